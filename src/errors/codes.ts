@@ -1,0 +1,72 @@
+/**
+ * The one registry of codes. Three families share it so a code means one thing everywhere:
+ * - run-level problems that stop a run (thrown as ImportError, exit 2);
+ * - record-level issues (written to issues.csv; never thrown);
+ * - the local service's error payload codes (`data.code` in the error envelope).
+ * Add a code here before using it; `code` strings are a public contract (reports, scripts).
+ */
+export const RUN_CODES = {
+  usage: 'The command line is not valid.',
+  pipeline_not_found: 'No built-in pipeline or pipeline file by that name.',
+  pipeline_invalid: 'The pipeline file is not valid.',
+  input_not_found: 'An input file does not exist.',
+  input_unreadable: 'An input file cannot be read as the declared format.',
+  input_format_unknown: 'The input format cannot be told from the file name.',
+  config_invalid: 'An option or environment value is not valid.',
+  api_key_missing: 'No API key was given for the target.',
+  auth_failed: 'The target refused the API key.',
+  target_unreachable: 'The target cannot be reached.',
+  retries_exhausted: 'A request kept failing after every retry.',
+  service_error: 'The service answered in a way the run cannot continue from.',
+  state_error: 'The state directory (ledger) cannot be used.',
+  output_error: 'The report files cannot be written.',
+  interrupted: 'The run was interrupted.',
+  aborted: 'The run was aborted.',
+} as const;
+
+export const ISSUE_CODES = {
+  // read
+  row_ragged: 'The row has a different number of fields than the header.',
+  row_unparseable: 'The row or line cannot be parsed.',
+  invalid_encoding: 'The row holds bytes that are not valid in the declared encoding.',
+  duplicate_header: 'The header names a column more than once.',
+  empty_header: 'A header cell is empty.',
+  // map
+  unknown_column: 'A column the pipeline maps is not in the header.',
+  // normalize and validate
+  no_identity: 'The record has no e-mail, phone, or name to identify it.',
+  invalid_email: 'An e-mail address is not valid and was dropped.',
+  invalid_phone: 'A phone number is not valid and was dropped.',
+  invalid_date: 'A date cannot be read and was dropped.',
+  invalid_website: 'A website is not a valid URL and was dropped.',
+  invalid_value: 'A value fails the service write schema and was dropped.',
+  value_too_long: 'A value is longer than the service allows and was dropped.',
+  invalid_handle: 'A social handle is not valid and was dropped.',
+  invalid_reminder: 'A reminder cannot be built from the record and was dropped.',
+  // dedupe
+  duplicate: 'The record has the same identity as an earlier one and was merged into it.',
+  // load
+  service_rejected: 'The service refused the record.',
+  load_failed: 'The record could not be loaded.',
+  contact_gone: 'The contact recorded for this identity no longer exists on the target.',
+} as const;
+
+export const SERVICE_CODES = {
+  invalid_body: 'The request body is not valid.',
+  invalid_json: 'The request body is not valid JSON.',
+  invalid_query: 'The query string is not valid.',
+  invalid_path: 'A path parameter is not valid.',
+  unauthorized: 'A valid API key is required.',
+  not_found: 'Not found.',
+  payload_too_large: 'The request body or bulk array is too large.',
+  unsupported_media_type: 'The request body must be JSON.',
+  rate_limited: 'Too many requests.',
+  injected_fault: 'A fault injected by the local service.',
+  method_not_allowed: 'The method is not allowed on this route.',
+  idempotency_conflict: 'The idempotency key was used with a different request.',
+  internal: 'The service failed unexpectedly.',
+} as const;
+
+export type RunCode = keyof typeof RUN_CODES;
+export type IssueCode = keyof typeof ISSUE_CODES;
+export type ServiceCode = keyof typeof SERVICE_CODES;
