@@ -16,6 +16,7 @@ export const RUN_CODES = {
   api_key_missing: 'No API key was given for the target.',
   auth_failed: 'The target refused the API key.',
   target_unreachable: 'The target cannot be reached.',
+  request_timeout: 'A request got no complete answer within the time allowed.',
   retries_exhausted: 'A request kept failing after every retry.',
   service_error: 'The service answered in a way the run cannot continue from.',
   state_error: 'The state directory (ledger) cannot be used.',
@@ -49,6 +50,7 @@ export const ISSUE_CODES = {
   service_rejected: 'The service refused the record.',
   load_failed: 'The record could not be loaded.',
   contact_gone: 'The contact recorded for this identity no longer exists on the target.',
+  not_sent: 'The run stopped before the record was sent; the same command again loads it.',
 } as const;
 
 export const SERVICE_CODES = {

@@ -48,6 +48,18 @@ export interface SourceProblem {
 
 export type SourceItem = SourceRow | SourceProblem;
 
+/** A header cell the reader renamed (empty or repeated name); the caller reports it as a warning. */
+export interface HeaderIssue {
+  code: Extract<IssueCode, 'empty_header' | 'duplicate_header'>;
+  /** 1-based column. */
+  column: number;
+  /** The cell as written. */
+  name: string;
+  /** The name its values are read under. */
+  renamed: string;
+  message: string;
+}
+
 export interface OpenedSource {
   /** Filled as reading goes; final once `items` is exhausted. */
   info: InputInfo;
@@ -56,6 +68,10 @@ export interface OpenedSource {
   /** The header line verbatim (CSV/TSV), for rejected files. */
   rawHeader: string | undefined;
   items: AsyncIterable<SourceItem>;
+  /** Header cells renamed to keep names unique and non-empty (CSV/TSV); `header` holds the new names. */
+  headerIssues?: HeaderIssue[];
+  /** Releases the input when `items` will not be read to its end (breaking out of a loop also does). */
+  close?: () => Promise<void>;
 }
 
 export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load';
@@ -94,12 +110,16 @@ export interface DraftCustomField extends Sourced {
   fieldType: 'input' | 'autocomplete' | 'datepicker';
   /** Options for `autocomplete` definitions. */
   categories?: string[];
+  /** The pipeline's date format for this `datepicker` field's values, when it declares one. */
+  dateFormat?: string;
 }
 
 export interface DraftReminder {
   text: Sourced;
   due?: Sourced;
   recurrence?: Sourced;
+  /** The pipeline's date format for `due`, when its reminders section declares one. */
+  dateFormat?: string;
 }
 
 /** What the mapping stage makes of one row: raw column values sorted into contact concepts. */

@@ -1,5 +1,9 @@
 import type { CommandModule } from 'yargs';
+import { pipelinesCommand } from './pipelines.js';
+import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
+import { validateCommand } from './validate.js';
 
 /** Every command of the CLI; each lives in its own file beside this one. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [];
+export const commands: CommandModule<any, any>[] = [runCommand, validateCommand, serveCommand, pipelinesCommand];

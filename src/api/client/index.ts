@@ -1,0 +1,21 @@
+export { createClient, CLIENT_DEFAULTS } from './client.js';
+export { ServiceError, isServiceError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
+export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
+export { redact, REDACTED } from './redact.js';
+export { computeRetryDelay, type RetryPolicy } from './retry.js';
+export type {
+  CallOptions,
+  ClientOptions,
+  ContactPage,
+  CreateCallOptions,
+  GlobalSearchParams,
+  LocalCustomField,
+  LocalGroup,
+  LocalInspection,
+  LocalReminder,
+  RequestStats,
+  RetryEvent,
+  SearchContactsParams,
+  ServiceClient,
+} from './types.js';
+export type { LocalContact } from '../schemas/index.js';

@@ -1,0 +1,78 @@
+import { resolveApiKey } from '../../api/client/index.js';
+import { isImportError } from '../../errors/index.js';
+import { runImport, type RunResult } from '../../pipeline/run.js';
+import type { TargetSpec } from '../../pipeline/target.js';
+import { formatSummary } from '../../report/summary.js';
+import { createLogger } from '../logger.js';
+import { ProgressLine } from '../progress.js';
+import type { RunFlags } from './run-options.js';
+
+/**
+ * Shared by `run` and `validate`: flags -> runImport -> summary and exit code. Ctrl-C once stops
+ * gracefully (exit 130); a second Ctrl-C exits at once.
+ */
+export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<never> => {
+  const logger = createLogger(flags.logLevel);
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = process.stderr.isTTY && !flags.json ? new ProgressLine(process.stderr) : undefined;
+
+  let result: RunResult;
+  try {
+    const target = await resolveTarget(flags, dryRun);
+    result = await runImport({
+      pipeline: flags.pipeline,
+      inputs: flags.inputs,
+      dryRun,
+      ...(target ? { target } : {}),
+      ...(flags.out ? { outDir: flags.out } : {}),
+      stateDir: flags.state,
+      chunkSize: flags.chunkSize,
+      concurrency: flags.concurrency,
+      match: flags.match,
+      ...(flags.region ? { region: flags.region } : {}),
+      maxRejects: flags.maxRejects,
+      strict: flags.strict,
+      signal: controller.signal,
+      stdin: process.stdin,
+      logger,
+      ...(progress ? { onProgress: (p) => progress.update(p.phase, p.done, p.total) } : {}),
+    });
+  } catch (error) {
+    progress?.clear();
+    if (!isImportError(error)) throw error;
+    process.stderr.write(`contact-import: ${error.code}: ${error.message}\n`);
+    process.exit(2);
+  }
+  progress?.clear();
+  const { report } = result;
+  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    const files = [result.reportPath, result.issuesPath, ...result.rejectedPaths];
+    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, outDir: result.outDir, files })}\n`);
+    if (result.local && !dryRun) {
+      process.stdout.write(
+        `Data went to the local service's database ${result.local.db}. To look at it:\n` +
+          `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${result.local.keyFile}) npx contact-import serve --db ${result.local.db}\n` +
+          `  curl -H "Authorization: Bearer $(cat ${result.local.keyFile})" http://127.0.0.1:8787/_local/contacts\n`,
+      );
+    }
+  }
+  if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
+  process.exit(report.exitCode);
+};
+
+/** The key never comes from a flag value (shell history, process lists): environment or file. */
+const resolveTarget = async (flags: RunFlags, dryRun: boolean): Promise<TargetSpec | undefined> => {
+  const url = flags.target ?? process.env.CONTACT_IMPORT_TARGET;
+  if (!url) return undefined;
+  void dryRun;
+  const apiKey = await resolveApiKey({ env: process.env, ...(flags.apiKeyFile ? { file: flags.apiKeyFile } : {}) });
+  return { url, apiKey };
+};

@@ -1,0 +1,30 @@
+import type { CommandModule } from 'yargs';
+import { isImportError } from '../../errors/index.js';
+import { listPipelines, type PipelineSummary } from '../../mapping/index.js';
+
+interface PipelinesArgs {
+  json: boolean;
+}
+
+/** Name and description of each built-in, aligned for a terminal. */
+export const formatPipelineList = (pipelines: PipelineSummary[]): string => {
+  const width = Math.max(0, ...pipelines.map((p) => p.name.length));
+  return pipelines.map((p) => `${p.name.padEnd(width)}  ${p.description}`.trimEnd()).join('\n') + '\n';
+};
+
+export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
+  command: 'pipelines',
+  describe: 'List the built-in pipelines',
+  builder: (yargs) =>
+    yargs.option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of {name, description, file}' }),
+  handler: async (args) => {
+    try {
+      const pipelines = await listPipelines();
+      process.stdout.write(args.json ? `${JSON.stringify(pipelines, null, 2)}\n` : formatPipelineList(pipelines));
+    } catch (error) {
+      if (!isImportError(error)) throw error;
+      process.stderr.write(`contact-import: ${error.message}\n`);
+      process.exitCode = 2;
+    }
+  },
+};

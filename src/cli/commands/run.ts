@@ -1,0 +1,11 @@
+import type { CommandModule } from 'yargs';
+import { executeRun } from './execute-run.js';
+import { withRunFlags, type RunFlags } from './run-options.js';
+
+export const runCommand: CommandModule<object, RunFlags> = {
+  command: 'run <pipeline> <inputs..>',
+  describe: 'Import contacts: read, normalize, validate, then load into the target',
+  builder: (yargs) =>
+    withRunFlags(yargs).option('dry-run', { type: 'boolean', default: false, describe: 'stop before loading' }) as never,
+  handler: (argv) => executeRun(argv, Boolean((argv as RunFlags & { dryRun?: boolean }).dryRun)),
+};

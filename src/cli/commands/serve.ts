@@ -1,0 +1,94 @@
+import type { CommandModule } from 'yargs';
+import { isImportError } from '../../errors/index.js';
+import { DEFAULT_PORT, startLocalService, type LocalServiceOptions } from '../../server/index.js';
+
+export interface ServeArgs {
+  host: string;
+  port: number;
+  db: string;
+  'api-key'?: (string | number)[];
+  'max-bulk'?: number;
+  'rate-limit'?: number;
+  'fail-rate'?: number;
+  'reset-rate'?: number;
+  latency?: number;
+  seed?: number;
+}
+
+/** `--api-key` (repeatable) or else `CONTACT_IMPORT_SERVE_KEYS` (comma-separated). */
+export function serveKeys(args: Pick<ServeArgs, 'api-key'>, env: NodeJS.ProcessEnv): string[] {
+  const fromFlags = (args['api-key'] ?? []).map(String).filter((key) => key !== '');
+  if (fromFlags.length > 0) return fromFlags;
+  return (env.CONTACT_IMPORT_SERVE_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+/** The parsed flags as the server module's options (it never reads argv itself). */
+export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServiceOptions {
+  return {
+    host: args.host,
+    port: args.port,
+    db: args.db,
+    apiKeys: serveKeys(args, env),
+    maxBulk: args['max-bulk'],
+    rateLimit: args['rate-limit'],
+    failRate: args['fail-rate'],
+    resetRate: args['reset-rate'],
+    latencyMs: args.latency,
+    seed: args.seed,
+  };
+}
+
+const untilSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'Run the local service (the service API on SQLite) until Ctrl-C',
+  builder: (yargs) =>
+    yargs
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind (loopback by default)' })
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port; 0 picks a free one' })
+      .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
+      .option('api-key', {
+        type: 'array',
+        string: true,
+        describe: 'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
+      })
+      .option('max-bulk', { type: 'number', describe: 'Most elements in one bulk request (default 500)' })
+      .option('rate-limit', { type: 'number', describe: 'Requests per second per key; 429 beyond' })
+      .option('fail-rate', { type: 'number', describe: 'Fraction 0..1 of requests answered 503 before any work' })
+      .option('reset-rate', { type: 'number', describe: 'Fraction 0..1 of requests applied, then the connection dropped' })
+      .option('latency', { type: 'number', describe: 'Delay every answer by this many milliseconds' })
+      .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' }),
+  handler: async (args) => {
+    const options = serveOptions(args, process.env);
+    let service;
+    try {
+      service = await startLocalService(options);
+    } catch (error) {
+      const reason = isImportError(error) ? error.message : error instanceof Error ? error.message : String(error);
+      process.stderr.write(`contact-import: cannot start the local service on ${args.host}:${args.port}: ${reason}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stdout.write(`Local service: ${service.url}  (v1 at ${service.url}/v1, E11 at ${service.url}/api/rest)\n`);
+    if (options.apiKeys?.length === 0) {
+      process.stdout.write(`API key: ${service.apiKeys[0] ?? ''}  (generated; shown once)\n`);
+    }
+    process.stdout.write('Press Ctrl-C to stop.\n');
+    await untilSignal();
+    await service.close();
+    process.stdout.write('Local service stopped.\n');
+  },
+};

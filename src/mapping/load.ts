@@ -1,0 +1,120 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, parseDocument } from 'yaml';
+import { ImportError } from '../errors/index.js';
+import type { Dialect } from '../pipeline/types.js';
+import { displayPath, invalidPipeline, schemaError } from './file-errors.js';
+import type { Pipeline, PipelineSummary } from './pipeline.js';
+import { pipelineFileSchema, type PipelineFile } from './schema.js';
+
+/** `<repo>/pipelines/`, found from this module so it resolves the same from src/ and dist/. */
+export const BUILTIN_DIR = fileURLToPath(new URL('../../pipelines/', import.meta.url));
+
+const YAML_EXTENSIONS = ['.yaml', '.yml'];
+
+const isFile = async (file: string): Promise<boolean> => {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+};
+
+const builtinNames = async (): Promise<string[]> => {
+  let entries: string[];
+  try {
+    entries = await readdir(BUILTIN_DIR);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => YAML_EXTENSIONS.includes(path.extname(entry)))
+    .map((entry) => path.basename(entry, path.extname(entry)))
+    .sort();
+};
+
+/** A built-in name when it has no path separator and no extension; otherwise a path. */
+const resolvePipelineFile = async (nameOrPath: string): Promise<string> => {
+  const looksLikePath = /[\\/]/.test(nameOrPath) || YAML_EXTENSIONS.includes(path.extname(nameOrPath));
+  if (looksLikePath) {
+    const file = path.resolve(nameOrPath);
+    if (await isFile(file)) return file;
+    throw new ImportError('pipeline_not_found', `pipeline file ${nameOrPath} does not exist`, { file });
+  }
+  for (const extension of YAML_EXTENSIONS) {
+    const file = path.join(BUILTIN_DIR, `${nameOrPath}${extension}`);
+    if (await isFile(file)) return file;
+  }
+  const known = await builtinNames();
+  throw new ImportError(
+    'pipeline_not_found',
+    `no built-in pipeline "${nameOrPath}"; expected one of ${known.join(', ') || '(none installed)'} or a path to a .yaml file`,
+    { file: nameOrPath },
+  );
+};
+
+/** Parses and checks one pipeline file's text. Exported for tests and for callers holding YAML text. */
+export const parsePipeline = (text: string, file: string): Pipeline => {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const syntax = doc.errors[0];
+  if (syntax) {
+    const line = syntax.linePos?.[0]?.line ?? 1;
+    throw invalidPipeline(file, line, '', `not valid YAML: ${syntax.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS() ?? {};
+  const checked = pipelineFileSchema.safeParse(data);
+  if (!checked.success) {
+    throw schemaError(file, doc, lines, pipelineFileSchema, data, checked.error.issues[0]!);
+  }
+  return compile(checked.data, file);
+};
+
+const compile = (spec: PipelineFile, file: string): Pipeline => {
+  const { source } = spec;
+  const dialect: Dialect = {};
+  if (source.format !== undefined) dialect.format = source.format;
+  if (source.delimiter !== undefined) dialect.delimiter = source.delimiter;
+  if (source.encoding !== 'auto') dialect.encoding = source.encoding;
+  if (source.skip_lines > 0) dialect.skipLines = source.skip_lines;
+
+  const pipeline: Pipeline = {
+    name: spec.name ?? path.basename(file, path.extname(file)),
+    description: spec.description,
+    file,
+    dialect,
+    constants: spec.constants,
+    emptyValues: source.empty_values,
+    required: spec.required,
+    missingColumns: source.missing_columns,
+    spec,
+  };
+  if (spec.region !== undefined) pipeline.region = spec.region;
+  if (spec.date_format !== undefined) pipeline.dateFormat = spec.date_format;
+  if (source.multi_value_separator !== undefined) pipeline.multiValueSeparator = source.multi_value_separator;
+  if (spec.key !== undefined) pipeline.key = spec.key;
+  return pipeline;
+};
+
+/** A built-in pipeline by name, or a pipeline file by path. */
+export const loadPipeline = async (nameOrPath: string): Promise<Pipeline> => {
+  const file = await resolvePipelineFile(nameOrPath);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ImportError('pipeline_not_found', `pipeline file ${displayPath(file)} cannot be read: ${(error as Error).message}`, { file }, { cause: error });
+  }
+  return parsePipeline(text.replace(/^\uFEFF/, ''), file);
+};
+
+/** The built-in pipelines, by name. A broken built-in is an error: it ships with the tool. */
+export const listPipelines = async (): Promise<PipelineSummary[]> => {
+  const summaries: PipelineSummary[] = [];
+  for (const name of await builtinNames()) {
+    const { description, file } = await loadPipeline(name);
+    summaries.push({ name, description, file });
+  }
+  return summaries;
+};

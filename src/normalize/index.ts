@@ -1,0 +1,10 @@
+export * from './result.js';
+export * from './text.js';
+export * from './names.js';
+export * from './emails.js';
+export * from './phones.js';
+export * from './dates.js';
+export { isSupportedDateFormat } from './date-formats.js';
+export * from './urls.js';
+export * from './handles.js';
+export * from './labels.js';

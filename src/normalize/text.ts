@@ -1,0 +1,18 @@
+const INNER_WHITESPACE = /\s+/gu;
+
+/**
+ * Unicode NFC, trimmed, inner whitespace collapsed to one space; an empty result is an absent
+ * value. Finite numbers and booleans become their text (a JSON source may hold `42` in a text
+ * column); null, objects and arrays are not text and give undefined.
+ */
+export function normalizeText(value: unknown): string | undefined {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    text = String(value);
+  } else if (typeof value === 'bigint' || typeof value === 'boolean') text = String(value);
+  else return undefined;
+  const normalized = text.normalize('NFC').trim().replace(INNER_WHITESPACE, ' ');
+  return normalized === '' ? undefined : normalized;
+}

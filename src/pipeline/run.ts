@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { ClientOptions } from '../api/client/index.js';
+import { ImportError, isImportError } from '../errors/index.js';
+import { loadPipeline, type Pipeline } from '../mapping/index.js';
+import type { IssueCount } from '../report/issues-file.js';
+import { emptyTotals, type RunReport, type RunStatus } from '../report/run-report.js';
+import { openLedger, type Ledger } from '../state/index.js';
+import { extract } from './extract.js';
+import { load, type LoadOutcome } from './load/index.js';
+import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
+import { RunOutputs } from './outputs.js';
+import { References } from './references.js';
+import { Staging } from './staging.js';
+import { connectTarget, type ConnectedTarget, type TargetSpec } from './target.js';
+import type { InputInfo } from './types.js';
+
+export interface RunProgress {
+  phase: 'read' | 'load';
+  done: number;
+  total?: number;
+}
+
+export interface RunOptions extends RunSettingsInput {
+  /** A built-in pipeline name, a path to a YAML file, or a loaded pipeline. */
+  pipeline: string | Pipeline;
+  /** Absent: the local service, in-process, with its database in the state directory. */
+  target?: TargetSpec;
+  /** Graceful stop (Ctrl-C): nothing new starts, requests in flight finish, the report says `interrupted`. */
+  signal?: AbortSignal;
+  stdin?: NodeJS.ReadableStream;
+  logger?: Logger;
+  onProgress?: (progress: RunProgress) => void;
+  /** Transport settings for the client (timeouts, retries); the URL and key come from `target`. */
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'apiKey'>>;
+}
+
+export interface RunResult {
+  report: RunReport;
+  outDir: string;
+  reportPath: string;
+  issuesPath: string;
+  rejectedPaths: string[];
+  topIssues: IssueCount[];
+  /** Where the data went when the run used the local service. */
+  local?: { db: string; keyFile: string };
+}
+
+export const EXIT = { ok: 0, rejects: 1, failed: 2, interrupted: 130 } as const;
+
+const newRunId = (now: Date): string =>
+  `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * A whole run: source -> map -> normalize -> validate -> dedupe -> resolve -> load -> report.
+ * Throws only when the run cannot start (options, pipeline file, output folder); every later
+ * problem ends in a report with status `aborted` and exit code 2. Never reads argv, never exits.
+ */
+export const runImport = async (options: RunOptions): Promise<RunResult> => {
+  const settings = parseRunSettings(options);
+  const pipeline = typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
+  const started = new Date();
+  const runId = newRunId(started);
+  const outDir = resolve(settings.outDir ?? join('runs', runId));
+  const outputs = new RunOutputs(outDir, settings.inputs.length);
+  const totals = emptyTotals();
+  const references = new References();
+  const staging = new Staging();
+  const log = options.logger;
+
+  let status: RunStatus = 'completed';
+  let failure: ImportError | undefined;
+  let inputs: InputInfo[] = [];
+  let target: ConnectedTarget | undefined;
+  let ledger: Ledger | undefined;
+  let outcome: LoadOutcome | undefined;
+  try {
+    target = await connectTarget({
+      ...(options.target ? { target: options.target } : {}),
+      stateDir: settings.stateDir,
+      dryRun: settings.dryRun,
+      ...(options.client ? { client: options.client } : {}),
+    });
+    if (target.scopeId) {
+      ledger = openLedger({ dir: settings.stateDir });
+      ledger.startRun({
+        runId,
+        scopeId: target.scopeId,
+        pipeline: pipeline.name,
+        inputs: settings.inputs,
+        dryRun: settings.dryRun,
+        startedAt: started.toISOString(),
+      });
+    }
+    log?.info({ runId, pipeline: pipeline.name, target: target.label, dryRun: settings.dryRun }, 'run started');
+    inputs = await extract(
+      {
+        pipeline,
+        inputs: settings.inputs,
+        ...(settings.region ? { region: settings.region } : {}),
+        strict: settings.strict,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.stdin ? { stdin: options.stdin } : {}),
+        onRecord: (done) => options.onProgress?.({ phase: 'read', done }),
+      },
+      { outputs, staging, totals, references },
+    );
+    outcome = await load(
+      {
+        ...(target.client ? { client: target.client } : {}),
+        ...(ledger && target.scopeId ? { scope: ledger.scope(target.scopeId) } : {}),
+        dryRun: settings.dryRun,
+        runId,
+        chunkSize: settings.chunkSize,
+        concurrency: settings.concurrency,
+        match: settings.match,
+        targetWasEmpty: target.empty,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
+      },
+      { staging, references, totals, outputs },
+    );
+    if (options.signal?.aborted) status = 'interrupted';
+  } catch (error) {
+    status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
+    if (status === 'aborted') failure = asImportError(error);
+    log?.error({ runId, code: failure?.code }, failure?.message ?? 'run interrupted');
+  } finally {
+    staging.close();
+    await target?.close();
+  }
+
+  await outputs.close();
+  const finished = new Date();
+  const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0 };
+  totals.warnings = outputs.issues.topCodes().reduce((n, c) => (c.severity === 'warning' && c.code !== 'duplicate' ? n + c.count : n), 0);
+  const exitCode =
+    status === 'interrupted'
+      ? EXIT.interrupted
+      : status === 'aborted'
+        ? EXIT.failed
+        : totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read)
+          ? EXIT.rejects
+          : EXIT.ok;
+  const report: RunReport = {
+    runId,
+    pipeline: pipeline.name,
+    dryRun: settings.dryRun,
+    target: target?.label ?? (options.target ? options.target.url : 'local'),
+    status,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    inputs,
+    totals,
+    groups: outcome?.references.groups ?? { created: 0, existing: 0 },
+    customFields: outcome?.references.customFields ?? { created: 0, existing: 0 },
+    reminders: outcome?.reminders ?? { created: 0, updated: 0 },
+    requests,
+    exitCode,
+    ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
+  };
+  const reportPath = outputs.writeReport(report);
+  if (ledger) {
+    ledger.finishRun(runId, report);
+    ledger.close();
+  }
+  log?.info({ runId, status, totals, exitCode }, 'run finished');
+  return {
+    report,
+    outDir,
+    reportPath,
+    issuesPath: outputs.issues.path,
+    rejectedPaths: outputs.rejectedPaths(),
+    topIssues: outputs.issues.topCodes(),
+    ...(target?.local ? { local: { db: target.local.db, keyFile: target.local.keyFile } } : {}),
+  };
+};
+
+/** Anything that stops a run is reported as a run-level code; unknown errors are `service_error`. */
+const asImportError = (error: unknown): ImportError => {
+  if (isImportError(error)) return error;
+  const e = error as { name?: string; code?: string; status?: number; message?: string; retryable?: boolean };
+  if (e?.name === 'ServiceError') {
+    if (e.status === 401) return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
+    if (e.retryable) return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
+    return new ImportError('service_error', e.message ?? 'the service failed');
+  }
+  return new ImportError('aborted', error instanceof Error ? error.message : String(error), {}, { cause: error });
+};

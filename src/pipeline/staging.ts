@@ -1,0 +1,78 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mergeRecords } from './merge.js';
+import type { NormalizedRecord } from './record.js';
+
+export interface StageResult {
+  /** Set when the record's identity was seen before in this run: where the first one came from. */
+  duplicateOf?: { file: string; row: number };
+}
+
+/**
+ * The run's working set, on disk so memory stays flat whatever the input size: one row per
+ * identity key, in first-seen order, duplicates merged into it as they arrive.
+ */
+export class Staging {
+  private readonly dir: string;
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly select: Database.Statement;
+  private readonly update: Database.Statement;
+  private readonly page: Database.Statement;
+  private readonly addMany: (records: NormalizedRecord[]) => StageResult[];
+  private count = 0;
+
+  constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
+    this.db = new Database(join(this.dir, 'stage.sqlite'));
+    // Scratch data, rebuilt by every run: durability would only cost time.
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('cache_size = -16000');
+    this.db.exec('CREATE TABLE staged (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, data TEXT NOT NULL)');
+    this.insert = this.db.prepare('INSERT INTO staged (key, data) VALUES (?, ?) ON CONFLICT(key) DO NOTHING');
+    this.select = this.db.prepare('SELECT seq, data FROM staged WHERE key = ?');
+    this.update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
+    this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.addMany = this.db.transaction((records: NormalizedRecord[]) => records.map((r) => this.addOne(r)));
+  }
+
+  /** Unique identities staged so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Stages a batch in one transaction. */
+  add(records: NormalizedRecord[]): StageResult[] {
+    return this.addMany(records);
+  }
+
+  private addOne(record: NormalizedRecord): StageResult {
+    if (this.insert.run(record.key, JSON.stringify(record)).changes === 1) {
+      this.count += 1;
+      return {};
+    }
+    const existing = this.select.get(record.key) as { seq: number; data: string };
+    const first = JSON.parse(existing.data) as NormalizedRecord;
+    this.update.run(JSON.stringify(mergeRecords(first, record)), existing.seq);
+    return { duplicateOf: { file: first.file, row: first.row } };
+  }
+
+  /** Staged records in first-seen order, in batches. */
+  *batches(size: number): Generator<NormalizedRecord[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.page.all(after, size) as { seq: number; data: string }[];
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.seq;
+      yield rows.map((row) => JSON.parse(row.data) as NormalizedRecord);
+    }
+  }
+
+  close(): void {
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,66 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { stringify } from 'csv-stringify/sync';
+import type { Issue } from '../pipeline/types.js';
+import { escapeFormula } from './spreadsheet-safety.js';
+
+export const ISSUE_COLUMNS = ['file', 'row', 'severity', 'stage', 'field', 'value', 'code', 'message'] as const;
+
+/** Values longer than this are cut in issues.csv: a 5 MB cell is evidence enough at 200 characters. */
+const MAX_VALUE_CHARS = 200;
+
+export interface IssueCount {
+  code: string;
+  severity: Issue['severity'];
+  count: number;
+  example: Issue;
+}
+
+/**
+ * Streams issues.csv as issues happen and keeps only counts and one example per code, so memory
+ * does not grow with the number of issues.
+ */
+export class IssuesFile {
+  readonly path: string;
+  private readonly out: WriteStream;
+  private readonly counts = new Map<string, IssueCount>();
+  private pending: string[] = [];
+  errors = 0;
+  warnings = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    this.out = createWriteStream(path, { encoding: 'utf8' });
+    this.out.write(stringify([ISSUE_COLUMNS as unknown as string[]]));
+  }
+
+  add(issue: Issue): void {
+    const value = issue.value.length > MAX_VALUE_CHARS ? `${issue.value.slice(0, MAX_VALUE_CHARS)}…` : issue.value;
+    const cells = [issue.file, String(issue.row), issue.severity, issue.stage, issue.field, value, issue.code, issue.message];
+    this.pending.push(stringify([cells.map(escapeFormula)]));
+    if (this.pending.length >= 256) this.flushPending();
+    if (issue.severity === 'error') this.errors += 1;
+    else this.warnings += 1;
+    const key = `${issue.severity}:${issue.code}`;
+    const seen = this.counts.get(key);
+    if (seen) seen.count += 1;
+    else this.counts.set(key, { code: issue.code, severity: issue.severity, count: 1, example: { ...issue, value } });
+  }
+
+  /** Codes by count, most frequent first. */
+  topCodes(limit = Infinity): IssueCount[] {
+    return [...this.counts.values()].sort((a, b) => b.count - a.count).slice(0, limit);
+  }
+
+  private flushPending(): void {
+    if (this.pending.length === 0) return;
+    this.out.write(this.pending.join(''));
+    this.pending = [];
+  }
+
+  async close(): Promise<void> {
+    this.flushPending();
+    this.out.end();
+    await once(this.out, 'finish');
+  }
+}

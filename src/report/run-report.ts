@@ -1,0 +1,50 @@
+import type { InputInfo } from '../pipeline/types.js';
+
+export type RunStatus = 'completed' | 'interrupted' | 'aborted';
+
+export interface Totals {
+  read: number;
+  rejected: number;
+  duplicates: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  warnings: number;
+}
+
+/** report.json, exactly the contract of DESIGN.md "Outputs of a run" (plus `error` when aborted). */
+export interface RunReport {
+  runId: string;
+  pipeline: string;
+  dryRun: boolean;
+  target: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  inputs: InputInfo[];
+  totals: Totals;
+  groups: { created: number; existing: number };
+  customFields: { created: number; existing: number };
+  reminders: { created: number; updated: number };
+  requests: { sent: number; retried: number; failed: number };
+  exitCode: number;
+  /** The run-level problem that stopped the run, when `status` is `aborted`. */
+  error?: { code: string; message: string; context?: Record<string, unknown> };
+}
+
+export const emptyTotals = (): Totals => ({
+  read: 0,
+  rejected: 0,
+  duplicates: 0,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  failed: 0,
+  warnings: 0,
+});
+
+/** The invariant every report keeps: each record read ends in exactly one outcome. */
+export const outcomesTotal = (t: Totals): number =>
+  t.rejected + t.duplicates + t.created + t.updated + t.unchanged + t.failed;

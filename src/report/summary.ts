@@ -1,0 +1,54 @@
+import type { IssueCount } from './issues-file.js';
+import type { RunReport } from './run-report.js';
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+const STATUS_LINE: Record<RunReport['status'], string> = {
+  completed: 'completed',
+  interrupted: 'INTERRUPTED (run the same command again to continue)',
+  aborted: 'ABORTED',
+};
+
+/** The terminal summary of a run: totals, throughput, the top issue codes with an example each. */
+export const formatSummary = (
+  report: RunReport,
+  extra: { topIssues: IssueCount[]; outDir: string; files: string[]; topLimit?: number },
+): string => {
+  const { totals } = report;
+  const seconds = Math.max(report.durationMs, 1) / 1000;
+  const lines: string[] = [];
+  const verb = report.dryRun ? 'would be ' : '';
+  lines.push(
+    `${report.dryRun ? 'Dry run' : 'Run'} ${report.runId} ${STATUS_LINE[report.status]} in ${seconds.toFixed(1)}s ` +
+      `(pipeline ${report.pipeline}, target ${report.target})`,
+  );
+  if (report.error) lines.push(`  error: ${report.error.code}: ${report.error.message}`);
+  lines.push(
+    `  read ${n(totals.read)}: ${verb}created ${n(totals.created)}, ${verb}updated ${n(totals.updated)}, ` +
+      `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
+      `failed ${n(totals.failed)}; warnings ${n(totals.warnings)}`,
+  );
+  lines.push(
+    `  groups ${verb}created ${n(report.groups.created)} (existing ${n(report.groups.existing)}), ` +
+      `custom fields ${verb}created ${n(report.customFields.created)} (existing ${n(report.customFields.existing)}), ` +
+      `reminders ${verb}created ${n(report.reminders.created)}, ${verb}updated ${n(report.reminders.updated)}`,
+  );
+  const loaded = totals.created + totals.updated + totals.unchanged;
+  lines.push(
+    `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed; ` +
+      `throughput ${n(Math.round(totals.read / seconds))} records/s read, ${n(Math.round(loaded / seconds))} records/s loaded`,
+  );
+  const top = extra.topIssues.slice(0, extra.topLimit ?? 5);
+  if (top.length > 0) {
+    lines.push('Top issues:');
+    const width = Math.max(...top.map((t) => t.code.length));
+    for (const t of top) {
+      const e = t.example;
+      const where = `${e.file} row ${e.row}${e.field ? `, ${e.field}` : ''}`;
+      const value = e.value ? ` "${e.value.length > 40 ? `${e.value.slice(0, 40)}…` : e.value}"` : '';
+      lines.push(`  ${t.code.padEnd(width)} ${String(t.count).padStart(6)} ${t.severity.padEnd(7)} e.g. ${where}${value}: ${e.message}`);
+    }
+  }
+  lines.push(`Report: ${extra.files.join(', ')}`);
+  return lines.join('\n');
+};

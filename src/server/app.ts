@@ -1,0 +1,121 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { LIMITS } from '../api/schemas/limits.js';
+import type { KeyRing } from './auth.js';
+import { ServiceError, errorEnvelope, isServiceError } from './envelope.js';
+import type { Faults } from './faults.js';
+import { registerJsonBody } from './json-body.js';
+import { contactRoutes } from './routes/contacts.js';
+import { customFieldRoutes } from './routes/custom-fields.js';
+import { groupRoutes } from './routes/groups.js';
+import { legacyRoutes } from './routes/legacy.js';
+import { localRoutes } from './routes/local.js';
+import { reminderRoutes } from './routes/reminders.js';
+import { searchRoutes } from './routes/search.js';
+import type { RouteContext } from './routes/context.js';
+import type { Store } from './store/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated user; set by the auth hook before any handler runs. */
+    userId: number;
+    /** This request's answer is to be replaced by a dropped connection (reset fault). */
+    dropAnswer: boolean;
+  }
+}
+
+export interface AppOptions {
+  store: Store;
+  keys: KeyRing;
+  faults: Faults;
+  maxBulk: number;
+  bodyLimit?: number;
+  /** Called with every unexpected error (answered 500); the service itself never logs. */
+  onInternalError?: (error: unknown) => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Fastify's own 4xx errors (body parsing, media type) in the service's envelope. */
+function asServiceError(error: FastifyError): ServiceError {
+  if (isServiceError(error)) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError(413, 'payload_too_large', `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError(400, 'invalid_json', 'The request body is empty; expected JSON.');
+    default: {
+      const status = error.statusCode;
+      if (status !== undefined && status >= 400 && status < 500) {
+        return new ServiceError(400, 'invalid_body', `The request is not valid: ${error.message}`);
+      }
+      return new ServiceError(500, 'internal', 'The local service failed unexpectedly.');
+    }
+  }
+}
+
+/**
+ * The local service as a fastify instance. Order of every request: authenticate (401), rate
+ * limit (429), fail-rate (503), all before the body is read; then parse, validate, apply; the
+ * latency and reset faults act on the answer.
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? LIMITS.maxBodyBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: true,
+  });
+  app.decorateRequest('userId', 0);
+  app.decorateRequest('dropAnswer', false);
+  registerJsonBody(app, options.bodyLimit ?? LIMITS.maxBodyBytes);
+
+  app.addHook('onRequest', async (request) => {
+    const userId = options.keys.resolve(request.headers.authorization);
+    if (userId === undefined) {
+      throw new ServiceError(401, 'unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
+    }
+    request.userId = userId;
+    const retryAfter = options.faults.rateLimited(userId);
+    if (retryAfter !== undefined) {
+      throw new ServiceError(429, 'rate_limited', `Too many requests for this API key; retry after ${retryAfter} s.`, [], {
+        'retry-after': String(retryAfter),
+      });
+    }
+    if (options.faults.shouldFail()) {
+      throw new ServiceError(503, 'injected_fault', 'Injected fault (--fail-rate): the request was not applied.');
+    }
+    request.dropAnswer = options.faults.shouldReset();
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (options.faults.latencyMs > 0) await sleep(options.faults.latencyMs);
+    if (request.dropAnswer && reply.statusCode < 500) {
+      // The work is done and stored; the client never learns it (the ambiguous case).
+      request.raw.socket?.destroy();
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const serviceError = asServiceError(error);
+    if (serviceError.status === 500) options.onInternalError?.(error);
+    void reply.code(serviceError.status).headers(serviceError.headers).send(errorEnvelope(serviceError));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ServiceError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`);
+    void reply.code(404).send(errorEnvelope(error));
+  });
+
+  const context: RouteContext = { store: options.store, maxBulk: options.maxBulk };
+  contactRoutes(app, context);
+  searchRoutes(app, context);
+  reminderRoutes(app, context);
+  groupRoutes(app, context);
+  customFieldRoutes(app, context);
+  legacyRoutes(app, context);
+  localRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,73 @@
+import { randomInt } from 'node:crypto';
+
+export interface FaultOptions {
+  /** 0..1: fraction of requests answered 503 before any work. */
+  failRate?: number;
+  /** 0..1: fraction of requests fully applied, then the connection destroyed without an answer. */
+  resetRate?: number;
+  /** Delay before every answer, in milliseconds. */
+  latencyMs?: number;
+  /** Requests per second per key; beyond it 429 with Retry-After. */
+  rateLimit?: number;
+  /** Makes the fail and reset decisions repeatable. */
+  seed?: number;
+}
+
+/** mulberry32: a tiny, fast, seedable PRNG; enough to make fault decisions repeatable. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The injected faults. The fail and reset decisions come from separate seeded streams, so with a
+ * seed the n-th request meets the same fate on every run, and changing one rate leaves the other
+ * sequence as it was.
+ */
+export class Faults {
+  readonly latencyMs: number;
+  private readonly failRate: number;
+  private readonly resetRate: number;
+  private readonly rateLimit: number | undefined;
+  private readonly failRandom: () => number;
+  private readonly resetRandom: () => number;
+  private readonly windows = new Map<number, { second: number; count: number }>();
+
+  constructor(options: FaultOptions = {}) {
+    this.failRate = options.failRate ?? 0;
+    this.resetRate = options.resetRate ?? 0;
+    this.latencyMs = options.latencyMs ?? 0;
+    this.rateLimit = options.rateLimit;
+    const seed = options.seed ?? randomInt(0, 2 ** 32);
+    this.failRandom = seededRandom(seed);
+    this.resetRandom = seededRandom(seed ^ 0x9e3779b9);
+  }
+
+  /** Counts a request of the user; returns Retry-After seconds when over the limit, else undefined. */
+  rateLimited(userId: number, now = Date.now()): number | undefined {
+    if (this.rateLimit === undefined) return undefined;
+    const second = Math.floor(now / 1000);
+    const window = this.windows.get(userId);
+    if (!window || window.second !== second) {
+      this.windows.set(userId, { second, count: 1 });
+      return undefined;
+    }
+    window.count += 1;
+    if (window.count <= this.rateLimit) return undefined;
+    return Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000));
+  }
+
+  shouldFail(): boolean {
+    return this.failRate > 0 && this.failRandom() < this.failRate;
+  }
+
+  shouldReset(): boolean {
+    return this.resetRate > 0 && this.resetRandom() < this.resetRate;
+  }
+}

@@ -1,0 +1,110 @@
+import type { AddressInfo } from 'node:net';
+import { LIMITS } from '../api/schemas/limits.js';
+import { ImportError } from '../errors/import-error.js';
+import { buildApp } from './app.js';
+import { KeyRing, generateApiKey, isUsableApiKey } from './auth.js';
+import { Faults } from './faults.js';
+import { Store } from './store/index.js';
+
+export interface LocalServiceOptions {
+  /** Default '127.0.0.1': loopback unless told otherwise. */
+  host?: string;
+  /** Default 8787; 0 = any free port. */
+  port?: number;
+  /** A file path or ':memory:' (default). */
+  db?: string;
+  /** One user per key; when empty, one user with a fresh random key is created. */
+  apiKeys?: string[];
+  /** Default LIMITS.maxBulkDefault (500). */
+  maxBulk?: number;
+  /** Requests per second per key; undefined = none. */
+  rateLimit?: number;
+  /** 0..1, 503 before any work. */
+  failRate?: number;
+  /** 0..1, apply then destroy the socket. */
+  resetRate?: number;
+  /** Delay every answer. */
+  latencyMs?: number;
+  /** For fault decisions. */
+  seed?: number;
+  /** Told about every unexpected error (answered 500); the service never logs by itself. */
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface LocalService {
+  /** Origin, e.g. http://127.0.0.1:43211 (v1 at `${url}/v1`, E11 at `${url}/api/rest`). */
+  url: string;
+  /** The keys of its users (generated ones included), for the process that started it. */
+  apiKeys: string[];
+  /** Registers a user, returns its key. */
+  addUser(apiKey?: string): string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8787;
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new ImportError('config_invalid', message);
+}
+
+function checkOptions(o: LocalServiceOptions): void {
+  const rate = (value: number | undefined) => value === undefined || (Number.isFinite(value) && value >= 0 && value <= 1);
+  check(o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535), `port must be 0..65535, got ${o.port}.`);
+  check(o.maxBulk === undefined || (Number.isInteger(o.maxBulk) && o.maxBulk >= 1), `maxBulk must be a whole number >= 1, got ${o.maxBulk}.`);
+  check(o.rateLimit === undefined || (Number.isInteger(o.rateLimit) && o.rateLimit >= 1), `rateLimit must be a whole number >= 1, got ${o.rateLimit}.`);
+  check(rate(o.failRate), `failRate must be between 0 and 1, got ${o.failRate}.`);
+  check(rate(o.resetRate), `resetRate must be between 0 and 1, got ${o.resetRate}.`);
+  check(o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0), `latencyMs must be >= 0, got ${o.latencyMs}.`);
+  check(o.seed === undefined || Number.isInteger(o.seed), `seed must be a whole number, got ${o.seed}.`);
+  for (const key of o.apiKeys ?? []) {
+    check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');
+  }
+}
+
+const originOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * Starts the local service: the service's HTTP API on SQLite, listening on loopback by default.
+ * Never reads argv, prints or exits; the `serve` command does that.
+ */
+export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const store = new Store(options.db ?? ':memory:');
+  try {
+    const keys = new KeyRing(store.users);
+    const apiKeys: string[] = [];
+    const addUser = (apiKey?: string): string => {
+      const key = apiKey ?? generateApiKey();
+      check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');
+      keys.add(key);
+      if (!apiKeys.includes(key)) apiKeys.push(key);
+      return key;
+    };
+    for (const key of options.apiKeys ?? []) addUser(key);
+    if (apiKeys.length === 0) addUser();
+
+    const app = buildApp({
+      store,
+      keys,
+      faults: new Faults(options),
+      onInternalError: options.onInternalError,
+      maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
+    });
+    await app.listen({ host, port: options.port ?? DEFAULT_PORT });
+    const { port } = app.server.address() as AddressInfo;
+    let closed: Promise<void> | undefined;
+    return {
+      url: originOf(host, port),
+      apiKeys,
+      addUser,
+      close: () => {
+        closed ??= app.close().finally(() => store.close());
+        return closed;
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from './envelope.js';
+
+/** No write shape nests deeper than a handful of levels; far deeper input is hostile. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Depth of nested arrays/objects, walked without recursion so hostile input cannot blow the stack. */
+function exceedsDepth(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The only body parser: JSON, with the size limit enforced while the body streams in (fastify's
+ * bodyLimit), every parse failure (RangeError included) a 400, and a depth cap. Other content
+ * types get fastify's 415.
+ */
+export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit },
+    (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        done(new ServiceError(400, 'invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}`));
+        return;
+      }
+      if (exceedsDepth(value, MAX_JSON_DEPTH)) {
+        done(
+          new ServiceError(400, 'invalid_body', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
+            { path: '', message: `Expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects.` },
+          ]),
+        );
+        return;
+      }
+      done(null, value);
+    },
+  );
+}

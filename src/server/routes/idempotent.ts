@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, ok, type SuccessEnvelope } from '../envelope.js';
+import type { Store } from '../store/index.js';
+
+const MAX_KEY_LENGTH = 255;
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) {
+    throw new ServiceError(400, 'invalid_body', `The Idempotency-Key header must be one value of 1 to ${MAX_KEY_LENGTH} characters.`, [
+      { path: 'Idempotency-Key', message: 'Expected one non-empty value.' },
+    ]);
+  }
+  return header;
+}
+
+/**
+ * Runs a create in one transaction. With an `Idempotency-Key` header the answer is stored with the
+ * create; a repeat by the same user with the same key and body gets the first answer again (header
+ * `Idempotent-Replayed: true`) and creates nothing. The same key with a different request: 409
+ * `idempotency_conflict`.
+ */
+export function idempotentCreate<T>(
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  create: () => T,
+): SuccessEnvelope<T> {
+  const key = idempotencyKey(request);
+  if (key === undefined) return store.transaction(() => ok(create()));
+  const requestHash = createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${JSON.stringify(request.body)}`)
+    .digest('hex');
+  const earlier = store.idempotency.find(request.userId, key);
+  if (earlier) {
+    if (earlier.requestHash !== requestHash) {
+      throw new ServiceError(409, 'idempotency_conflict', `The Idempotency-Key '${key.slice(0, 64)}' was used before with a different request.`);
+    }
+    void reply.header('idempotent-replayed', 'true');
+    return earlier.response as SuccessEnvelope<T>;
+  }
+  return store.transaction(() => {
+    const response = ok(create());
+    store.idempotency.save(request.userId, key, { requestHash, status: 200, response });
+    return response;
+  });
+}

@@ -1,0 +1,54 @@
+import type { ContactRow } from './contacts.js';
+import type { Db } from './schema.js';
+
+export interface ContactSearch {
+  /** Matched case-insensitively; empty or absent matches everything. */
+  term?: string;
+  /** Equality with an e-mail or the full name instead of a substring match. */
+  exact?: boolean;
+  includeArchived?: boolean;
+  /** true: only contacts in some group; false: only contacts in none. */
+  hasGroups?: boolean;
+  afterSeq: number;
+  /** Rows to return (pass take + 1 to learn whether another page exists). */
+  limit: number;
+}
+
+const SUBSTRING = `(instr(c.full_name_lc, @term) > 0 OR instr(lc(c.first_name), @term) > 0
+  OR instr(lc(c.last_name), @term) > 0 OR instr(lc(c.company), @term) > 0
+  OR EXISTS (SELECT 1 FROM contact_emails e WHERE e.contact_id = c.id AND instr(e.email_lc, @term) > 0))`;
+
+// Drives the lookup from the two indexes (full name, e-mail) instead of scanning the user's contacts.
+const EXACT = `c.seq IN (SELECT seq FROM contacts WHERE user_id = @user AND full_name_lc = @term
+  UNION SELECT c2.seq FROM contact_emails e JOIN contacts c2 ON c2.id = e.contact_id
+  WHERE e.user_id = @user AND e.email_lc = @term)`;
+
+/** E3 and E4: the user's contacts matching a text, in creation order, after a cursor. */
+export class ContactSearcher {
+  private readonly db: Db;
+  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  search(userId: number, query: ContactSearch): ContactRow[] {
+    const term = query.term?.trim().toLowerCase() ?? '';
+    const conditions = ['c.user_id = @user', 'c.seq > @after'];
+    if (term !== '') conditions.push(query.exact ? EXACT : SUBSTRING);
+    if (!query.includeArchived) conditions.push('c.is_archived = 0');
+    if (query.hasGroups !== undefined) {
+      const exists = 'EXISTS (SELECT 1 FROM group_memberships m WHERE m.contact_id = c.id)';
+      conditions.push(query.hasGroups ? exists : `NOT ${exists}`);
+    }
+    const sql = `SELECT c.* FROM contacts c WHERE ${conditions.join(' AND ')} ORDER BY c.seq LIMIT @limit`;
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    const params: Record<string, unknown> = { user: userId, after: query.afterSeq, limit: query.limit };
+    if (term !== '') params.term = term;
+    return statement.all(params) as ContactRow[];
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The ledger: what was loaded where, per target and user, so reruns are idempotent and crashed runs
+ * resume without duplicates. See DESIGN.md "Records, identity and reruns".
+ *
+ * How the loader uses it, per scope (scopeId(target, apiKey); the in-process local service is
+ * target "local", since its port changes from run to run):
+ * 1. Resume first: resend every pendingCreates() chunk byte for byte with its Idempotency-Key, then
+ *    completeCreate(key, ids) (or abandonCreate(key) on a 400), before resolving any record.
+ * 2. Resolve: getContacts(keys) for the run's identity keys; an equal contentHash is `unchanged`.
+ * 3. Create: beginCreate(chunk) BEFORE sending, completeCreate(key, ids) after the answer.
+ *    Update: send, then putContacts(entries) with the new hashes.
+ */
+export { openLedger, LEDGER_FILE } from './open-ledger.js';
+export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
+export { contentHash, canonicalJson } from './content-hash.js';
+export type {
+  ContactEntry,
+  Ledger,
+  LedgerEntry,
+  LedgerScope,
+  OpenLedgerOptions,
+  PendingCreate,
+  RunStart,
+  RunSummary,
+} from './types.js';

@@ -1,0 +1,282 @@
+import type Database from 'better-sqlite3';
+import { ImportError } from '../errors/index.js';
+import { guarded } from './sqlite-errors.js';
+import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
+
+/** Keys per IN (...) query: well under SQLite's variable limit, large enough to amortize calls. */
+const LOOKUP_CHUNK = 500;
+
+type KeyedTable = 'contacts' | 'reminders';
+type NamedTable = 'groups' | 'custom_fields';
+
+interface PendingRow {
+  idempotency_key: string;
+  keys: string;
+  hashes: string;
+  body: string;
+}
+
+/** The prepared statements of one database, shared by every scope opened on it. */
+export class ScopeStatements {
+  private readonly lookups = new Map<string, Database.Statement>();
+  readonly upsertContact: Database.Statement;
+  readonly deleteContact: Database.Statement;
+  readonly upsertReminder: Database.Statement;
+  readonly upsertGroup: Database.Statement;
+  readonly upsertCustomField: Database.Statement;
+  readonly selectGroups: Database.Statement;
+  readonly selectCustomFields: Database.Statement;
+  readonly insertPending: Database.Statement;
+  readonly selectPending: Database.Statement;
+  readonly selectPendingAll: Database.Statement;
+  readonly deletePending: Database.Statement;
+
+  constructor(readonly db: Database.Database) {
+    this.upsertContact = db.prepare(
+      `INSERT INTO contacts (scope_id, key, contact_id, hash) VALUES (?, ?, ?, ?)
+       ON CONFLICT (scope_id, key) DO UPDATE SET contact_id = excluded.contact_id, hash = excluded.hash`,
+    );
+    this.deleteContact = db.prepare('DELETE FROM contacts WHERE scope_id = ? AND key = ?');
+    this.upsertReminder = db.prepare(
+      `INSERT INTO reminders (scope_id, key, id, hash) VALUES (?, ?, ?, ?)
+       ON CONFLICT (scope_id, key) DO UPDATE SET id = excluded.id, hash = excluded.hash`,
+    );
+    this.upsertGroup = upsertNamed(db, 'groups');
+    this.upsertCustomField = upsertNamed(db, 'custom_fields');
+    this.selectGroups = db.prepare('SELECT name, id, hash FROM groups WHERE scope_id = ?');
+    this.selectCustomFields = db.prepare('SELECT name, id, hash FROM custom_fields WHERE scope_id = ?');
+    this.insertPending = db.prepare(
+      `INSERT INTO pending_creates (scope_id, idempotency_key, keys, hashes, body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectPending = db.prepare(
+      'SELECT idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
+    );
+    this.selectPendingAll = db.prepare(
+      'SELECT idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
+    );
+    this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
+  }
+
+  /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
+  lookup(table: KeyedTable, count: number): Database.Statement {
+    const name = `${table}:${count}`;
+    let statement = this.lookups.get(name);
+    if (!statement) {
+      const idColumn = table === 'contacts' ? 'contact_id' : 'id';
+      const placeholders = new Array<string>(count).fill('?').join(',');
+      statement = this.db
+        .prepare(
+          `SELECT key, ${idColumn} AS id, hash FROM ${table} WHERE scope_id = ? AND key IN (${placeholders})`,
+        )
+        .raw(true);
+      this.lookups.set(name, statement);
+    }
+    return statement;
+  }
+}
+
+function upsertNamed(db: Database.Database, table: NamedTable): Database.Statement {
+  return db.prepare(
+    `INSERT INTO ${table} (scope_id, name, id, hash) VALUES (?, ?, ?, ?)
+     ON CONFLICT (scope_id, name) DO UPDATE SET id = excluded.id, hash = excluded.hash`,
+  );
+}
+
+export class SqliteLedgerScope implements LedgerScope {
+  private readonly db: Database.Database;
+
+  constructor(
+    private readonly statements: ScopeStatements,
+    readonly scopeId: string,
+    private readonly file: string,
+  ) {
+    this.db = statements.db;
+  }
+
+  getContacts(keys: readonly string[]): Map<string, ContactEntry> {
+    return guarded(this.file, 'read contacts', () => {
+      const found = new Map<string, ContactEntry>();
+      this.lookupKeys('contacts', keys, (key, id, hash) => found.set(key, { contactId: id, hash }));
+      return found;
+    });
+  }
+
+  putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void {
+    guarded(this.file, 'write contacts', () => {
+      this.db
+        .transaction(() => {
+          for (const entry of entries) {
+            this.statements.upsertContact.run(this.scopeId, entry.key, entry.contactId, entry.hash);
+          }
+        })
+        .immediate();
+    });
+  }
+
+  forgetContact(key: string): void {
+    guarded(this.file, 'forget a contact', () => this.statements.deleteContact.run(this.scopeId, key));
+  }
+
+  getGroups(): Map<string, LedgerEntry> {
+    return guarded(this.file, 'read groups', () => this.named(this.statements.selectGroups));
+  }
+
+  putGroup(name: string, id: string, hash: string): void {
+    guarded(this.file, 'write a group', () => this.statements.upsertGroup.run(this.scopeId, name, id, hash));
+  }
+
+  getCustomFields(): Map<string, LedgerEntry> {
+    return guarded(this.file, 'read custom fields', () => this.named(this.statements.selectCustomFields));
+  }
+
+  putCustomField(name: string, id: string, hash: string): void {
+    guarded(this.file, 'write a custom field', () =>
+      this.statements.upsertCustomField.run(this.scopeId, name, id, hash),
+    );
+  }
+
+  getReminders(keys: readonly string[]): Map<string, LedgerEntry> {
+    return guarded(this.file, 'read reminders', () => {
+      const found = new Map<string, LedgerEntry>();
+      this.lookupKeys('reminders', keys, (key, id, hash) => found.set(key, { id, hash }));
+      return found;
+    });
+  }
+
+  putReminder(key: string, id: string, hash: string): void {
+    guarded(this.file, 'write a reminder', () =>
+      this.statements.upsertReminder.run(this.scopeId, key, id, hash),
+    );
+  }
+
+  beginCreate(chunk: PendingCreate): void {
+    assertChunkShape(chunk, this.file);
+    guarded(this.file, 'record a create', () => {
+      this.db
+        .transaction(() => {
+          const existing = this.pendingRow(chunk.idempotencyKey);
+          if (existing) {
+            if (sameChunk(toPending(existing), chunk)) return;
+            throw new ImportError(
+              'state_error',
+              `The ledger ${this.file} already holds a different pending create under Idempotency-Key ${chunk.idempotencyKey}; expected each key to name one chunk.`,
+              { file: this.file },
+            );
+          }
+          this.statements.insertPending.run(
+            this.scopeId,
+            chunk.idempotencyKey,
+            JSON.stringify(chunk.keys),
+            JSON.stringify(chunk.hashes),
+            chunk.body,
+            new Date().toISOString(),
+          );
+        })
+        .immediate();
+    });
+  }
+
+  completeCreate(idempotencyKey: string, ids: readonly string[]): void {
+    guarded(this.file, 'complete a create', () => {
+      this.db
+        .transaction(() => {
+          const row = this.pendingRow(idempotencyKey);
+          if (!row) {
+            throw new ImportError(
+              'state_error',
+              `The ledger ${this.file} has no pending create under Idempotency-Key ${idempotencyKey}; expected beginCreate before completeCreate.`,
+              { file: this.file },
+            );
+          }
+          const pending = toPending(row);
+          if (ids.length !== pending.keys.length) {
+            throw new ImportError(
+              'state_error',
+              `The create under Idempotency-Key ${idempotencyKey} got ${ids.length} ids for ${pending.keys.length} contacts; expected one id per contact, in request order.`,
+              { file: this.file },
+            );
+          }
+          pending.keys.forEach((key, index) => {
+            this.statements.upsertContact.run(this.scopeId, key, ids[index], pending.hashes[index]);
+          });
+          this.statements.deletePending.run(this.scopeId, idempotencyKey);
+        })
+        .immediate();
+    });
+  }
+
+  pendingCreates(): PendingCreate[] {
+    return guarded(this.file, 'read pending creates', () =>
+      (this.statements.selectPendingAll.all(this.scopeId) as PendingRow[]).map(toPending),
+    );
+  }
+
+  abandonCreate(idempotencyKey: string): void {
+    guarded(this.file, 'abandon a create', () =>
+      this.statements.deletePending.run(this.scopeId, idempotencyKey),
+    );
+  }
+
+  private pendingRow(idempotencyKey: string): PendingRow | undefined {
+    return this.statements.selectPending.get(this.scopeId, idempotencyKey) as PendingRow | undefined;
+  }
+
+  private lookupKeys(
+    table: KeyedTable,
+    keys: readonly string[],
+    onRow: (key: string, id: string, hash: string) => void,
+  ): void {
+    for (let start = 0; start < keys.length; start += LOOKUP_CHUNK) {
+      const slice = keys.slice(start, start + LOOKUP_CHUNK);
+      const rows = this.statements.lookup(table, slice.length).all(this.scopeId, ...slice) as [
+        string,
+        string,
+        string,
+      ][];
+      for (const [key, id, hash] of rows) onRow(key, id, hash);
+    }
+  }
+
+  private named(statement: Database.Statement): Map<string, LedgerEntry> {
+    const rows = statement.all(this.scopeId) as { name: string; id: string; hash: string }[];
+    return new Map(rows.map((row) => [row.name, { id: row.id, hash: row.hash }]));
+  }
+}
+
+function toPending(row: PendingRow): PendingCreate {
+  return {
+    idempotencyKey: row.idempotency_key,
+    keys: JSON.parse(row.keys) as string[],
+    hashes: JSON.parse(row.hashes) as string[],
+    body: row.body,
+  };
+}
+
+function sameChunk(a: PendingCreate, b: PendingCreate): boolean {
+  return (
+    a.body === b.body &&
+    JSON.stringify(a.keys) === JSON.stringify(b.keys) &&
+    JSON.stringify(a.hashes) === JSON.stringify(b.hashes)
+  );
+}
+
+function assertChunkShape(chunk: PendingCreate, file: string): void {
+  const problem =
+    chunk.idempotencyKey.length === 0
+      ? 'an empty Idempotency-Key'
+      : chunk.keys.length === 0
+        ? 'no identity keys'
+        : chunk.keys.length !== chunk.hashes.length
+          ? `${chunk.keys.length} keys but ${chunk.hashes.length} hashes`
+          : new Set(chunk.keys).size !== chunk.keys.length
+            ? 'an identity key twice'
+            : undefined;
+  if (problem) {
+    throw new ImportError(
+      'state_error',
+      `A create chunk for Idempotency-Key "${chunk.idempotencyKey}" has ${problem}; expected a non-empty key and one distinct identity key and one hash per contact.`,
+      { file },
+    );
+  }
+}

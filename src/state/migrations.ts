@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import { ImportError } from '../errors/index.js';
+
+/**
+ * Schema versions live in PRAGMA user_version. MIGRATIONS[i] takes a database from version i to
+ * version i + 1; a new version is a new entry appended here, never an edit of an old one. Each
+ * migration runs in its own transaction together with the version bump, so a crash mid-migration
+ * leaves the previous version intact.
+ */
+export type Migration = (db: Database.Database) => void;
+
+/** Marks the file as ours (PRAGMA application_id): "CIL1" as a 32-bit integer. */
+export const LEDGER_APPLICATION_ID = 0x43494c31;
+
+const SCHEMA_V1 = `
+  CREATE TABLE contacts (
+    scope_id   TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    hash       TEXT NOT NULL,
+    PRIMARY KEY (scope_id, key)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE groups (
+    scope_id TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    id       TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (scope_id, name)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE custom_fields (
+    scope_id TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    id       TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (scope_id, name)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE reminders (
+    scope_id TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    id       TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (scope_id, key)
+  ) WITHOUT ROWID;
+
+  -- Create chunks recorded before sending; seq orders them oldest first.
+  CREATE TABLE pending_creates (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    scope_id        TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    keys            TEXT NOT NULL,  -- JSON array of identity keys, in body order
+    hashes          TEXT NOT NULL,  -- JSON array of content hashes, in body order
+    body            TEXT NOT NULL,  -- the exact request body
+    created_at      TEXT NOT NULL,
+    UNIQUE (scope_id, idempotency_key)
+  );
+
+  CREATE TABLE runs (
+    run_id      TEXT PRIMARY KEY,
+    scope_id    TEXT NOT NULL,
+    pipeline    TEXT NOT NULL,
+    inputs      TEXT NOT NULL,      -- JSON array of input paths
+    dry_run     INTEGER NOT NULL,
+    status      TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT,
+    report      TEXT                -- the report.json object
+  );
+  CREATE INDEX runs_by_scope ON runs (scope_id, started_at);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  (db) => {
+    db.exec(SCHEMA_V1);
+    db.pragma(`application_id = ${LEDGER_APPLICATION_ID}`);
+  },
+];
+
+/**
+ * Brings the database to `migrations.length`. Throws ImportError('state_error') when the file was
+ * written by a newer version of the tool, or is a SQLite database that is not a ledger.
+ */
+export function migrate(
+  db: Database.Database,
+  file: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): void {
+  const target = migrations.length;
+  const current = userVersion(db);
+  if (current > target) {
+    throw new ImportError(
+      'state_error',
+      `The ledger ${file} has schema version ${current}, written by a newer contact-import; this version reads up to ${target}. Upgrade contact-import or use another --state directory.`,
+      { file },
+    );
+  }
+  if (current === 0) assertEmpty(db, file);
+  else assertOurs(db, file);
+
+  for (let version = current; version < target; version++) {
+    const step = migrations[version]!;
+    // IMMEDIATE: two processes opening a fresh ledger at once must not both migrate it.
+    db.transaction(() => {
+      if (userVersion(db) !== version) return; // another process migrated it meanwhile
+      step(db);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+export function userVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function assertEmpty(db: Database.Database, file: string): void {
+  const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
+    n: number;
+  };
+  if (row.n > 0) {
+    throw new ImportError(
+      'state_error',
+      `${file} is a SQLite database with ${row.n} tables or indexes but no ledger schema version; expected a contact-import ledger or no file. Use another --state directory.`,
+      { file },
+    );
+  }
+}
+
+function assertOurs(db: Database.Database, file: string): void {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  if (applicationId !== LEDGER_APPLICATION_ID) {
+    throw new ImportError(
+      'state_error',
+      `${file} is a SQLite database of another application (application_id ${applicationId}); expected a contact-import ledger. Use another --state directory.`,
+      { file },
+    );
+  }
+}

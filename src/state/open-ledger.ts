@@ -1,0 +1,140 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ImportError } from '../errors/index.js';
+import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
+import { migrate } from './migrations.js';
+import { guarded } from './sqlite-errors.js';
+import type { Ledger, LedgerScope, OpenLedgerOptions, RunStart, RunSummary } from './types.js';
+
+export const LEDGER_FILE = 'ledger.sqlite';
+
+/** How long a write waits for another process holding the ledger (two runs on one --state). */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens (creating when missing) `<dir>/ledger.sqlite` and brings its schema up to date.
+ *
+ * Durability: WAL journal with synchronous=FULL. WAL alone keeps the file consistent when the
+ * process is killed at any instant (a transaction is in the file entirely or not at all). FULL
+ * adds an fsync of the WAL at every commit, so a commit also survives a power loss or OS crash.
+ * That matters here: a create's Idempotency-Key is committed before the request is sent, and with
+ * NORMAL a power loss could roll back that commit after the service had created the contacts,
+ * so the rerun would create them again. Commits are per chunk (around 100 records), so the fsync
+ * costs milliseconds against a network round trip.
+ */
+export function openLedger(options: OpenLedgerOptions): Ledger {
+  const file = path.join(options.dir, LEDGER_FILE);
+  try {
+    mkdirSync(options.dir, { recursive: true });
+  } catch (error) {
+    throw new ImportError(
+      'state_error',
+      `Cannot create the state directory ${options.dir}: ${(error as Error).message}; expected a writable directory (--state).`,
+      { file },
+      { cause: error },
+    );
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    migrate(db, file);
+    return new SqliteLedger(db, file);
+  } catch (error) {
+    db?.close();
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(
+      'state_error',
+      `Cannot open the ledger ${file}: ${(error as Error).message}; expected a writable contact-import ledger or no file (--state).`,
+      { file },
+      { cause: error },
+    );
+  }
+}
+
+interface RunRow {
+  run_id: string;
+  status: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
+class SqliteLedger implements Ledger {
+  private readonly statements: ScopeStatements;
+  private readonly insertRun: Database.Statement;
+  private readonly updateRun: Database.Statement;
+  private readonly selectRuns: Database.Statement;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly file: string,
+  ) {
+    this.statements = new ScopeStatements(db);
+    this.insertRun = db.prepare(
+      `INSERT INTO runs (run_id, scope_id, pipeline, inputs, dry_run, status, started_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+    );
+    this.updateRun = db.prepare('UPDATE runs SET status = ?, finished_at = ?, report = ? WHERE run_id = ?');
+    this.selectRuns = db.prepare(
+      `SELECT run_id, status, started_at, finished_at FROM runs WHERE scope_id = ?
+       ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    );
+  }
+
+  scope(scopeId: string): LedgerScope {
+    if (scopeId.length === 0) {
+      throw new ImportError(
+        'state_error',
+        'A ledger scope id is empty; expected the value of scopeId(target, apiKey).',
+      );
+    }
+    return new SqliteLedgerScope(this.statements, scopeId, this.file);
+  }
+
+  startRun(run: RunStart): void {
+    guarded(this.file, `record the start of run ${run.runId}`, () => {
+      this.insertRun.run(
+        run.runId,
+        run.scopeId,
+        run.pipeline,
+        JSON.stringify(run.inputs),
+        run.dryRun ? 1 : 0,
+        run.startedAt,
+      );
+    });
+  }
+
+  finishRun(runId: string, report: unknown): void {
+    guarded(this.file, `record the end of run ${runId}`, () => {
+      const fields = typeof report === 'object' && report !== null ? (report as Record<string, unknown>) : {};
+      const status = typeof fields.status === 'string' ? fields.status : 'completed';
+      const finishedAt = typeof fields.finishedAt === 'string' ? fields.finishedAt : new Date().toISOString();
+      const result = this.updateRun.run(status, finishedAt, JSON.stringify(report) ?? null, runId);
+      if (result.changes === 0) {
+        throw new ImportError(
+          'state_error',
+          `The ledger ${this.file} has no run ${runId}; expected startRun before finishRun.`,
+          { file: this.file },
+        );
+      }
+    });
+  }
+
+  lastRuns(scopeId: string, limit: number): RunSummary[] {
+    return guarded(this.file, 'read runs', () => {
+      const rows = this.selectRuns.all(scopeId, Math.max(0, Math.floor(limit))) as RunRow[];
+      return rows.map((row) => ({
+        runId: row.run_id,
+        status: row.status,
+        startedAt: row.started_at,
+        ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+      }));
+    });
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

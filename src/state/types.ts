@@ -1,0 +1,107 @@
+/**
+ * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
+ * where, so reruns send nothing that is unchanged and a crashed run can be resumed without
+ * creating anything twice. Every call is synchronous (better-sqlite3) and every multi-row change is
+ * one transaction; failures throw ImportError('state_error').
+ */
+
+/** What the ledger knows about one loaded thing: its id on the target and the hash last sent. */
+export interface LedgerEntry {
+  id: string;
+  hash: string;
+}
+
+/** A contact's ledger row: the contact id on the target and the hash of the write object sent. */
+export interface ContactEntry {
+  contactId: string;
+  hash: string;
+}
+
+/**
+ * A create chunk recorded before it is sent. `keys[i]` and `hashes[i]` belong to the i-th contact
+ * of `body` (the exact request body text), so a resumed run can resend it byte for byte with the
+ * same Idempotency-Key and map the answered ids back to identity keys.
+ */
+export interface PendingCreate {
+  idempotencyKey: string;
+  keys: string[];
+  hashes: string[];
+  body: string;
+}
+
+export interface RunStart {
+  runId: string;
+  scopeId: string;
+  pipeline: string;
+  inputs: string[];
+  dryRun: boolean;
+  /** ISO 8601. */
+  startedAt: string;
+}
+
+export interface RunSummary {
+  runId: string;
+  /** `running` until finishRun; then the report's `status` (`completed`, `interrupted`, `aborted`). */
+  status: string;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+/** The ledger's view of one scope (one user on one target). */
+export interface LedgerScope {
+  readonly scopeId: string;
+
+  /** Ledger rows of the given identity keys; keys the ledger does not know are absent. Any count. */
+  getContacts(keys: readonly string[]): Map<string, ContactEntry>;
+  /** Upserts all entries in one transaction. */
+  putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void;
+  /** The contact no longer exists on the target: the next run resolves the key afresh. */
+  forgetContact(key: string): void;
+
+  /** Group name -> id and hash of the definition sent. */
+  getGroups(): Map<string, LedgerEntry>;
+  putGroup(name: string, id: string, hash: string): void;
+
+  /** Custom field definition name -> id and hash of the definition sent. */
+  getCustomFields(): Map<string, LedgerEntry>;
+  putCustomField(name: string, id: string, hash: string): void;
+
+  /** Reminder key (for example identity key + reminder index) -> reminder id and hash. Any count. */
+  getReminders(keys: readonly string[]): Map<string, LedgerEntry>;
+  putReminder(key: string, id: string, hash: string): void;
+
+  /**
+   * Records a create chunk before it is sent. Calling it again with the same key and the same chunk
+   * is a no-op (a resumed run may repeat itself); the same key with a different chunk throws.
+   */
+  beginCreate(chunk: PendingCreate): void;
+  /**
+   * The service answered the create: `ids[i]` is the id of the contact of `keys[i]`. Puts the
+   * contacts and removes the pending row in one transaction. Throws when the key is not pending or
+   * the id count differs from the chunk.
+   */
+  completeCreate(idempotencyKey: string, ids: readonly string[]): void;
+  /** Creates recorded but not completed or abandoned, oldest first: what a resumed run resends. */
+  pendingCreates(): PendingCreate[];
+  /** Nothing was created for this key (for example a 400 answer); forget it. No-op when absent. */
+  abandonCreate(idempotencyKey: string): void;
+}
+
+export interface Ledger {
+  /** The SQLite file. */
+  readonly file: string;
+  scope(scopeId: string): LedgerScope;
+  /** Records a run as `running`. A runId can be started once. */
+  startRun(run: RunStart): void;
+  /** Stores the run's report.json object and its status (`report.status`, else `completed`). */
+  finishRun(runId: string, report: unknown): void;
+  /** The scope's most recent runs, newest first. */
+  lastRuns(scopeId: string, limit: number): RunSummary[];
+  /** Closes the database; further calls throw. Closing twice is a no-op. */
+  close(): void;
+}
+
+export interface OpenLedgerOptions {
+  /** The state directory (`--state`, default `.contact-import/`); created when missing. */
+  dir: string;
+}

@@ -1,0 +1,132 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLedger, type LedgerScope } from '../../../src/state/index.js';
+import {
+  BULK_SIZE,
+  CHUNK_SIZE,
+  SCOPE,
+  bulkKeys,
+  chunkOf,
+  isAbandoned,
+  isBulkAfter,
+} from './fixtures/crash-plan.js';
+import { tempDirs } from './fixtures/temp-dir.js';
+
+const dirs = tempDirs('ledger-crash');
+afterAll(() => dirs.cleanup());
+
+const WRITER = path.resolve(import.meta.dirname, 'fixtures/crash-writer.ts');
+const REPO = path.resolve(import.meta.dirname, '../../..');
+const KILL_ROUNDS = 6;
+
+interface WriterResult {
+  output: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs the writer; with killAfterMs, SIGKILLs it that long after it reports ready. */
+function runWriter(dir: string, limit: string, killAfterMs?: number): Promise<WriterResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, limit], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => {
+      output += data.toString();
+      if (killAfterMs !== undefined && output.includes('ready')) {
+        setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
+    child.stderr.on('data', (data: Buffer) => (output += data.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ output, code, signal }));
+  });
+}
+
+/** The chunks a writer has begun, judged from the ledger: the highest with any trace, plus one. */
+function chunksBegun(scope: LedgerScope): number {
+  const pending = scope.pendingCreates().map((p) => Number(p.idempotencyKey.split('-c')[1]));
+  let highest = Math.max(-1, ...pending);
+  for (let index = 0; ; index++) {
+    if (index > highest + 10) return highest + 1;
+    if (scope.getContacts([chunkOf(index).keys[0]!]).size > 0) highest = Math.max(highest, index);
+  }
+}
+
+/** The invariants a crash at any instant must keep. Returns how many chunks were begun. */
+function checkConsistent(dir: string): number {
+  const ledger = openLedger({ dir });
+  try {
+    const raw = new Database(ledger.file, { readonly: true });
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+
+    const scope = ledger.scope(SCOPE);
+    const pending = scope.pendingCreates();
+    // The writer resumes before going on, so at most the chunk it was in is pending.
+    expect(pending.length).toBeLessThanOrEqual(1);
+    const pendingKeys = new Set(pending.map((p) => p.idempotencyKey));
+    for (const create of pending) {
+      const index = Number(create.idempotencyKey.split('-c')[1]);
+      const expected = chunkOf(index);
+      expect(create).toEqual({
+        idempotencyKey: expected.idempotencyKey,
+        keys: expected.keys,
+        hashes: expected.hashes,
+        body: expected.body,
+      });
+      expect(scope.getContacts(create.keys).size).toBe(0); // no pending row whose contacts were put
+    }
+
+    const begun = chunksBegun(scope);
+    for (let index = 0; index < begun; index++) {
+      const chunk = chunkOf(index);
+      const found = scope.getContacts(chunk.keys);
+      if (isAbandoned(index) || pendingKeys.has(chunk.idempotencyKey)) {
+        expect(found.size).toBe(0);
+      } else {
+        // every completed create has all its contacts, with the ids in request order
+        expect(found.size).toBe(CHUNK_SIZE);
+        chunk.keys.forEach((key, j) =>
+          expect(found.get(key)).toEqual({ contactId: chunk.ids[j], hash: chunk.hashes[j] }),
+        );
+      }
+      if (isBulkAfter(index)) expect([0, BULK_SIZE]).toContain(scope.getContacts(bulkKeys(index)).size);
+    }
+    return begun;
+  } finally {
+    ledger.close();
+  }
+}
+
+describe('a writer killed with SIGKILL at random moments', () => {
+  it('leaves a consistent ledger every time, and a rerun finishes the work exactly', async () => {
+    const dir = dirs.make();
+    let begun = 0;
+    for (let round = 0; round < KILL_ROUNDS; round++) {
+      const killAfterMs = 5 + Math.floor(Math.random() * 150);
+      const result = await runWriter(dir, 'forever', killAfterMs);
+      expect(result.signal, result.output).toBe('SIGKILL');
+      const now = checkConsistent(dir);
+      expect(now).toBeGreaterThanOrEqual(begun); // progress is never lost
+      begun = now;
+    }
+    expect(begun).toBeGreaterThan(0);
+
+    const target = begun + 3;
+    const final = await runWriter(dir, String(target));
+    expect(final.code, final.output).toBe(0);
+    expect(checkConsistent(dir)).toBe(target - (isAbandoned(target - 1) ? 1 : 0));
+    const ledger = openLedger({ dir });
+    const scope = ledger.scope(SCOPE);
+    expect(scope.pendingCreates()).toEqual([]);
+    for (let index = 0; index < target; index++) {
+      if (isBulkAfter(index)) expect(scope.getContacts(bulkKeys(index)).size).toBe(BULK_SIZE);
+    }
+    ledger.close();
+  });
+});
