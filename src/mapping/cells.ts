@@ -43,7 +43,8 @@ export class Cells {
   text(value: unknown): string | undefined {
     if (!this.present(value)) return undefined;
     if (typeof value === 'string') return value;
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+      return String(value);
     return JSON.stringify(value);
   }
 

@@ -17,7 +17,10 @@ export const displayPath = (file: string): string => {
 };
 
 export const keyPath = (keys: readonly PathKey[]): string =>
-  keys.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${key}` : key), '');
+  keys.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${key}` : key),
+    '',
+  );
 
 export const invalidPipeline = (file: string, line: number, key: string, message: string): ImportError =>
   new ImportError('pipeline_invalid', `${displayPath(file)}:${line}: ${key ? `${key}: ` : ''}${message}`, {
@@ -81,7 +84,8 @@ const allowedKeys = (schema: z.ZodType, keys: readonly PathKey[]): string[] => {
   };
   for (const key of keys) {
     current = unwrap(current);
-    const def = (current as { def?: { type?: string; element?: unknown; shape?: Record<string, unknown> } }).def;
+    const def = (current as { def?: { type?: string; element?: unknown; shape?: Record<string, unknown> } })
+      .def;
     if (typeof key === 'number' && def?.type === 'array') current = def.element;
     else if (typeof key === 'string' && def?.shape) current = def.shape[key];
     else return [];
@@ -115,7 +119,10 @@ export const schemaError = (
     const unknown = issue.keys[0] ?? '';
     const hint = suggestion(unknown, allowedKeys(schema, keys));
     const allowed = allowedKeys(schema, keys);
-    const listed = allowed.length <= 12 ? allowed.join(', ') : `${allowed.slice(0, 12).join(', ')}, ... (see docs/pipelines.md)`;
+    const listed =
+      allowed.length <= 12
+        ? allowed.join(', ')
+        : `${allowed.slice(0, 12).join(', ')}, ... (see docs/pipelines.md)`;
     const message = `unknown key${hint ? ` (did you mean "${hint}"?)` : ''}; allowed here: ${listed}`;
     return invalidPipeline(file, lineOf(doc, lines, keys, unknown), keyPath([...keys, unknown]), message);
   }

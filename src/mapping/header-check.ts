@@ -52,30 +52,57 @@ export const checkHeader = (pipeline: Pipeline, header: readonly string[], file:
   const warn = (column: string, message: string) => {
     if (warned.has(column)) return;
     warned.add(column);
-    issues.push({ file, row: 0, severity: 'warning', stage: 'map', field: column, value: '', code: 'unknown_column', message });
+    issues.push({
+      file,
+      row: 0,
+      severity: 'warning',
+      stage: 'map',
+      field: column,
+      value: '',
+      code: 'unknown_column',
+      message,
+    });
   };
   const missingText = (columns: string[]) =>
-    columns.length === 1 ? `column "${columns[0]}" is not in the header` : `none of the columns ${columns.map((c) => `"${c}"`).join(', ')} is in the header`;
+    columns.length === 1
+      ? `column "${columns[0]}" is not in the header`
+      : `none of the columns ${columns.map((c) => `"${c}"`).join(', ')} is in the header`;
 
   const refs = references(pipeline);
-  const prefixes = pipeline.spec.custom_fields.flatMap((entry) => (entry.column_prefix ? [entry.column_prefix] : []));
+  const prefixes = pipeline.spec.custom_fields.flatMap((entry) =>
+    entry.column_prefix ? [entry.column_prefix] : [],
+  );
   const anyMatch =
     refs.some((ref) => ref.columns.some((column) => matches(column, header, headerSet))) ||
     header.some((name) => prefixes.some((prefix) => name.startsWith(prefix)));
   if (!anyMatch) {
-    warn('', `no column the pipeline "${pipeline.name}" maps is in the header of ${file} (${header.length} columns, starting ${header.slice(0, 4).map((c) => `"${c}"`).join(', ')}); is it the right pipeline?`);
+    warn(
+      '',
+      `no column the pipeline "${pipeline.name}" maps is in the header of ${file} (${header.length} columns, starting ${header
+        .slice(0, 4)
+        .map((c) => `"${c}"`)
+        .join(', ')}); is it the right pipeline?`,
+    );
   }
 
   for (const column of pipeline.key ?? []) {
-    if (!headerSet.has(column)) warn(column, `${missingText([column])}; it is a key column, so identity falls back to e-mail, phone or name`);
+    if (!headerSet.has(column))
+      warn(
+        column,
+        `${missingText([column])}; it is a key column, so identity falls back to e-mail, phone or name`,
+      );
   }
   for (const column of pipeline.required) {
-    if (!matches(column, header, headerSet)) warn(column, `${missingText([column])}; the pipeline marks it required`);
+    if (!matches(column, header, headerSet))
+      warn(column, `${missingText([column])}; the pipeline marks it required`);
   }
   if (pipeline.missingColumns === 'warn' && anyMatch) {
     for (const ref of refs) {
       if (!ref.columns.some((column) => matches(column, header, headerSet))) {
-        warn(ref.columns[0]!, `${missingText(ref.columns)}; the pipeline maps it to ${ref.target}, which stays empty`);
+        warn(
+          ref.columns[0]!,
+          `${missingText(ref.columns)}; the pipeline maps it to ${ref.target}, which stays empty`,
+        );
       }
     }
   }

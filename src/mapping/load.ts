@@ -104,7 +104,12 @@ export const loadPipeline = async (nameOrPath: string): Promise<Pipeline> => {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ImportError('pipeline_not_found', `pipeline file ${displayPath(file)} cannot be read: ${(error as Error).message}`, { file }, { cause: error });
+    throw new ImportError(
+      'pipeline_not_found',
+      `pipeline file ${displayPath(file)} cannot be read: ${(error as Error).message}`,
+      { file },
+      { cause: error },
+    );
   }
   return parsePipeline(text.replace(/^\uFEFF/, ''), file);
 };

@@ -11,7 +11,13 @@ import { Cells } from './cells.js';
 import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
-import type { ColumnRef, ContactPointSource, CustomFieldSource, GroupSource, ReminderSource } from './schema.js';
+import type {
+  ColumnRef,
+  ContactPointSource,
+  CustomFieldSource,
+  GroupSource,
+  ReminderSource,
+} from './schema.js';
 
 /**
  * Sorts one source row's values into contact concepts (a DraftContact), as the pipeline says.
@@ -27,7 +33,11 @@ type Values = Record<string, unknown>;
 
 const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;
 
-export const createRowMapper = (pipeline: Pipeline, header: string[] | undefined, file: string): RowMapper => {
+export const createRowMapper = (
+  pipeline: Pipeline,
+  header: string[] | undefined,
+  file: string,
+): RowMapper => {
   const { spec } = pipeline;
   const cells = new Cells(pipeline.emptyValues);
   const headerMatches = new Map<string, ColumnMatch[]>();
@@ -59,7 +69,11 @@ export const createRowMapper = (pipeline: Pipeline, header: string[] | undefined
   const separatorOf = (own: string | false | undefined): string | false | undefined =>
     own === undefined ? pipeline.multiValueSeparator : own;
 
-  const contactPoints = (entries: ContactPointSource[], values: Values, defaultValueKey: string): DraftEmail[] => {
+  const contactPoints = (
+    entries: ContactPointSource[],
+    values: Values,
+    defaultValueKey: string,
+  ): DraftEmail[] => {
     const out: DraftEmail[] = [];
     for (const entry of entries) {
       for (const { column, n } of columnsOf(entry.column, values)) {
@@ -86,12 +100,17 @@ export const createRowMapper = (pipeline: Pipeline, header: string[] | undefined
       const starred = entry.starred?.trim().toLowerCase();
       for (const alternative of alternatives(entry.column)) {
         for (const { column } of columnsOf(alternative, values)) {
-          for (const item of cells.explode(values[column], column, { separator: separatorOf(entry.separator) })) {
+          for (const item of cells.explode(values[column], column, {
+            separator: separatorOf(entry.separator),
+          })) {
             const label = item.value.trim();
             const folded = label.toLowerCase();
             if (folded === starred) draft.fields.starred = { value: true, field: item.field };
             else if (!drop.has(folded)) {
-              const name = entry.strip_prefix && label.startsWith(entry.strip_prefix) ? label.slice(entry.strip_prefix.length).trim() : label;
+              const name =
+                entry.strip_prefix && label.startsWith(entry.strip_prefix)
+                  ? label.slice(entry.strip_prefix.length).trim()
+                  : label;
               if (name !== '') draft.groups.push({ value: name, field: item.field });
             }
           }
@@ -100,7 +119,12 @@ export const createRowMapper = (pipeline: Pipeline, header: string[] | undefined
     }
   };
 
-  const customField = (entry: CustomFieldSource, name: string, value: string, field: string): DraftCustomField => {
+  const customField = (
+    entry: CustomFieldSource,
+    name: string,
+    value: string,
+    field: string,
+  ): DraftCustomField => {
     const out: DraftCustomField = { name, value, field, fieldType: entry.field_type };
     if (entry.categories !== undefined) out.categories = entry.categories;
     if (entry.date_format !== undefined) out.dateFormat = entry.date_format;
@@ -166,7 +190,15 @@ export const createRowMapper = (pipeline: Pipeline, header: string[] | undefined
 
   const map = (row: SourceRow): DraftContact => {
     const values = row.values;
-    const draft: DraftContact = { name: {}, emails: [], phones: [], fields: {}, groups: [], customFields: [], reminders: [] };
+    const draft: DraftContact = {
+      name: {},
+      emails: [],
+      phones: [],
+      fields: {},
+      groups: [],
+      customFields: [],
+      reminders: [],
+    };
     for (const part of NAME_PARTS) {
       const found = firstText(spec.name_parts[part], values);
       if (found) draft.name[part] = found;

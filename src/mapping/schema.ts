@@ -103,9 +103,17 @@ const customFieldSourceSchema = z
         message: `expected exactly one of column, column_prefix or from_object, got ${forms.length}`,
       });
     if (entry.name !== undefined && entry.column === undefined)
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'name goes with column (prefix and object forms take names from the data)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'name goes with column (prefix and object forms take names from the data)',
+      });
     if (entry.column !== undefined && entry.name === undefined && Array.isArray(entry.column))
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'name is required when column lists alternatives' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'name is required when column lists alternatives',
+      });
   });
 
 const reminderSourceSchema = z.strictObject({

@@ -74,7 +74,8 @@ function literalPattern(literal: string): string {
   let previous = '';
   for (const char of literal) {
     if (/\s/.test(char)) {
-      if (!pattern.endsWith('\\s*') && !pattern.endsWith('\\s+')) pattern += previous === '' ? '\\s+' : '\\s*';
+      if (!pattern.endsWith('\\s*') && !pattern.endsWith('\\s+'))
+        pattern += previous === '' ? '\\s+' : '\\s*';
     } else pattern += escapeLiteral(char);
     previous = /\s/.test(char) ? previous : char;
   }
@@ -128,7 +129,8 @@ export function compileDateFormat(format: string): CompiledDateFormat | undefine
   const yearless = yearlessPieces(pieces);
   const result: CompiledDateFormat = {
     full: compilePieces(pieces),
-    yearless: yearless && yearless.pieces.length > 0 ? compilePieces(yearless.pieces, yearless.tail) : undefined,
+    yearless:
+      yearless && yearless.pieces.length > 0 ? compilePieces(yearless.pieces, yearless.tail) : undefined,
   };
   compiled.set(format, result);
   return result;

@@ -47,14 +47,17 @@ function fromIso(value: string): DateFields | undefined {
 function fromFormats(value: string, format: string | undefined): DateFields | undefined {
   const declared = format === undefined ? undefined : compileDateFormat(format);
   for (const candidate of declared ? [declared, ...MONTH_NAME_FORMATS] : MONTH_NAME_FORMATS) {
-    const fields = matchPattern(candidate.full, value) ?? (candidate.yearless && matchPattern(candidate.yearless, value));
+    const fields =
+      matchPattern(candidate.full, value) ?? (candidate.yearless && matchPattern(candidate.yearless, value));
     if (fields) return fields;
   }
   return undefined;
 }
 
 const expected = (format: string | undefined): string =>
-  format === undefined ? 'ISO 8601 (YYYY-MM-DD or --MM-DD)' : `ISO 8601 or the declared format ${quote(format)}`;
+  format === undefined
+    ? 'ISO 8601 (YYYY-MM-DD or --MM-DD)'
+    : `ISO 8601 or the declared format ${quote(format)}`;
 
 /**
  * A calendar date: ISO 8601 always, the pipeline's declared format, and month-name forms
@@ -65,7 +68,10 @@ const expected = (format: string | undefined): string =>
 export function normalizeDate(value: string, format?: string): Normalized<NormalizedDate> {
   const text = value.trim();
   if (format !== undefined && compileDateFormat(format) === undefined) {
-    return fail('invalid_date', `The date format ${quote(format)} is not usable: it needs a month and a day token (MM, MMM, DD...).`);
+    return fail(
+      'invalid_date',
+      `The date format ${quote(format)} is not usable: it needs a month and a day token (MM, MMM, DD...).`,
+    );
   }
   const fields = fromIso(text) ?? fromFormats(text, format);
   if (fields === undefined) {
@@ -74,7 +80,10 @@ export function normalizeDate(value: string, format?: string): Normalized<Normal
   const yearless = fields.year === undefined || fields.year === YEARLESS_YEAR;
   const year = fields.year ?? YEARLESS_YEAR;
   if (!isRealDate(year, fields.month, fields.day)) {
-    return fail('invalid_date', `Date ${quote(value)} does not exist (month ${fields.month}, day ${fields.day}${yearless ? '' : `, year ${year}`}).`);
+    return fail(
+      'invalid_date',
+      `Date ${quote(value)} does not exist (month ${fields.month}, day ${fields.day}${yearless ? '' : `, year ${year}`}).`,
+    );
   }
   const date = `${pad(year, 4)}-${pad(fields.month)}-${pad(fields.day)}`;
   return ok(yearless ? { date, yearless } : { date, yearless, year });
@@ -128,7 +137,13 @@ export function normalizeDateTime(value: string, format?: string): Normalized<st
     const fraction = (iso[7] ?? '').slice(0, 3).padEnd(3, '0');
     return toRfc3339(
       date,
-      { hour: Number(iso[4] ?? 0), minute: Number(iso[5] ?? 0), second: Number(iso[6] ?? 0), millisecond: Number(fraction), zone: iso[8] },
+      {
+        hour: Number(iso[4] ?? 0),
+        minute: Number(iso[5] ?? 0),
+        second: Number(iso[6] ?? 0),
+        millisecond: Number(fraction),
+        zone: iso[8],
+      },
       value,
     );
   }
@@ -136,11 +151,20 @@ export function normalizeDateTime(value: string, format?: string): Normalized<st
   const datePart = timed ? (timed[1] ?? '') : text;
   const parsed = normalizeDate(datePart, format);
   if (!parsed.ok || parsed.value.yearless || parsed.value.year === undefined) {
-    return fail('invalid_date', `Date-time ${quote(value)} cannot be read; expected an RFC 3339 date-time or ${expected(format)} with a year.`);
+    return fail(
+      'invalid_date',
+      `Date-time ${quote(value)} cannot be read; expected an RFC 3339 date-time or ${expected(format)} with a year.`,
+    );
   }
   const [year, month, day] = parsed.value.date.split('-').map(Number) as [number, number, number];
   const time: TimeFields = timed
-    ? { hour: Number(timed[2]), minute: Number(timed[3]), second: Number(timed[4] ?? 0), millisecond: 0, zone: timed[5] }
+    ? {
+        hour: Number(timed[2]),
+        minute: Number(timed[3]),
+        second: Number(timed[4] ?? 0),
+        millisecond: 0,
+        zone: timed[5],
+      }
     : { hour: 0, minute: 0, second: 0, millisecond: 0, zone: undefined };
   return toRfc3339({ year, month, day }, time, value);
 }

@@ -8,7 +8,8 @@ import { fail, ok, quote, type Normalized } from './result.js';
  * whitespace or IP literals: a contact's address never needs them, and they mostly come from
  * broken cells.
  */
-const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+)*$/u;
+const LOCAL_PART =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+)*$/u;
 const ASCII_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const ALL_DIGITS = /^[0-9]+$/;
 
@@ -17,7 +18,10 @@ const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
 
 const invalid = (value: string, why: string): Normalized<string> =>
-  fail('invalid_email', `E-mail ${quote(value)} is not valid: ${why}; expected an address like name@example.com.`);
+  fail(
+    'invalid_email',
+    `E-mail ${quote(value)} is not valid: ${why}; expected an address like name@example.com.`,
+  );
 
 /** Trimmed, lowercased (NFC), syntax-checked; `invalid_email` with the reason otherwise. */
 export function normalizeEmail(value: string): Normalized<string> {
@@ -41,11 +45,16 @@ export function normalizeEmail(value: string): Normalized<string> {
   if (labels.length < 2) return invalid(value, 'the domain has no dot');
   for (const label of labels) {
     if (!ASCII_LABEL.test(label)) {
-      return invalid(value, `the domain label ${quote(label)} is empty, too long, or starts or ends with a hyphen`);
+      return invalid(
+        value,
+        `the domain label ${quote(label)} is empty, too long, or starts or ends with a hyphen`,
+      );
     }
   }
-  if (ALL_DIGITS.test(labels[labels.length - 1] ?? '')) return invalid(value, 'the top-level domain is numeric');
-  if (asciiDomain.length > MAX_DOMAIN) return invalid(value, `the domain is longer than ${MAX_DOMAIN} characters`);
+  if (ALL_DIGITS.test(labels[labels.length - 1] ?? ''))
+    return invalid(value, 'the top-level domain is numeric');
+  if (asciiDomain.length > MAX_DOMAIN)
+    return invalid(value, `the domain is longer than ${MAX_DOMAIN} characters`);
   if (Buffer.byteLength(local, 'utf8') + 1 + asciiDomain.length > MAX_ADDRESS) {
     return invalid(value, `the address is longer than ${MAX_ADDRESS} characters`);
   }

@@ -21,7 +21,10 @@ export function normalizeHandle(field: SocialField, value: string): Normalized<s
   if (HAS_SCHEME.test(text) || BARE_PROFILE_URL.test(text)) {
     const url = normalizeWebsite(text);
     if (url.ok) return url;
-    return fail('invalid_handle', `${field} ${quote(text)} looks like a profile link but is not a valid one: ${url.message}`);
+    return fail(
+      'invalid_handle',
+      `${field} ${quote(text)} looks like a profile link but is not a valid one: ${url.message}`,
+    );
   }
   const handle = text.startsWith('@') ? text.slice(1) : text;
   if (handle === '' || handle.length > MAX_HANDLE || !HANDLE.test(handle)) {

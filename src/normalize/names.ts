@@ -1,6 +1,8 @@
 import {
   CONJUNCTIONS,
   FIRST_NAME_TITLES,
+  GIVEN_NAME_PARTICLES,
+  isSuffixCompound,
   isTitleWord,
   NUMERAL_SUFFIXES,
   PARTICLES,
@@ -22,7 +24,7 @@ export interface NameParts {
 const DOUBLE_QUOTED = /"([^"]*)"/gu;
 const SINGLE_QUOTED = /(^|\s)'([^']+)'(?=\s|,|$)/gu;
 const PARENTHESIZED = /\(([^()]*)\)/gu;
-const PICTOGRAPHS = /[\p{Extended_Pictographic}\u200d\ufe0f]/gu;
+const PICTOGRAPHS = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 const WHITESPACE = /\s+/gu;
 const SPACE_BEFORE_COMMA = /\s+,/gu;
 
@@ -41,32 +43,51 @@ function takeNicknames(text: string, nicknames: string[]): string {
     .replace(PARENTHESIZED, (_match, nickname: string) => keep(nickname));
 }
 
-const isSuffixWord = (word: string): boolean => SUFFIXES.has(wordKey(word)) || NUMERAL_SUFFIXES.has(wordKey(word));
+const isSuffixWord = (word: string): boolean =>
+  SUFFIXES.has(wordKey(word)) || NUMERAL_SUFFIXES.has(wordKey(word)) || isSuffixCompound(word);
 /** Suffixes that may follow a lone name; one-letter numerals ("V") need two names before them. */
-const isStrongSuffix = (word: string): boolean => SUFFIXES.has(wordKey(word)) || wordKey(word).length > 1;
+const isStrongSuffix = (word: string): boolean =>
+  !NUMERAL_SUFFIXES.has(wordKey(word)) || wordKey(word).length > 1;
 /** A comma part made only of suffixes: "Jr.", "CLU", "Ph. D.", "MD". */
 const isSuffixPart = (part: string): boolean =>
   part !== '' && (isSuffixWord(part.replace(/\s+/g, '')) || part.split(' ').every(isSuffixWord));
 
-/** Joins words around conjunctions, as python-nameparser does ("John and Jane", "Secretary of State"). */
-function joinConjunctions(words: string[], totalWords: number): string[] {
-  const pieces = [...words];
+const isConjunction = (word: string): boolean => CONJUNCTIONS.has(word.toLowerCase());
+const isConjunctionPiece = (piece: string): boolean => piece.split(' ').every(isConjunction);
+
+/**
+ * Joins words around conjunctions, as python-nameparser does ("John and Jane", "Secretary of
+ * State"): neighbouring conjunctions first ("of the"), then each with the pieces beside it.
+ * `rootNames` counts the words of the whole name that are not titles, suffixes or particles.
+ */
+function joinConjunctions(words: string[], rootNames: number): string[] {
+  if (words.length < 3) return words;
+  const pieces: string[] = [];
+  for (const word of words) {
+    const previous = pieces[pieces.length - 1];
+    if (previous !== undefined && isConjunction(word) && isConjunctionPiece(previous))
+      pieces[pieces.length - 1] = `${previous} ${word}`;
+    else pieces.push(word);
+  }
   for (let i = 0; i < pieces.length; i += 1) {
-    const word = pieces[i] ?? '';
-    if (!CONJUNCTIONS.has(word.toLowerCase())) continue;
-    const hasNext = i + 1 < pieces.length;
-    if (!hasNext || pieces.length < 3) continue;
-    // A one-letter conjunction in a short name is more likely an initial ("e j smith").
-    if (word.length === 1 && (i === 0 || totalWords < 4)) continue;
-    if (i === 0) {
-      pieces.splice(0, 2, `${word} ${pieces[1]}`);
-    } else {
-      pieces.splice(i - 1, 3, `${pieces[i - 1]} ${word} ${pieces[i + 1]}`);
-      i -= 1;
-    }
+    const piece = pieces[i] ?? '';
+    if (!isConjunctionPiece(piece) || pieces.length < 2) continue;
+    // A one-letter conjunction in a short name is more likely an initial ("e j smith", "John e Smith").
+    if (piece.length === 1 && (i === 0 || rootNames < 4)) continue;
+    if (i === 0) pieces.splice(0, 2, `${piece} ${pieces[1]}`);
+    else if (i === pieces.length - 1) {
+      if (piece.length === 1) continue;
+      pieces.splice(i - 1, 2, `${pieces[i - 1]} ${piece}`);
+    } else pieces.splice(i - 1, 3, `${pieces[i - 1]} ${piece} ${pieces[i + 1]}`);
+    i -= 1;
   }
   return pieces;
 }
+
+/** "ben" is a particle in "Ahmad ben Husain" but a given name in "Alex Ben Johnson". */
+const isParticle = (piece: string): boolean =>
+  PARTICLES.has(wordKey(piece)) &&
+  !(GIVEN_NAME_PARTICLES.has(wordKey(piece)) && piece[0] !== piece[0]?.toLowerCase());
 
 /** Joins a particle with the words after it up to the next particle ("van Gogh", "de la Vega"). */
 function joinParticles(pieces: string[]): string[] {
@@ -74,14 +95,14 @@ function joinParticles(pieces: string[]): string[] {
   for (let i = 0; i < pieces.length; i += 1) {
     const piece = pieces[i] ?? '';
     // The first word is a given name even when it is also a particle ("Van Nguyen", "Ben Alex").
-    if (i === 0 || !PARTICLES.has(wordKey(piece)) || i === pieces.length - 1) {
+    if (i === 0 || !isParticle(piece) || i === pieces.length - 1) {
       joined.push(piece);
       continue;
     }
     let end = i + 1;
-    while (end < pieces.length - 1 && PARTICLES.has(wordKey(pieces[end] ?? ''))) end += 1;
+    while (end < pieces.length - 1 && isParticle(pieces[end] ?? '')) end += 1;
     end += 1;
-    while (end < pieces.length && !PARTICLES.has(wordKey(pieces[end] ?? ''))) end += 1;
+    while (end < pieces.length && !isParticle(pieces[end] ?? '')) end += 1;
     joined.push(pieces.slice(i, end).join(' '));
     i = end - 1;
   }
@@ -99,11 +120,12 @@ interface WordParts {
 }
 
 /** Titles from the front, suffixes from the back, then particles joined to what follows them. */
-function peel(words: string[], totalWords: number, keepLastAsName: boolean): WordParts {
-  const pieces = joinConjunctions(words, totalWords);
+function peel(words: string[], rootNames: number, inFamilyName: boolean): WordParts {
+  const pieces = joinConjunctions(words, rootNames);
   let start = 0;
   // A title never takes the last name word: "Dr King Jr" keeps "King" as the name.
-  const nameLeftAfter = (index: number): boolean => pieces.slice(index + 1).some((piece) => !isSuffixWord(piece));
+  const nameLeftAfter = (index: number): boolean =>
+    pieces.slice(index + 1).some((piece) => !isSuffixWord(piece));
   while (
     start < pieces.length &&
     isTitlePiece(pieces[start] ?? '') &&
@@ -116,7 +138,7 @@ function peel(words: string[], totalWords: number, keepLastAsName: boolean): Wor
   while (end > start) {
     const word = pieces[end - 1] ?? '';
     const namesLeft = end - 1 - start;
-    const minimum = keepLastAsName ? 1 : isStrongSuffix(word) ? 1 : 2;
+    const minimum = inFamilyName ? 1 : isStrongSuffix(word) ? 1 : 2;
     if (!isSuffixWord(word) || namesLeft < minimum) break;
     suffixes.unshift(word);
     end -= 1;
@@ -136,7 +158,8 @@ function assignGivenNames(parts: NameParts, names: string[], titles: string[], h
   if (names.length === 0) return;
   if (names.length === 1) {
     const lastTitle = titles[titles.length - 1];
-    const givenAfterTitle = lastTitle !== undefined && FIRST_NAME_TITLES.has(wordKey(lastTitle.split(' ').pop() ?? ''));
+    const givenAfterTitle =
+      lastTitle !== undefined && FIRST_NAME_TITLES.has(wordKey(lastTitle.split(' ').pop() ?? ''));
     // A lone name after "Dr" or beside a nickname is a family name; after "Sir" it is a given name.
     if ((titles.length > 0 && !givenAfterTitle) || hasNickname) parts.last = names[0];
     else parts.first = names[0];
@@ -160,25 +183,35 @@ export function splitFullName(full: string): NameParts {
     .replace(WHITESPACE, ' ')
     .replace(SPACE_BEFORE_COMMA, ',')
     .trim();
-  const commaParts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const commaParts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   const parts: NameParts = {};
   assign(parts, 'nickname', nicknames, ', ');
   const hasNickname = nicknames.length > 0;
-  const totalWords = commaParts.reduce((sum, part) => sum + words(part).length, 0);
+  const rootNames = commaParts
+    .flatMap(words)
+    .filter((word) => !isTitleWord(word) && !isSuffixWord(word) && !PARTICLES.has(wordKey(word))).length;
   const [head = '', ...rest] = commaParts;
 
   if (rest.length === 0 || rest.every(isSuffixPart)) {
     // "First Middle Last" or "First Last, Jr., CPA". A lone name before suffixes is a family name.
-    const peeled = peel(words(head), totalWords, false);
+    const peeled = peel(words(head), rootNames, false);
     assign(parts, 'prefix', peeled.titles);
-    assignGivenNames(parts, peeled.names, peeled.titles, hasNickname || (rest.length > 0 && peeled.titles.length === 0));
+    assignGivenNames(
+      parts,
+      peeled.names,
+      peeled.titles,
+      hasNickname || (rest.length > 0 && peeled.titles.length === 0),
+    );
     assign(parts, 'suffix', [...peeled.suffixes, ...rest], ', ');
     return parts;
   }
 
   // "Last [Suffix], [Title] First Middle [Suffix], Suffix..."
-  const family = peel(words(head), totalWords, true);
-  const given = peel(words(rest[0] ?? ''), totalWords, false);
+  const family = peel(words(head), rootNames, true);
+  const given = peel(words(rest[0] ?? ''), rootNames, false);
   assign(parts, 'prefix', [...family.titles, ...given.titles]);
   assign(parts, 'last', family.names);
   if (given.names.length > 0) {

@@ -44,7 +44,8 @@ function parseOptions(defaults: string | PhoneDefaults | undefined): ParseOption
     return options;
   }
   const options: ParseOptions = {};
-  if (defaults.defaultRegion !== undefined) options.defaultCountry = defaults.defaultRegion.toUpperCase() as CountryCode;
+  if (defaults.defaultRegion !== undefined)
+    options.defaultCountry = defaults.defaultRegion.toUpperCase() as CountryCode;
   if (defaults.defaultCallingCode !== undefined) options.defaultCallingCode = defaults.defaultCallingCode;
   return options;
 }
@@ -61,7 +62,10 @@ const PARSE_REASONS: Record<string, string> = {
 };
 
 function invalid(value: string, why: string): Normalized<NormalizedPhone> {
-  return fail('invalid_phone', `Phone ${quote(value)} is not valid: ${why}; expected a number with +country code or one of the default region.`);
+  return fail(
+    'invalid_phone',
+    `Phone ${quote(value)} is not valid: ${why}; expected a number with +country code or one of the default region.`,
+  );
 }
 
 /**
@@ -70,7 +74,10 @@ function invalid(value: string, why: string): Normalized<NormalizedPhone> {
  * the region, an object can also give a default calling code. Text around the number ("Phone:")
  * is ignored, as the library does.
  */
-export function normalizePhone(value: string, defaultRegion?: string | PhoneDefaults): Normalized<NormalizedPhone> {
+export function normalizePhone(
+  value: string,
+  defaultRegion?: string | PhoneDefaults,
+): Normalized<NormalizedPhone> {
   const options = parseOptions(defaultRegion);
   let parsed: PhoneNumber;
   try {
@@ -83,7 +90,10 @@ export function normalizePhone(value: string, defaultRegion?: string | PhoneDefa
   }
   if (!parsed.isValid()) {
     const region = options.defaultCountry === undefined ? '' : ` (default region ${options.defaultCountry})`;
-    return invalid(value, `${parsed.number} is not an assigned number in its country's numbering plan${region}`);
+    return invalid(
+      value,
+      `${parsed.number} is not an assigned number in its country's numbering plan${region}`,
+    );
   }
   const phone: NormalizedPhone = {
     phone_number: parsed.formatInternational(),

@@ -5,7 +5,11 @@ export type Normalized<T> = { ok: true; value: T } | { ok: false; code: IssueCod
 
 export const ok = <T>(value: T): Normalized<T> => ({ ok: true, value });
 
-export const fail = <T = never>(code: IssueCode, message: string): Normalized<T> => ({ ok: false, code, message });
+export const fail = <T = never>(code: IssueCode, message: string): Normalized<T> => ({
+  ok: false,
+  code,
+  message,
+});
 
 /** Quotes a value for a message, shortened so one bad cell cannot flood a report. */
 export function quote(value: string, max = 80): string {

@@ -13,7 +13,11 @@ const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
  */
 export function normalizeWebsite(value: string): Normalized<string> {
   const text = value.trim();
-  const withScheme = HAS_SCHEME.test(text) ? text : SCHEME_RELATIVE.test(text) ? `https:${text}` : `https://${text}`;
+  const withScheme = HAS_SCHEME.test(text)
+    ? text
+    : SCHEME_RELATIVE.test(text)
+      ? `https:${text}`
+      : `https://${text}`;
   if (withScheme.length > LIMITS.websiteMaxLength) {
     return fail(
       'value_too_long',
@@ -22,7 +26,10 @@ export function normalizeWebsite(value: string): Normalized<string> {
   }
   const reason = websiteProblem(text, withScheme);
   if (reason !== undefined) {
-    return fail('invalid_website', `Website ${quote(text)} is not valid: ${reason}; expected a web address like example.com or https://example.com/page.`);
+    return fail(
+      'invalid_website',
+      `Website ${quote(text)} is not valid: ${reason}; expected a web address like example.com or https://example.com/page.`,
+    );
   }
   return ok(withScheme);
 }
@@ -36,9 +43,14 @@ function websiteProblem(text: string, withScheme: string): string | undefined {
   } catch {
     return 'it cannot be read as a URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `its scheme ${quote(url.protocol)} is not http or https`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `its scheme ${quote(url.protocol)} is not http or https`;
+  // "mailto:a@example.com" would read as user "mailto", password "a" at example.com.
+  if (url.username !== '' || url.password !== '')
+    return 'it holds a user name or password (an @ before the host)';
   const host = url.hostname;
   if (!host.includes('.') && !host.startsWith('[')) return `its host ${quote(host)} has no dot`;
-  if (host.startsWith('.') || host.endsWith('..') || host.includes('..')) return `its host ${quote(host)} has an empty label`;
+  if (host.startsWith('.') || host.endsWith('..') || host.includes('..'))
+    return `its host ${quote(host)} has an empty label`;
   return undefined;
 }

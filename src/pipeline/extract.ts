@@ -47,7 +47,10 @@ export const extract = async (
     });
     const mapper = createRowMapper(pipeline, source.header, file);
     outputs.addIssues(mapper.headerIssues);
-    for (const issue of source.headerIssues ?? []) outputs.issues.add(issue);
+    for (const h of source.headerIssues ?? []) {
+      // Row 0 is the header line: the problem is the file's, not a record's.
+      outputs.issues.add({ file, row: 0, severity: 'warning', stage: 'read', field: h.name, value: h.renamed, code: h.code, message: h.message });
+    }
 
     let batch: NormalizedRecord[] = [];
     const flush = () => {

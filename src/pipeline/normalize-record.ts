@@ -164,7 +164,7 @@ const normalizeCustomFields = (draft: DraftContact, dateFormat: string | undefin
     let text = normalizeText(custom.value);
     if (text === undefined || seen.has(custom.name)) continue;
     if (custom.fieldType === 'datepicker') {
-      const parsed = normalizeDate(text, dateFormat);
+      const parsed = normalizeDate(text, custom.dateFormat ?? dateFormat);
       if (!parsed.ok) {
         note('normalize', custom.field, custom.value, parsed.code, parsed.message);
         continue;
@@ -189,7 +189,7 @@ const normalizeReminders = (draft: DraftContact, dateFormat: string | undefined,
       note('normalize', reminder.due?.field ?? reminder.text.field, '', 'invalid_reminder', 'a reminder needs a due date');
       continue;
     }
-    const due = normalizeDateTime(dueText, dateFormat);
+    const due = normalizeDateTime(dueText, reminder.dateFormat ?? dateFormat);
     if (!due.ok) {
       note('normalize', reminder.due?.field ?? '', dueText, 'invalid_reminder', `due date: ${due.message}`);
       continue;

@@ -125,7 +125,8 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   } catch (error) {
     status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
     if (status === 'aborted') failure = asImportError(error);
-    log?.error({ runId, code: failure?.code }, failure?.message ?? 'run interrupted');
+    // The command layer prints the one clear line; the log keeps the detail at info.
+    log?.info({ runId, code: failure?.code }, failure?.message ?? 'run interrupted');
   } finally {
     staging.close();
     await target?.close();

@@ -40,9 +40,17 @@ function asServiceError(error: FastifyError): ServiceError {
   if (isServiceError(error)) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ServiceError(413, 'payload_too_large', `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`);
+      return new ServiceError(
+        413,
+        'payload_too_large',
+        `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ServiceError(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).');
+      return new ServiceError(
+        415,
+        'unsupported_media_type',
+        'The request body must be JSON (Content-Type: application/json).',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ServiceError(400, 'invalid_json', 'The request body is empty; expected JSON.');
     default: {
@@ -74,17 +82,31 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     const userId = options.keys.resolve(request.headers.authorization);
     if (userId === undefined) {
-      throw new ServiceError(401, 'unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
+      throw new ServiceError(
+        401,
+        'unauthorized',
+        'A valid API key is required: send Authorization: Bearer <key>.',
+      );
     }
     request.userId = userId;
     const retryAfter = options.faults.rateLimited(userId);
     if (retryAfter !== undefined) {
-      throw new ServiceError(429, 'rate_limited', `Too many requests for this API key; retry after ${retryAfter} s.`, [], {
-        'retry-after': String(retryAfter),
-      });
+      throw new ServiceError(
+        429,
+        'rate_limited',
+        `Too many requests for this API key; retry after ${retryAfter} s.`,
+        [],
+        {
+          'retry-after': String(retryAfter),
+        },
+      );
     }
     if (options.faults.shouldFail()) {
-      throw new ServiceError(503, 'injected_fault', 'Injected fault (--fail-rate): the request was not applied.');
+      throw new ServiceError(
+        503,
+        'injected_fault',
+        'Injected fault (--fail-rate): the request was not applied.',
+      );
     }
     request.dropAnswer = options.faults.shouldReset();
   });
@@ -105,7 +127,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const error = new ServiceError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`);
+    const error = new ServiceError(
+      404,
+      'not_found',
+      `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+    );
     void reply.code(404).send(errorEnvelope(error));
   });
 

@@ -58,13 +58,12 @@ export function zodDetails(error: z.ZodError, bulkRootOffset?: number): ErrorDet
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
     const paths =
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => [...issue.path, key])
-        : [issue.path];
+      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const detail: ErrorDetail = {
         path: joinPath(path),
-        message: issue.code === 'unrecognized_keys' ? 'Unknown field; not part of this write shape.' : issue.message,
+        message:
+          issue.code === 'unrecognized_keys' ? 'Unknown field; not part of this write shape.' : issue.message,
       };
       const index = bulkRootOffset === undefined ? undefined : path[bulkRootOffset];
       if (typeof index === 'number') detail.index = index;
@@ -101,7 +100,9 @@ export function parseOr400<S extends z.ZodType>(
 /** A 400 for one bad reference in a body (a group or custom field id that is not the user's). */
 export const badReference = (path: string, message: string, index?: number): ServiceError => {
   const detail: ErrorDetail = index === undefined ? { path, message } : { path, message, index };
-  return new ServiceError(400, 'invalid_body', `The request body is not valid: '${path}': ${message}`, [detail]);
+  return new ServiceError(400, 'invalid_body', `The request body is not valid: '${path}': ${message}`, [
+    detail,
+  ]);
 };
 
 export const notFound = (what: string, id: string): ServiceError =>

@@ -48,20 +48,34 @@ function check(condition: boolean, message: string): void {
 }
 
 function checkOptions(o: LocalServiceOptions): void {
-  const rate = (value: number | undefined) => value === undefined || (Number.isFinite(value) && value >= 0 && value <= 1);
-  check(o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535), `port must be 0..65535, got ${o.port}.`);
-  check(o.maxBulk === undefined || (Number.isInteger(o.maxBulk) && o.maxBulk >= 1), `maxBulk must be a whole number >= 1, got ${o.maxBulk}.`);
-  check(o.rateLimit === undefined || (Number.isInteger(o.rateLimit) && o.rateLimit >= 1), `rateLimit must be a whole number >= 1, got ${o.rateLimit}.`);
+  const rate = (value: number | undefined) =>
+    value === undefined || (Number.isFinite(value) && value >= 0 && value <= 1);
+  check(
+    o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535),
+    `port must be 0..65535, got ${o.port}.`,
+  );
+  check(
+    o.maxBulk === undefined || (Number.isInteger(o.maxBulk) && o.maxBulk >= 1),
+    `maxBulk must be a whole number >= 1, got ${o.maxBulk}.`,
+  );
+  check(
+    o.rateLimit === undefined || (Number.isInteger(o.rateLimit) && o.rateLimit >= 1),
+    `rateLimit must be a whole number >= 1, got ${o.rateLimit}.`,
+  );
   check(rate(o.failRate), `failRate must be between 0 and 1, got ${o.failRate}.`);
   check(rate(o.resetRate), `resetRate must be between 0 and 1, got ${o.resetRate}.`);
-  check(o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0), `latencyMs must be >= 0, got ${o.latencyMs}.`);
+  check(
+    o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0),
+    `latencyMs must be >= 0, got ${o.latencyMs}.`,
+  );
   check(o.seed === undefined || Number.isInteger(o.seed), `seed must be a whole number, got ${o.seed}.`);
   for (const key of o.apiKeys ?? []) {
     check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');
   }
 }
 
-const originOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+const originOf = (host: string, port: number): string =>
+  `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * Starts the local service: the service's HTTP API on SQLite, listening on loopback by default.

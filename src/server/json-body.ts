@@ -28,20 +28,38 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void 
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit },
-    (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+    (
+      _request: FastifyRequest,
+      body: string | Buffer,
+      done: (error: Error | null, value?: unknown) => void,
+    ) => {
       let value: unknown;
       try {
         value = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        done(new ServiceError(400, 'invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}`));
+        done(
+          new ServiceError(
+            400,
+            'invalid_json',
+            `The request body is not valid JSON: ${reason.slice(0, 200)}`,
+          ),
+        );
         return;
       }
       if (exceedsDepth(value, MAX_JSON_DEPTH)) {
         done(
-          new ServiceError(400, 'invalid_body', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
-            { path: '', message: `Expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects.` },
-          ]),
+          new ServiceError(
+            400,
+            'invalid_body',
+            `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+            [
+              {
+                path: '',
+                message: `Expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects.`,
+              },
+            ],
+          ),
         );
         return;
       }

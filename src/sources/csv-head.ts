@@ -27,7 +27,7 @@ export async function readCsvHead(
   options: { file: string; skipLines: number },
 ): Promise<CsvHead> {
   const { file, skipLines } = options;
-  let bytes = Buffer.alloc(0);
+  let bytes: Buffer = Buffer.alloc(0);
   let atEnd = false;
   let position = 0;
   let linesSkipped = 0;

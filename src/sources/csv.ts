@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse, type CsvError, type Parser } from 'csv-parse';
+import { parse, type CsvError, type Options, type Parser } from 'csv-parse';
 import { ImportError } from '../errors/index.js';
-import type { InputFormat, OpenedSource, SourceItem, SourceProblem } from '../pipeline/types.js';
+import type { HeaderIssue, InputFormat, OpenedSource, SourceItem, SourceProblem } from '../pipeline/types.js';
 import { readCsvHead } from './csv-head.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { detectDelimiter } from './detect.js';
@@ -19,11 +19,16 @@ export interface CsvOptions {
 
 interface HeaderItem {
   kind: 'header';
-  cells: string[];
   raw: string;
 }
 
 type ParsedItem = SourceItem | HeaderItem;
+
+/** What csv-parse hands `on_record` with `raw: true`. */
+interface RawRecord {
+  record: string[];
+  raw: string;
+}
 
 /** csv-parse's raw text can carry the line breaks around a record; a record never starts or ends with one unquoted. */
 function trimLineBreaks(raw: string): string {
@@ -62,6 +67,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   const { transcoder } = text;
 
   let names: string[] = [];
+  let headerIssues: HeaderIssue[] = [];
   let hasProtoName = false;
   let headerSeen = false;
   let row = 0;
@@ -81,14 +87,17 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     const { error, raw } = pending;
     pending = undefined;
     row++;
-    return problem('row_unparseable', `Row ${row} of ${file} cannot be parsed: ${error.message}.`, showInvalid(trimLineBreaks(raw)));
+    return problem('row_unparseable', `Row ${row} of ${file} cannot be parsed: ${error.message.replace(/ at line \d+/, '')}.`, showInvalid(trimLineBreaks(raw)));
   };
 
   const toItem = (record: string[], rawText: string): ParsedItem => {
     const raw = trimLineBreaks(rawText);
     if (!headerSeen) {
+      // Named here, not after the header is awaited: csv-parse parses the rest of the chunk at once.
       headerSeen = true;
-      return { kind: 'header', cells: record, raw };
+      ({ names, issues: headerIssues } = nameHeader(record, file));
+      hasProtoName = names.includes('__proto__');
+      return { kind: 'header', raw };
     }
     row++;
     if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
@@ -110,7 +119,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     return { kind: 'row', file, row, values, raw };
   };
 
-  const parser: Parser = parse({
+  const csvOptions: Options<ParsedItem, RawRecord> = {
     delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
@@ -120,10 +129,10 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     max_record_size: MAX_RECORD_CHARS,
     raw: true,
     bom: false,
-    on_record: (record: unknown, context: { raw?: string | undefined }) => {
+    on_record: ({ record, raw }) => {
       const held = takePending();
       if (held) parser.push(held);
-      return toItem((record as { record: string[] }).record, context.raw ?? '');
+      return toItem(record, raw);
     },
     on_skip: (error: CsvError | undefined, raw: string | undefined) => {
       const line = skipLines + 1;
@@ -152,7 +161,9 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
       if (error) pending = { record, error, raw: raw ?? '' };
       return undefined;
     },
-  });
+  };
+  // csv-parse's overloads type records as string arrays; with `raw: true` they are `RawRecord`.
+  const parser: Parser = parse(csvOptions as unknown as Options);
 
   const source = Readable.from(concat(head.bytes.subarray(head.headerStart), text.chunks), { objectMode: false });
   const done = pipeline(source, parser).catch(() => undefined);
@@ -167,9 +178,6 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     throw new ImportError('input_unreadable', `${file} has no header line; expected a line of column names.`, { file, line: skipLines + 1 });
   }
   const header = first.value;
-  const named = nameHeader(header.cells, file);
-  names = named.names;
-  hasProtoName = names.includes('__proto__');
 
   const info = { path: file, format, encoding: text.encoding, delimiter, rows: 0 };
 
@@ -199,7 +207,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     info,
     header: names,
     rawHeader: header.raw,
-    headerIssues: named.issues,
+    headerIssues,
     items: items(),
     close: async () => {
       parser.destroy();

@@ -6,6 +6,9 @@ import { ElementAssembler } from './json-assembler.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
 import type { TextSource } from './text-source.js';
 
+/** Characters given to the tokenizer per call. */
+const TOKENIZE_SLICE = 4096;
+
 const describeStart = (char: string): string => {
   if (char === '{') return 'an object';
   if (char === '"') return 'a string';
@@ -97,34 +100,38 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
       }
     }
 
+    // The tokenizer throws away the tokens of a write that fails, so text goes in small slices:
+    // an error then names the element it is in, or one shortly before it.
     const fail = (error: unknown): ImportError => {
       if (error instanceof ImportError) return error;
       const reason = error instanceof Error ? error.message : String(error);
-      const where = level === 'after' ? 'after its array' : elementOpen ? `in element ${row}` : `after element ${row}`;
-      return new ImportError('input_unreadable', `${file} is not valid JSON ${where}: ${reason}.`, { file, row: elementOpen ? row : row + 1 }, { cause: error });
+      const near = Math.max(row, 1);
+      const where = level === 'after' ? 'after its array' : `at or shortly after element ${near}`;
+      return new ImportError('input_unreadable', `${file} is not valid JSON ${where}: ${reason}.`, { file, row: near }, { cause: error });
     };
 
-    try {
-      let tokens: Token[];
-      try {
-        tokens = tokenizer.write(start);
-      } catch (error) {
-        throw fail(error);
+    function* feed(chunk: string, last: boolean): Generator<SourceItem> {
+      for (let start = 0; start < chunk.length || (last && start === 0); start += TOKENIZE_SLICE) {
+        let tokens: Token[];
+        try {
+          tokens = chunk.length > 0 ? tokenizer.write(chunk.slice(start, start + TOKENIZE_SLICE)) : [];
+          if (last && start + TOKENIZE_SLICE >= chunk.length) tokens = tokens.concat(tokenizer.flush());
+        } catch (error) {
+          throw fail(error);
+        }
+        yield* consume(tokens);
       }
-      for (const item of consume(tokens)) {
+    }
+
+    try {
+      for (const item of feed(start, false)) {
         info.rows++;
         yield item;
       }
       for (;;) {
         const next = await text.chunks.next();
         const chunk = next.done ? decoder.end() : decoder.write(next.value);
-        try {
-          tokens = chunk.length > 0 ? tokenizer.write(chunk) : [];
-          if (next.done) tokens = tokens.concat(tokenizer.flush());
-        } catch (error) {
-          throw fail(error);
-        }
-        for (const item of consume(tokens)) {
+        for (const item of feed(chunk, next.done === true)) {
           info.rows++;
           yield item;
         }

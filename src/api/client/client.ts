@@ -5,6 +5,7 @@ import { errorFromMalformedSuccess, errorFromResponse, isServiceError, ServiceEr
 import { createTransport, type HttpMethod, type QueryValue } from './http.js';
 import { responses } from './responses.js';
 import { runWithRetry, type RetryPolicy } from './retry.js';
+import type { LocalContact } from '../schemas/index.js';
 import type { CallOptions, ClientOptions, RequestStats, ServiceClient } from './types.js';
 
 export const CLIENT_DEFAULTS = {
@@ -33,9 +34,9 @@ export function createClient(options: ClientOptions): ServiceClient {
   const timeoutMs = positive(options.timeoutMs, CLIENT_DEFAULTS.timeoutMs, 'timeoutMs');
   const transport = createTransport({ baseUrl, apiKey: options.apiKey, timeoutMs, concurrency });
   const policy: RetryPolicy = {
-    retries: options.retries ?? CLIENT_DEFAULTS.retries,
-    minDelayMs: options.minRetryDelayMs ?? CLIENT_DEFAULTS.minRetryDelayMs,
-    maxDelayMs: options.maxRetryDelayMs ?? CLIENT_DEFAULTS.maxRetryDelayMs,
+    retries: nonNegative(options.retries, CLIENT_DEFAULTS.retries, 'retries'),
+    minDelayMs: nonNegative(options.minRetryDelayMs, CLIENT_DEFAULTS.minRetryDelayMs, 'minRetryDelayMs'),
+    maxDelayMs: nonNegative(options.maxRetryDelayMs, CLIENT_DEFAULTS.maxRetryDelayMs, 'maxRetryDelayMs'),
     ...(options.random ? { random: options.random } : {}),
   };
   const stats: RequestStats = { sent: 0, retried: 0, failed: 0 };
@@ -48,6 +49,8 @@ export function createClient(options: ClientOptions): ServiceClient {
 
   async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const ctx = { method: spec.method, path: spec.path, redact: transport.redact };
+    // Ids in paths come from callers; a path that somehow holds the key must not carry it out.
+    const shownPath = transport.redact(spec.path);
     const signal = combine(spec.signal);
     try {
       return await runWithRetry({
@@ -55,7 +58,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         ...(signal ? { signal } : {}),
         abortError: () => transport.abortedError(spec.method, spec.path),
         onRetry: (error, attempt, delayMs) =>
-          options.onRetry?.({ method: spec.method, path: spec.path, attempt, error, delayMs }),
+          options.onRetry?.({ method: spec.method, path: shownPath, attempt, error, delayMs }),
         attempt: async (attemptNumber) => {
           const response = await transport.send({
             method: spec.method,
@@ -95,7 +98,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       throw new ServiceError({
         method: spec.method,
-        path: spec.path,
+        path: shownPath,
         code: 'service_error',
         retryable: false,
         message: transport.redact(`${spec.method} ${spec.path} failed unexpectedly: ${text}`),
@@ -232,51 +235,48 @@ export function createClient(options: ClientOptions): ServiceClient {
       return result.data.contact;
     },
     local: {
-      contacts: async (opts) =>
-        (
-          await call({
+      async contacts(opts) {
+        // `/_local/contacts` pages like E3; read every page so callers see everything stored.
+        const all: LocalContact[] = [];
+        let cursor: string | undefined;
+        do {
+          const result = await call({
             method: 'GET',
             path: '/_local/contacts',
+            ...(cursor !== undefined ? { query: { cursor } } : {}),
             response: responses.localContacts,
             signal: sig(opts),
-          })
-        ).data,
-      contact: async (contactId, opts) =>
-        (
-          await call({
-            method: 'GET',
-            path: `/_local/contacts/${id(contactId)}`,
-            response: responses.localContact,
-            signal: sig(opts),
-          })
-        ).data,
-      groups: async (opts) =>
-        (
+          });
+          all.push(...result.data.contacts);
+          cursor = result.data.nextCursor;
+        } while (cursor !== undefined);
+        return all;
+      },
+      async contact(contactId, opts) {
+        const path = `/_local/contacts/${id(contactId)}`;
+        return (await call({ method: 'GET', path, response: responses.localContact, signal: sig(opts) })).data
+          .contact;
+      },
+      async groups(opts) {
+        return (
           await call({
             method: 'GET',
             path: '/_local/groups',
             response: responses.localGroups,
             signal: sig(opts),
           })
-        ).data,
-      customFields: async (opts) =>
-        (
-          await call({
-            method: 'GET',
-            path: '/_local/custom-fields',
-            response: responses.localCustomFields,
-            signal: sig(opts),
-          })
-        ).data,
-      reminders: async (opts) =>
-        (
-          await call({
-            method: 'GET',
-            path: '/_local/reminders',
-            response: responses.localReminders,
-            signal: sig(opts),
-          })
-        ).data,
+        ).data.groups;
+      },
+      async customFields(opts) {
+        const path = '/_local/custom-fields';
+        return (await call({ method: 'GET', path, response: responses.localCustomFields, signal: sig(opts) }))
+          .data.custom_fields;
+      },
+      async reminders(opts) {
+        const path = '/_local/reminders';
+        return (await call({ method: 'GET', path, response: responses.localReminders, signal: sig(opts) }))
+          .data.reminders;
+      },
     },
     stats: () => ({ ...stats }),
     close: () => transport.close(),
@@ -304,5 +304,12 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 1)
     throw new TypeError(`Client option ${name} is ${value}; expected a number >= 1.`);
+  return value;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0)
+    throw new TypeError(`Client option ${name} is ${value}; expected a whole number >= 0.`);
   return value;
 }

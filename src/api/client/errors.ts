@@ -115,7 +115,7 @@ export function errorFromResponse(
   );
   return new ServiceError({
     method: ctx.method,
-    path: ctx.path,
+    path: ctx.redact(ctx.path),
     status,
     code,
     message,
@@ -153,7 +153,7 @@ export function errorFromMalformedSuccess(
     : `not JSON (${describeBody(problem.bodyText)})`;
   return new ServiceError({
     method: ctx.method,
-    path: ctx.path,
+    path: ctx.redact(ctx.path),
     status,
     code: 'service_error',
     retryable: false,
@@ -180,7 +180,7 @@ export function errorFromTransport(
     case 'aborted':
       return new ServiceError({
         method: ctx.method,
-        path: ctx.path,
+        path: ctx.redact(ctx.path),
         code: 'aborted',
         retryable: false,
         message: ctx.redact(`${ctx.method} ${ctx.path} was aborted before it completed`),
@@ -188,7 +188,7 @@ export function errorFromTransport(
     case 'timeout':
       return new ServiceError({
         method: ctx.method,
-        path: ctx.path,
+        path: ctx.redact(ctx.path),
         code: 'request_timeout',
         retryable: true,
         message: ctx.redact(`${ctx.method} ${ctx.path} got no complete answer within ${timeoutMs} ms`),
@@ -196,7 +196,7 @@ export function errorFromTransport(
     case 'network':
       return new ServiceError({
         method: ctx.method,
-        path: ctx.path,
+        path: ctx.redact(ctx.path),
         code: 'target_unreachable',
         retryable: true,
         message: ctx.redact(`${ctx.method} ${ctx.path} failed on the network: ${causeText}`),

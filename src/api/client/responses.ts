@@ -26,22 +26,11 @@ export const responses = {
   reminder: envelopeSchema(z.looseObject({ reminder })),
   group: envelopeSchema(z.looseObject({ group })),
   customField: envelopeSchema(z.looseObject({ custom_field: customField })),
-  localContacts: envelopeSchema(listOf('contacts', localContactSchema)),
-  localContact: envelopeSchema(oneOf('contact', localContactSchema)),
-  localGroups: envelopeSchema(listOf('groups', group)),
-  localCustomFields: envelopeSchema(listOf('custom_fields', customField)),
-  localReminders: envelopeSchema(listOf('reminders', reminder)),
+  localContacts: envelopeSchema(
+    z.looseObject({ contacts: z.array(localContactSchema), nextCursor: z.string().optional() }),
+  ),
+  localContact: envelopeSchema(z.looseObject({ contact: localContactSchema })),
+  localGroups: envelopeSchema(z.looseObject({ groups: z.array(group) })),
+  localCustomFields: envelopeSchema(z.looseObject({ custom_fields: z.array(customField) })),
+  localReminders: envelopeSchema(z.looseObject({ reminders: z.array(reminder) })),
 };
-
-/** `/_local/` lists: a bare array or `{<key>: [...]}`, read to a bare array. */
-function listOf<T extends z.ZodType>(key: string, item: T) {
-  return z.union([
-    z.array(item),
-    z.looseObject({ [key]: z.array(item) }).transform((data) => data[key] as z.output<T>[]),
-  ]);
-}
-
-/** A `/_local/` item: bare or `{<key>: {...}}`, read to the item. */
-function oneOf<T extends z.ZodType>(key: string, item: T) {
-  return z.union([z.looseObject({ [key]: item }).transform((data) => data[key] as z.output<T>), item]);
-}

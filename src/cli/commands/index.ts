@@ -6,4 +6,9 @@ import { validateCommand } from './validate.js';
 
 /** Every command of the CLI; each lives in its own file beside this one. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [runCommand, validateCommand, serveCommand, pipelinesCommand];
+export const commands: CommandModule<any, any>[] = [
+  runCommand,
+  validateCommand,
+  serveCommand,
+  pipelinesCommand,
+];

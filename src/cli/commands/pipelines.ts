@@ -16,11 +16,17 @@ export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
   command: 'pipelines',
   describe: 'List the built-in pipelines',
   builder: (yargs) =>
-    yargs.option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of {name, description, file}' }),
+    yargs.option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print a JSON array of {name, description, file}',
+    }),
   handler: async (args) => {
     try {
       const pipelines = await listPipelines();
-      process.stdout.write(args.json ? `${JSON.stringify(pipelines, null, 2)}\n` : formatPipelineList(pipelines));
+      process.stdout.write(
+        args.json ? `${JSON.stringify(pipelines, null, 2)}\n` : formatPipelineList(pipelines),
+      );
     } catch (error) {
       if (!isImportError(error)) throw error;
       process.stderr.write(`contact-import: ${error.message}\n`);

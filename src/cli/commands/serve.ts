@@ -57,18 +57,29 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   describe: 'Run the local service (the service API on SQLite) until Ctrl-C',
   builder: (yargs) =>
     yargs
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind (loopback by default)' })
+      .option('host', {
+        type: 'string',
+        default: '127.0.0.1',
+        describe: 'Address to bind (loopback by default)',
+      })
       .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port; 0 picks a free one' })
       .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
       .option('api-key', {
         type: 'array',
         string: true,
-        describe: 'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
+        describe:
+          'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
       })
       .option('max-bulk', { type: 'number', describe: 'Most elements in one bulk request (default 500)' })
       .option('rate-limit', { type: 'number', describe: 'Requests per second per key; 429 beyond' })
-      .option('fail-rate', { type: 'number', describe: 'Fraction 0..1 of requests answered 503 before any work' })
-      .option('reset-rate', { type: 'number', describe: 'Fraction 0..1 of requests applied, then the connection dropped' })
+      .option('fail-rate', {
+        type: 'number',
+        describe: 'Fraction 0..1 of requests answered 503 before any work',
+      })
+      .option('reset-rate', {
+        type: 'number',
+        describe: 'Fraction 0..1 of requests applied, then the connection dropped',
+      })
       .option('latency', { type: 'number', describe: 'Delay every answer by this many milliseconds' })
       .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' }),
   handler: async (args) => {
@@ -77,12 +88,20 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     try {
       service = await startLocalService(options);
     } catch (error) {
-      const reason = isImportError(error) ? error.message : error instanceof Error ? error.message : String(error);
-      process.stderr.write(`contact-import: cannot start the local service on ${args.host}:${args.port}: ${reason}\n`);
+      const reason = isImportError(error)
+        ? error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      process.stderr.write(
+        `contact-import: cannot start the local service on ${args.host}:${args.port}: ${reason}\n`,
+      );
       process.exitCode = 2;
       return;
     }
-    process.stdout.write(`Local service: ${service.url}  (v1 at ${service.url}/v1, E11 at ${service.url}/api/rest)\n`);
+    process.stdout.write(
+      `Local service: ${service.url}  (v1 at ${service.url}/v1, E11 at ${service.url}/api/rest)\n`,
+    );
     if (options.apiKeys?.length === 0) {
       process.stdout.write(`API key: ${service.apiKeys[0] ?? ''}  (generated; shown once)\n`);
     }

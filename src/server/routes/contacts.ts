@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { bulkUpdateBodySchema, contactWriteSchema, createContactsBodySchema } from '../../api/schemas/contact.js';
+import {
+  bulkUpdateBodySchema,
+  contactWriteSchema,
+  createContactsBodySchema,
+} from '../../api/schemas/contact.js';
 import { notFound, ok, parseOr400 } from '../envelope.js';
 import { checkBulkSize, pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';
@@ -15,7 +19,9 @@ export function contactRoutes(app: FastifyInstance, { store, maxBulk }: RouteCon
     const body = parseOr400(createContactsBodySchema, raw, 'body', 1);
     return idempotentCreate(store, request, reply, () => ({
       contacts: body.contacts.map((write, index) =>
-        store.contacts.response(store.contacts.create(request.userId, write, { prefix: `contacts.${index}.`, index })),
+        store.contacts.response(
+          store.contacts.create(request.userId, write, { prefix: `contacts.${index}.`, index }),
+        ),
       ),
     }));
   });

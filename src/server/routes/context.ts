@@ -25,8 +25,11 @@ export function pathId(request: FastifyRequest, name: string): string {
 /** 413 when a bulk array has more elements than the service takes in one request. */
 export function checkBulkSize(length: number, maxBulk: number, what: string): void {
   if (length > maxBulk) {
-    throw new ServiceError(413, 'payload_too_large', `${what} has ${length} elements; at most ${maxBulk} per request.`, [
-      { path: what, message: `At most ${maxBulk} elements.` },
-    ]);
+    throw new ServiceError(
+      413,
+      'payload_too_large',
+      `${what} has ${length} elements; at most ${maxBulk} per request.`,
+      [{ path: what, message: `At most ${maxBulk} elements.` }],
+    );
   }
 }

@@ -16,7 +16,9 @@ export function customFieldRoutes(app: FastifyInstance, { store }: RouteContext)
   app.put('/v1/custom-fields/:id', async (request) => {
     const id = pathId(request, 'customFieldId');
     const body = parseOr400(customFieldUpdateBodySchema, request.body, 'body');
-    const customField = store.transaction(() => store.customFields.update(request.userId, id, body.custom_field));
+    const customField = store.transaction(() =>
+      store.customFields.update(request.userId, id, body.custom_field),
+    );
     if (!customField) throw notFound('custom field', id);
     return ok({ custom_field: customField });
   });

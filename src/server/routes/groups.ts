@@ -8,7 +8,9 @@ import { idempotentCreate } from './idempotent.js';
 export function groupRoutes(app: FastifyInstance, { store }: RouteContext): void {
   app.post('/v1/groups/', async (request, reply) => {
     const body = parseOr400(groupCreateBodySchema, request.body, 'body');
-    return idempotentCreate(store, request, reply, () => ({ group: store.groups.create(request.userId, body.group) }));
+    return idempotentCreate(store, request, reply, () => ({
+      group: store.groups.create(request.userId, body.group),
+    }));
   });
 
   app.put('/v1/groups/:id', async (request) => {

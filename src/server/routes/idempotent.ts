@@ -9,9 +9,12 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) {
-    throw new ServiceError(400, 'invalid_body', `The Idempotency-Key header must be one value of 1 to ${MAX_KEY_LENGTH} characters.`, [
-      { path: 'Idempotency-Key', message: 'Expected one non-empty value.' },
-    ]);
+    throw new ServiceError(
+      400,
+      'invalid_body',
+      `The Idempotency-Key header must be one value of 1 to ${MAX_KEY_LENGTH} characters.`,
+      [{ path: 'Idempotency-Key', message: 'Expected one non-empty value.' }],
+    );
   }
   return header;
 }
@@ -36,7 +39,11 @@ export function idempotentCreate<T>(
   const earlier = store.idempotency.find(request.userId, key);
   if (earlier) {
     if (earlier.requestHash !== requestHash) {
-      throw new ServiceError(409, 'idempotency_conflict', `The Idempotency-Key '${key.slice(0, 64)}' was used before with a different request.`);
+      throw new ServiceError(
+        409,
+        'idempotency_conflict',
+        `The Idempotency-Key '${key.slice(0, 64)}' was used before with a different request.`,
+      );
     }
     void reply.header('idempotent-replayed', 'true');
     return earlier.response as SuccessEnvelope<T>;

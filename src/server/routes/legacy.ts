@@ -13,7 +13,10 @@ export function legacyRoutes(app: FastifyInstance, { store }: RouteContext): voi
     const id = pathId(request, 'contactId');
     const body = parseOr400(legacyUpdateBodySchema, request.body, 'body');
     if (body.contactId !== undefined && body.contactId !== id) {
-      throw badReference('contactId', `The body names contact '${body.contactId}' but the path names '${id}'.`);
+      throw badReference(
+        'contactId',
+        `The body names contact '${body.contactId}' but the path names '${id}'.`,
+      );
     }
     const row = store.transaction(() => {
       const changes = Object.entries(body.changes ?? {}).filter(([, value]) => value !== undefined);

@@ -41,6 +41,8 @@ export function localRoutes(app: FastifyInstance, { store }: RouteContext): void
   });
 
   app.get('/_local/groups', async (request) => ok({ groups: store.groups.local(request.userId) }));
-  app.get('/_local/custom-fields', async (request) => ok({ custom_fields: store.customFields.local(request.userId) }));
+  app.get('/_local/custom-fields', async (request) =>
+    ok({ custom_fields: store.customFields.local(request.userId) }),
+  );
   app.get('/_local/reminders', async (request) => ok({ reminders: store.reminders.local(request.userId) }));
 }

@@ -8,7 +8,9 @@ import { idempotentCreate } from './idempotent.js';
 export function reminderRoutes(app: FastifyInstance, { store }: RouteContext): void {
   app.post('/v1/reminders/', async (request, reply) => {
     const body = parseOr400(reminderCreateBodySchema, request.body, 'body');
-    return idempotentCreate(store, request, reply, () => ({ reminder: store.reminders.create(request.userId, body.reminder) }));
+    return idempotentCreate(store, request, reply, () => ({
+      reminder: store.reminders.create(request.userId, body.reminder),
+    }));
   });
 
   app.put('/v1/reminders/:id', async (request) => {

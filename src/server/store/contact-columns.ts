@@ -35,7 +35,8 @@ const listFields = new Set<string>(LIST_FIELDS);
 export const SCALAR_FIELDS = CONTACT_WRITE_FIELDS.filter((field) => !listFields.has(field)) as ScalarField[];
 
 export function columnType(field: string): string {
-  if (BOOLEAN_FIELDS.has(field)) return FLAGS_DEFAULT_FALSE.has(field) ? 'INTEGER NOT NULL DEFAULT 0' : 'INTEGER';
+  if (BOOLEAN_FIELDS.has(field))
+    return FLAGS_DEFAULT_FALSE.has(field) ? 'INTEGER NOT NULL DEFAULT 0' : 'INTEGER';
   if (NUMBER_FIELDS.has(field)) return 'REAL';
   return 'TEXT';
 }

@@ -37,7 +37,9 @@ function prepareStatements(db: Db) {
          label = coalesce(excluded.label, label), ranking = coalesce(excluded.ranking, ranking)`,
     ),
     deleteEmails: db.prepare('DELETE FROM contact_emails WHERE contact_id = ?'),
-    emails: db.prepare('SELECT email, label, ranking FROM contact_emails WHERE contact_id = ? ORDER BY position'),
+    emails: db.prepare(
+      'SELECT email, label, ranking FROM contact_emails WHERE contact_id = ? ORDER BY position',
+    ),
     upsertPhone: db.prepare(
       `INSERT INTO contact_phones (contact_id, match_key, phone_number, phone_number_sanitized, country_code, label, ranking, position)
        VALUES (@contact_id, @match_key, @phone_number, @phone_number_sanitized, @country_code, @label, @ranking, ${nextPosition('contact_phones')})
@@ -83,7 +85,9 @@ function prepareStatements(db: Db) {
     ),
     removeRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ? AND destination_id = ?'),
     clearRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ?'),
-    related: db.prepare('SELECT destination_id AS destination FROM related_contacts WHERE source_id = ? ORDER BY position'),
+    related: db.prepare(
+      'SELECT destination_id AS destination FROM related_contacts WHERE source_id = ? ORDER BY position',
+    ),
   };
 }
 
@@ -105,21 +109,38 @@ export class ContactLists {
     if (write.contact_phone_numbers) this.mergePhones(contactId, write.contact_phone_numbers);
     write.groups_contacts?.forEach((membership, i) => {
       if (!this.s.userGroup.get(membership.group_id, userId)) {
-        throw badReference(`${at.prefix}groups_contacts.${i}.group_id`, `No group with id '${membership.group_id}' for this API key.`, at.index);
+        throw badReference(
+          `${at.prefix}groups_contacts.${i}.group_id`,
+          `No group with id '${membership.group_id}' for this API key.`,
+          at.index,
+        );
       }
       this.s.addMembership.run({ group_id: membership.group_id, contact_id: contactId });
     });
     write.custom_fields?.forEach((value, i) => {
       if (!this.s.userField.get(value.id, userId)) {
-        throw badReference(`${at.prefix}custom_fields.${i}.id`, `No custom field definition with id '${value.id}' for this API key.`, at.index);
+        throw badReference(
+          `${at.prefix}custom_fields.${i}.id`,
+          `No custom field definition with id '${value.id}' for this API key.`,
+          at.index,
+        );
       }
-      this.s.upsertValue.run({ contact_id: contactId, field_id: value.id, type: value.type ?? null, text_value: value.text_value });
+      this.s.upsertValue.run({
+        contact_id: contactId,
+        field_id: value.id,
+        type: value.type ?? null,
+        text_value: value.text_value,
+      });
     });
     if (write.tags_contacts) this.applyTags(contactId, write.tags_contacts, at);
     if (write.related_contacts) this.applyRelated(userId, contactId, write.related_contacts, at);
   }
 
-  mergeEmails(userId: number, contactId: string, emails: { email: string; label?: string; ranking?: number }[]): void {
+  mergeEmails(
+    userId: number,
+    contactId: string,
+    emails: { email: string; label?: string; ranking?: number }[],
+  ): void {
     for (const e of emails) {
       this.s.upsertEmail.run({
         contact_id: contactId,
@@ -157,7 +178,11 @@ export class ContactLists {
     this.mergePhones(contactId, phones);
   }
 
-  private applyTags(contactId: string, op: NonNullable<ContactWrite['tags_contacts']>, at: WriteLocation): void {
+  private applyTags(
+    contactId: string,
+    op: NonNullable<ContactWrite['tags_contacts']>,
+    at: WriteLocation,
+  ): void {
     if (op.replace !== undefined) {
       const tags = this.idList(op.replace, 'tag_id', `${at.prefix}tags_contacts.replace`, at);
       this.s.clearTags.run(contactId);

@@ -59,7 +59,9 @@ export class ContactStore {
       `INSERT INTO contacts (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     this.getStatement = db.prepare('SELECT * FROM contacts WHERE id = ? AND user_id = ?');
-    this.listStatement = db.prepare('SELECT * FROM contacts WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+    this.listStatement = db.prepare(
+      'SELECT * FROM contacts WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
   }
 
   /** Creates one contact for the user (call inside a transaction with its siblings). */
@@ -97,7 +99,9 @@ export class ContactStore {
       const sets = fields.map((field) => `${quote(field)} = ?`);
       if (fields.includes('full_name')) sets.push('full_name_lc = ?');
       sets.push('updated_at = ?');
-      statement = this.db.prepare<SqlValue[]>(`UPDATE contacts SET ${sets.join(', ')} WHERE id = ? AND user_id = ?`);
+      statement = this.db.prepare<SqlValue[]>(
+        `UPDATE contacts SET ${sets.join(', ')} WHERE id = ? AND user_id = ?`,
+      );
       this.updateStatements.set(key, statement);
     }
     const values: SqlValue[] = entries.map(([field, value]) => encodeScalar(field, value));
@@ -123,7 +127,11 @@ export class ContactStore {
 
   /** Everything stored for the contact (`/_local/`): scalars under their write names, then lists. */
   local(row: ContactRow): LocalContact {
-    const out: Record<string, unknown> = { id: row.id, created_at: row.created_at, updated_at: row.updated_at };
+    const out: Record<string, unknown> = {
+      id: row.id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
     for (const field of SCALAR_FIELDS) out[field] = decodeScalar(field, row[field]);
     out.contact_emails = this.lists.emails(row.id);
     out.contact_phone_numbers = this.lists.phones(row.id);

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CustomFieldCreate, CustomFieldResponse, CustomFieldUpdate } from '../../api/schemas/custom-field.js';
+import type {
+  CustomFieldCreate,
+  CustomFieldResponse,
+  CustomFieldUpdate,
+} from '../../api/schemas/custom-field.js';
 import type { Db } from './schema.js';
 
 interface CustomFieldRow {

@@ -74,7 +74,10 @@ export class GroupStore {
     });
     input.groups_contacts?.forEach((member, i) => {
       if (!this.s.userContact.get(member.contact_id, userId)) {
-        throw badReference(`group.groups_contacts.${i}.contact_id`, `No contact with id '${member.contact_id}' for this API key.`);
+        throw badReference(
+          `group.groups_contacts.${i}.contact_id`,
+          `No contact with id '${member.contact_id}' for this API key.`,
+        );
       }
       this.s.addMember.run({ group_id: id, contact_id: member.contact_id });
     });

@@ -31,13 +31,25 @@ export class IdempotencyStore {
 
   find(userId: number, key: string, now = Date.now()): StoredAnswer | undefined {
     const row = this.findStatement.get(userId, key, now - this.ttlMs) as
-      | { request_hash: string; status: number; response: string }
-      | undefined;
-    return row && { requestHash: row.request_hash, status: row.status, response: JSON.parse(row.response) as unknown };
+      { request_hash: string; status: number; response: string } | undefined;
+    return (
+      row && {
+        requestHash: row.request_hash,
+        status: row.status,
+        response: JSON.parse(row.response) as unknown,
+      }
+    );
   }
 
   save(userId: number, key: string, answer: StoredAnswer, now = Date.now()): void {
-    this.saveStatement.run(userId, key, answer.requestHash, answer.status, JSON.stringify(answer.response), now);
+    this.saveStatement.run(
+      userId,
+      key,
+      answer.requestHash,
+      answer.status,
+      JSON.stringify(answer.response),
+      now,
+    );
   }
 
   purgeExpired(now = Date.now()): number {

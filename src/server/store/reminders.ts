@@ -55,7 +55,9 @@ export class ReminderStore {
         `INSERT OR IGNORE INTO reminder_contacts (reminder_id, contact_id, position)
          VALUES (@reminder_id, @contact_id, (SELECT coalesce(max(position), -1) + 1 FROM reminder_contacts WHERE reminder_id = @reminder_id))`,
       ),
-      contacts: db.prepare('SELECT contact_id FROM reminder_contacts WHERE reminder_id = ? ORDER BY position'),
+      contacts: db.prepare(
+        'SELECT contact_id FROM reminder_contacts WHERE reminder_id = ? ORDER BY position',
+      ),
     };
   }
 
@@ -108,10 +110,17 @@ export class ReminderStore {
     }));
   }
 
-  private linkContacts(userId: number, reminderId: string, links: { contact_id: string }[] | undefined): void {
+  private linkContacts(
+    userId: number,
+    reminderId: string,
+    links: { contact_id: string }[] | undefined,
+  ): void {
     links?.forEach((link, i) => {
       if (!this.s.userContact.get(link.contact_id, userId)) {
-        throw badReference(`reminder.reminders_contacts.${i}.contact_id`, `No contact with id '${link.contact_id}' for this API key.`);
+        throw badReference(
+          `reminder.reminders_contacts.${i}.contact_id`,
+          `No contact with id '${link.contact_id}' for this API key.`,
+        );
       }
       this.s.addContact.run({ reminder_id: reminderId, contact_id: link.contact_id });
     });

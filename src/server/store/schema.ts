@@ -137,7 +137,9 @@ CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys(created_at);
 
 /** Adds columns for write fields that a database file created by an older build does not have. */
 function addMissingContactColumns(db: Db): void {
-  const existing = new Set((db.prepare('PRAGMA table_info(contacts)').all() as { name: string }[]).map((c) => c.name));
+  const existing = new Set(
+    (db.prepare('PRAGMA table_info(contacts)').all() as { name: string }[]).map((c) => c.name),
+  );
   for (const field of SCALAR_FIELDS) {
     if (!existing.has(field)) db.exec(`ALTER TABLE contacts ADD COLUMN ${quote(field)} ${columnType(field)}`);
   }
@@ -151,7 +153,9 @@ export function openDatabase(path: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Case-insensitive search beyond ASCII: SQLite's lower() only folds A-Z.
-  db.function('lc', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null));
+  db.function('lc', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : null,
+  );
   db.exec(ddl());
   addMissingContactColumns(db);
   return db;

@@ -10,7 +10,9 @@ const ids = { contact: '', reminder: '', group: '', field: '' };
 beforeAll(async () => {
   h = await startHarness({}, { retries: 0 });
   other = h.clientFor(KEY_B);
-  const [contact] = await h.client.createContacts([{ full_name: 'Private Person', contact_emails: [{ email: 'p@example.com' }] }]);
+  const [contact] = await h.client.createContacts([
+    { full_name: 'Private Person', contact_emails: [{ email: 'p@example.com' }] },
+  ]);
   ids.contact = contact!.id;
   ids.reminder = (await h.client.createReminder({ text: 'Ping', due_at_date: '2025-02-01T09:00:00Z' })).id;
   ids.group = (await h.client.createGroup({ name: 'Secret club' })).id;
@@ -98,7 +100,9 @@ describe('isolation between users', () => {
   });
 
   it("skips another user's ids in E1 and does not show them in search or /_local/", async () => {
-    await expect(other.bulkUpdateContacts([{ contactId: ids.contact, data: { starred: true } }])).resolves.toEqual({ count: 0 });
+    await expect(
+      other.bulkUpdateContacts([{ contactId: ids.contact, data: { starred: true } }]),
+    ).resolves.toEqual({ count: 0 });
     expect((await h.client.local.contact(ids.contact)).starred).toBe(false);
     expect((await other.searchContacts({ fullName: 'Private' })).contacts).toEqual([]);
     expect((await other.globalSearch({ searchQuery: 'p@example.com' })).contacts).toEqual([]);
@@ -108,7 +112,9 @@ describe('isolation between users', () => {
 
   it("refuses a reference to another user's group or custom field with a 400 naming it", async () => {
     const [mine] = await other.createContacts([{ full_name: 'B contact' }]);
-    const error = (await rejectionOf(other.updateContact(mine!.id, { groups_contacts: [{ group_id: ids.group }] }))) as ServiceError;
+    const error = (await rejectionOf(
+      other.updateContact(mine!.id, { groups_contacts: [{ group_id: ids.group }] }),
+    )) as ServiceError;
     expect(error.status).toBe(400);
     expect(error.details.map((d) => d.path)).toContain('groups_contacts.0.group_id');
   });

@@ -13,7 +13,11 @@ afterAll(async () => {
 
 describe('contacts', () => {
   it('creates contacts in request order with ids', async () => {
-    const created = await h.client.createContacts([{ full_name: 'First One' }, { full_name: 'Second Two' }, { full_name: 'Third Three' }]);
+    const created = await h.client.createContacts([
+      { full_name: 'First One' },
+      { full_name: 'Second Two' },
+      { full_name: 'Third Three' },
+    ]);
     expect(created.map((c) => c.full_name)).toEqual(['First One', 'Second Two', 'Third Three']);
     expect(new Set(created.map((c) => c.id)).size).toBe(3);
   });
@@ -43,7 +47,9 @@ describe('contacts', () => {
       contact_phone_numbers: [{ phone_number: '+1 202-555-0143', phone_number_sanitized: '+12025550143' }],
     });
     await h.client.updateContact(c!.id, {
-      contact_phone_numbers: [{ phone_number: '(202) 555-0143', phone_number_sanitized: '+12025550143', label: 'mobile' }],
+      contact_phone_numbers: [
+        { phone_number: '(202) 555-0143', phone_number_sanitized: '+12025550143', label: 'mobile' },
+      ],
     });
     const stored = await h.client.local.contact(c!.id);
     expect(stored.contact_emails.map((e) => [e.email.toLowerCase(), e.label])).toEqual([
@@ -51,25 +57,39 @@ describe('contacts', () => {
       ['second@example.com', null],
     ]);
     expect(stored.contact_phone_numbers).toHaveLength(1);
-    expect(stored.contact_phone_numbers[0]).toMatchObject({ phone_number_sanitized: '+12025550143', label: 'mobile' });
+    expect(stored.contact_phone_numbers[0]).toMatchObject({
+      phone_number_sanitized: '+12025550143',
+      label: 'mobile',
+    });
   });
 
   it('E3 finds by partial name, e-mail or company and pages with nextCursor', async () => {
-    const names = Array.from({ length: 5 }, (_, i) => ({ full_name: `Pager Person ${i}`, company: 'Pagination Inc' }));
+    const names = Array.from({ length: 5 }, (_, i) => ({
+      full_name: `Pager Person ${i}`,
+      company: 'Pagination Inc',
+    }));
     await h.client.createContacts(names);
-    await h.client.createContacts([{ full_name: 'Other', contact_emails: [{ email: 'findme@pager.example' }] }]);
+    await h.client.createContacts([
+      { full_name: 'Other', contact_emails: [{ email: 'findme@pager.example' }] },
+    ]);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await h.client.searchContacts({ fullName: 'pager person', take: 2, ...(cursor ? { cursor } : {}) });
+      const page = await h.client.searchContacts({
+        fullName: 'pager person',
+        take: 2,
+        ...(cursor ? { cursor } : {}),
+      });
       seen.push(...page.contacts.map((c) => c.full_name ?? ''));
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < 10);
     expect(seen.sort()).toEqual(names.map((n) => n.full_name).sort());
     expect(pages).toBe(3);
-    expect((await h.client.searchContacts({ fullName: 'FINDME@pager' })).contacts.map((c) => c.full_name)).toEqual(['Other']);
+    expect(
+      (await h.client.searchContacts({ fullName: 'FINDME@pager' })).contacts.map((c) => c.full_name),
+    ).toEqual(['Other']);
     expect((await h.client.searchContacts({ fullName: 'pagination inc' })).contacts).toHaveLength(5);
   });
 
@@ -83,14 +103,25 @@ describe('contacts', () => {
     expect((await h.client.globalSearch({ searchQuery: 'exact@match' })).contacts).toHaveLength(2);
 
     await h.client.updateContact(x!.id, { is_archived: true });
-    expect((await h.client.globalSearch({ searchQuery: 'exact@match.example', exactMatch: true })).contacts).toEqual([]);
-    const archived = await h.client.globalSearch({ searchQuery: 'exact@match.example', exactMatch: true, archived: true });
+    expect(
+      (await h.client.globalSearch({ searchQuery: 'exact@match.example', exactMatch: true })).contacts,
+    ).toEqual([]);
+    const archived = await h.client.globalSearch({
+      searchQuery: 'exact@match.example',
+      exactMatch: true,
+      archived: true,
+    });
     expect(archived.contacts.map((c) => c.id)).toEqual([x!.id]);
 
     const first = await h.client.globalSearch({ searchQuery: 'exact', take: 1, archived: true });
     expect(first.contacts).toHaveLength(1);
     expect(first.nextCursor).toBeDefined();
-    const second = await h.client.globalSearch({ searchQuery: 'exact', take: 1, archived: true, cursor: first.nextCursor! });
+    const second = await h.client.globalSearch({
+      searchQuery: 'exact',
+      take: 1,
+      archived: true,
+      cursor: first.nextCursor!,
+    });
     expect(second.contacts[0]?.id).not.toBe(first.contacts[0]?.id);
     expect(second.nextCursor).toBeUndefined();
   });
@@ -115,7 +146,9 @@ describe('E11, the older update', () => {
     expect(updated).toMatchObject({ id: c!.id, job_title: 'Archivist', website: null });
     const stored = await h.client.local.contact(c!.id);
     expect(stored.contact_emails.map((e) => e.email)).toEqual(['new@example.com']);
-    expect(stored.contact_phone_numbers.map((p) => [p.phone_number, p.label])).toEqual([['+1 202-555-0199', 'mobile']]);
+    expect(stored.contact_phone_numbers.map((p) => [p.phone_number, p.label])).toEqual([
+      ['+1 202-555-0199', 'mobile'],
+    ]);
   });
 
   it('leaves both lists alone when the flags are false, even with lists sent', async () => {
@@ -155,7 +188,12 @@ describe('reminders, groups and custom fields', () => {
       recurrence: 'yearly',
       last_completed_at: '2025-03-01T10:00:00Z',
     });
-    expect(updated).toMatchObject({ id: created.id, text: 'Call back', is_complete: true, recurrence: 'yearly' });
+    expect(updated).toMatchObject({
+      id: created.id,
+      text: 'Call back',
+      is_complete: true,
+      recurrence: 'yearly',
+    });
     const stored = (await h.client.local.reminders()).find((r) => r.id === created.id);
     expect(stored).toMatchObject({ is_complete: true, recurrence: 'yearly' });
     expect(JSON.stringify(stored)).toContain(c!.id);
@@ -164,7 +202,12 @@ describe('reminders, groups and custom fields', () => {
   it('E7 creates a group with members and E8 renames it', async () => {
     const [c] = await h.client.createContacts([{ full_name: 'Member' }]);
     const parent = await h.client.createGroup({ name: 'Parent' });
-    const group = await h.client.createGroup({ name: 'Child', emoji: '*', parent_id: parent.id, groups_contacts: [{ contact_id: c!.id }] });
+    const group = await h.client.createGroup({
+      name: 'Child',
+      emoji: '*',
+      parent_id: parent.id,
+      groups_contacts: [{ contact_id: c!.id }],
+    });
     expect(group).toMatchObject({ name: 'Child', parent_group_id: parent.id });
     const renamed = await h.client.updateGroup(group.id, { name: 'Renamed child' });
     expect(renamed).toMatchObject({ id: group.id, name: 'Renamed child', parent_group_id: parent.id });
@@ -173,9 +216,20 @@ describe('reminders, groups and custom fields', () => {
   });
 
   it('E9 creates a custom field and E10 renames it and changes its categories', async () => {
-    const field = await h.client.createCustomField({ name: 'Tier', field_type: 'autocomplete', categories: [{ category: 'gold' }] });
-    expect(field).toMatchObject({ name: 'Tier', field_type: 'autocomplete', categories: [{ category: 'gold' }] });
-    const updated = await h.client.updateCustomField(field.id, { name: 'Level', categories: [{ category: 'gold' }, { category: 'silver' }] });
+    const field = await h.client.createCustomField({
+      name: 'Tier',
+      field_type: 'autocomplete',
+      categories: [{ category: 'gold' }],
+    });
+    expect(field).toMatchObject({
+      name: 'Tier',
+      field_type: 'autocomplete',
+      categories: [{ category: 'gold' }],
+    });
+    const updated = await h.client.updateCustomField(field.id, {
+      name: 'Level',
+      categories: [{ category: 'gold' }, { category: 'silver' }],
+    });
     expect(updated).toMatchObject({ id: field.id, name: 'Level', field_type: 'autocomplete' });
     expect(updated.categories.map((c) => c.category)).toEqual(['gold', 'silver']);
     expect((await h.client.local.customFields()).find((f) => f.id === field.id)?.name).toBe('Level');

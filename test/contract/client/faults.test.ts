@@ -14,7 +14,9 @@ describe('retries against injected faults', () => {
     const events: RetryEvent[] = [];
     h = await startHarness({ failRate: 0.5, seed: 1234 }, { retries: 12, onRetry: (e) => events.push(e) });
     const client = h.client;
-    const created = await Promise.all(Array.from({ length: 10 }, (_, i) => client.createContacts([{ full_name: `Flaky ${i}` }])));
+    const created = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client.createContacts([{ full_name: `Flaky ${i}` }])),
+    );
     expect(created.flat()).toHaveLength(10);
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
@@ -49,7 +51,8 @@ describe('retries against injected faults', () => {
     });
     const results = await Promise.all(calls);
     const limited = results.filter((r) => r.retries.length > 0);
-    expect(limited.length).toBeGreaterThanOrEqual(3);
+    // Six requests at once under a limit of 2 per second: at least 2 are limited even across a second boundary.
+    expect(limited.length).toBeGreaterThanOrEqual(2);
     for (const { done, retries } of limited) {
       for (const { event } of retries) {
         expect(event.error).toMatchObject({ status: 429, code: 'rate_limited' });
@@ -64,7 +67,9 @@ describe('retries against injected faults', () => {
   it('does not retry a 400', async () => {
     const events: RetryEvent[] = [];
     h = await startHarness({}, { onRetry: (e) => events.push(e) });
-    const error = (await rejectionOf(h.client.updateContact('not-a-uuid', { starred: true }))) as ServiceError;
+    const error = (await rejectionOf(
+      h.client.updateContact('not-a-uuid', { starred: true }),
+    )) as ServiceError;
     expect(error.status).toBe(400);
     const bad = (await rejectionOf(h.client.createContacts([{ birthday_year: 3000 }]))) as ServiceError;
     expect(bad.status).toBe(400);
@@ -77,10 +82,17 @@ describe('cancellation', () => {
   it('the client signal aborts in-flight and queued requests at once', async () => {
     h = await startHarness({ latencyMs: 2000 });
     const controller = new AbortController();
-    const client = createClient({ baseUrl: h.service.url, apiKey: KEY_A, concurrency: 2, signal: controller.signal });
+    const client = createClient({
+      baseUrl: h.service.url,
+      apiKey: KEY_A,
+      concurrency: 2,
+      signal: controller.signal,
+    });
     try {
       const started = performance.now();
-      const calls = Array.from({ length: 6 }, (_, i) => rejectionOf(client.createContacts([{ full_name: `Aborted ${i}` }])));
+      const calls = Array.from({ length: 6 }, (_, i) =>
+        rejectionOf(client.createContacts([{ full_name: `Aborted ${i}` }])),
+      );
       setTimeout(() => controller.abort(), 150);
       const errors = await Promise.all(calls);
       expect(performance.now() - started).toBeLessThan(1500);

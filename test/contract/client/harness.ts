@@ -25,7 +25,14 @@ export async function startHarness(
   const service = await startLocalService({ apiKeys: [KEY_A, KEY_B], ...serviceOptions, port: 0 });
   const clients: ServiceClient[] = [];
   const clientFor = (apiKey: string, options: Partial<ClientOptions> = {}) => {
-    const client = createClient({ baseUrl: service.url, apiKey, minRetryDelayMs: 5, maxRetryDelayMs: 50, ...clientOptions, ...options });
+    const client = createClient({
+      baseUrl: service.url,
+      apiKey,
+      minRetryDelayMs: 5,
+      maxRetryDelayMs: 50,
+      ...clientOptions,
+      ...options,
+    });
     clients.push(client);
     return client;
   };

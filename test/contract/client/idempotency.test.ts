@@ -21,17 +21,27 @@ describe('idempotent creates', () => {
       returned.push(created!.id);
     }
     expect(h.client.stats().retried).toBeGreaterThan(0);
-    const stored = (await h.client.local.contacts()).filter((c) => String(c.full_name).startsWith('Idem Person'));
+    const stored = (await h.client.local.contacts()).filter((c) =>
+      String(c.full_name).startsWith('Idem Person'),
+    );
     expect(stored.map((c) => c.full_name).sort()).toEqual([...names].sort());
     expect(stored.map((c) => c.id).sort()).toEqual([...returned].sort());
   });
 
   it('the same key sent again returns the first answer instead of creating twice', async () => {
     const key = 'run-42-chunk-7';
-    const first = await h.client.createContacts([{ full_name: 'Twice Sent A' }, { full_name: 'Twice Sent B' }], { idempotencyKey: key });
-    const second = await h.client.createContacts([{ full_name: 'Twice Sent A' }, { full_name: 'Twice Sent B' }], { idempotencyKey: key });
+    const first = await h.client.createContacts(
+      [{ full_name: 'Twice Sent A' }, { full_name: 'Twice Sent B' }],
+      { idempotencyKey: key },
+    );
+    const second = await h.client.createContacts(
+      [{ full_name: 'Twice Sent A' }, { full_name: 'Twice Sent B' }],
+      { idempotencyKey: key },
+    );
     expect(second.map((c) => c.id)).toEqual(first.map((c) => c.id));
-    const stored = (await h.client.local.contacts()).filter((c) => String(c.full_name).startsWith('Twice Sent'));
+    const stored = (await h.client.local.contacts()).filter((c) =>
+      String(c.full_name).startsWith('Twice Sent'),
+    );
     expect(stored).toHaveLength(2);
   });
 

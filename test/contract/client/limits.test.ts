@@ -50,7 +50,14 @@ describe('contact write limits on every write endpoint', () => {
   for (const [field, data] of cases) {
     it(`refuses ${field}=${JSON.stringify(Object.values(data)[0]).slice(0, 30)} on create, E1 and E2`, async () => {
       await expect400(h.client.createContacts([{ full_name: 'ok' }, data]), `contacts.1.${field}`, 1);
-      await expect400(h.client.bulkUpdateContacts([{ contactId, data: { job_title: 'x' } }, { contactId, data }]), `1.data.${field}`, 1);
+      await expect400(
+        h.client.bulkUpdateContacts([
+          { contactId, data: { job_title: 'x' } },
+          { contactId, data },
+        ]),
+        `1.data.${field}`,
+        1,
+      );
       await expect400(h.client.updateContact(contactId, data), field);
     });
   }
@@ -67,7 +74,10 @@ describe('contact write limits on every write endpoint', () => {
   it('refuses a bad bulk update as a whole: nothing of the request is applied', async () => {
     await h.client.updateContact(contactId, { job_title: 'Before' });
     await expect400(
-      h.client.bulkUpdateContacts([{ contactId, data: { job_title: 'After' } }, { contactId, data: { birthday_year: 1 } }]),
+      h.client.bulkUpdateContacts([
+        { contactId, data: { job_title: 'After' } },
+        { contactId, data: { birthday_year: 1 } },
+      ]),
       '1.data.birthday_year',
       1,
     );
@@ -75,7 +85,10 @@ describe('contact write limits on every write endpoint', () => {
   });
 
   it('refuses an E11 website past the maximum, naming changes.website', async () => {
-    await expect400(h.client.legacyUpdateContact(contactId, { changes: { website: tooLongWebsite } }), 'changes.website');
+    await expect400(
+      h.client.legacyUpdateContact(contactId, { changes: { website: tooLongWebsite } }),
+      'changes.website',
+    );
   });
 });
 
@@ -97,12 +110,22 @@ describe('search limits', () => {
 describe('other resources', () => {
   it('refuses an unknown recurrence, field type and empty names', async () => {
     await expect400(
-      h.client.createReminder({ text: 'Call', due_at_date: '2025-01-01T09:00:00Z', recurrence: 'daily' as 'weekly' }),
+      h.client.createReminder({
+        text: 'Call',
+        due_at_date: '2025-01-01T09:00:00Z',
+        recurrence: 'daily' as 'weekly',
+      }),
       'reminder.recurrence',
     );
-    await expect400(h.client.createCustomField({ name: 'Kind', field_type: 'dropdown' as 'input' }), 'custom_field.field_type');
+    await expect400(
+      h.client.createCustomField({ name: 'Kind', field_type: 'dropdown' as 'input' }),
+      'custom_field.field_type',
+    );
     await expect400(h.client.createGroup({ name: '  ' }), 'group.name');
-    await expect400(h.client.createReminder({ text: 'Call', due_at_date: 'tomorrow' }), 'reminder.due_at_date');
+    await expect400(
+      h.client.createReminder({ text: 'Call', due_at_date: 'tomorrow' }),
+      'reminder.due_at_date',
+    );
   });
 });
 
@@ -112,10 +135,14 @@ describe('size limits: 413', () => {
     const elements = Array.from({ length: MAX_BULK + 1 }, () => ({ contactId, data: { starred: true } }));
     const bulk = await serviceError(h.client.bulkUpdateContacts(elements));
     expect(bulk).toMatchObject({ status: 413, code: 'payload_too_large', retryable: false });
-    const create = await serviceError(h.client.createContacts(Array.from({ length: MAX_BULK + 1 }, (_, i) => ({ full_name: `P${i}` }))));
+    const create = await serviceError(
+      h.client.createContacts(Array.from({ length: MAX_BULK + 1 }, (_, i) => ({ full_name: `P${i}` }))),
+    );
     expect(create.status).toBe(413);
     expect(h.client.stats().sent - before.sent).toBe(2);
-    await expect(h.client.bulkUpdateContacts(elements.slice(0, MAX_BULK))).resolves.toEqual({ count: MAX_BULK });
+    await expect(h.client.bulkUpdateContacts(elements.slice(0, MAX_BULK))).resolves.toEqual({
+      count: MAX_BULK,
+    });
   });
 
   it('refuses a body over 5 MB', async () => {

@@ -74,7 +74,13 @@ function fullContact(refs: { groupId: string; fieldId: string; otherId: string }
       { email: 'ada.home@example.org', label: 'home', ranking: 2 },
     ],
     contact_phone_numbers: [
-      { phone_number: '+44 20 7946 0958', country_code: 'GB', phone_number_sanitized: '+442079460958', label: 'work', ranking: 1 },
+      {
+        phone_number: '+44 20 7946 0958',
+        country_code: 'GB',
+        phone_number_sanitized: '+442079460958',
+        label: 'work',
+        ranking: 1,
+      },
     ],
     groups_contacts: [{ group_id: refs.groupId }],
     tags_contacts: { append: [{ tag_id: TAG_1 }, { tag_id: TAG_2 }] },
@@ -87,7 +93,14 @@ function fullContact(refs: { groupId: string; fieldId: string; otherId: string }
 }
 
 /** Fields whose stored form is a list or list operation, compared by what they mean. */
-const LIST_FIELDS = new Set(['contact_emails', 'contact_phone_numbers', 'groups_contacts', 'tags_contacts', 'custom_fields', 'related_contacts']);
+const LIST_FIELDS = new Set([
+  'contact_emails',
+  'contact_phone_numbers',
+  'groups_contacts',
+  'tags_contacts',
+  'custom_fields',
+  'related_contacts',
+]);
 
 describe('contact write shape round-trip', () => {
   let refs: { groupId: string; fieldId: string; otherId: string };
@@ -120,7 +133,12 @@ describe('contact write shape round-trip', () => {
 
   it('stores every field sent on create (POST /v1/contacts/)', async () => {
     const [created] = await h.client.createContacts([write]);
-    expect(created).toMatchObject({ full_name: write.full_name, website: write.website, starred: true, source: 'csv_import' });
+    expect(created).toMatchObject({
+      full_name: write.full_name,
+      website: write.website,
+      starred: true,
+      source: 'csv_import',
+    });
     expectStored(await h.client.local.contact(created!.id), write);
   });
 
@@ -136,7 +154,9 @@ describe('contact write shape round-trip', () => {
 
   it('stores every field sent in a bulk update (E1)', async () => {
     const [blank] = await h.client.createContacts([{ full_name: 'Bulk placeholder' }]);
-    await expect(h.client.bulkUpdateContacts([{ contactId: blank!.id, data: write }])).resolves.toEqual({ count: 1 });
+    await expect(h.client.bulkUpdateContacts([{ contactId: blank!.id, data: write }])).resolves.toEqual({
+      count: 1,
+    });
     expectStored(await h.client.local.contact(blank!.id), write);
   });
 
@@ -144,7 +164,12 @@ describe('contact write shape round-trip', () => {
     const [created] = await h.client.createContacts([write]);
     await h.client.updateContact(created!.id, { job_title: 'Countess', website: null, birthday_year: null });
     const stored = await h.client.local.contact(created!.id);
-    expect(stored).toMatchObject({ job_title: 'Countess', website: null, birthday_year: null, company: write.company });
+    expect(stored).toMatchObject({
+      job_title: 'Countess',
+      website: null,
+      birthday_year: null,
+      company: write.company,
+    });
     expect(stored.contact_emails).toHaveLength(2);
   });
 });

@@ -21,7 +21,11 @@ export interface CallOptions {
 
 /** Raw HTTP against a running local service, no client library in between. */
 export function caller(service: LocalService) {
-  return async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<Answer> => {
+  return async (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Answer> => {
     const key = options.key === undefined ? service.apiKeys[0] : options.key;
     const headers: Record<string, string> = {};
     if (key !== null && key !== undefined) headers.authorization = `Bearer ${key}`;

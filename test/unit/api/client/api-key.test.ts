@@ -52,7 +52,9 @@ describe('resolveApiKey', () => {
 
   it('names the file when it cannot be read or its first line is empty', async () => {
     const missing = path.join(dir, 'nope.txt');
-    const unreadable = await failure(resolveApiKey({ file: missing, env: { [API_KEY_ENV]: 'fallback-not-used' } }));
+    const unreadable = await failure(
+      resolveApiKey({ file: missing, env: { [API_KEY_ENV]: 'fallback-not-used' } }),
+    );
     expect(unreadable.code).toBe('api_key_missing');
     expect(unreadable.message).toContain(missing);
     expect(unreadable.message).toContain('ENOENT');

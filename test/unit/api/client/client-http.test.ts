@@ -59,7 +59,12 @@ async function peer(handler: Handler): Promise<{ url: string; connections: () =>
   return { url: `http://127.0.0.1:${port}`, connections: () => connections };
 }
 
-const json = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) => {
+const json = (
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(payload));
 };
@@ -88,12 +93,18 @@ describe('client over HTTP', () => {
     client = createClient({ baseUrl: url, apiKey: key });
     const created = await client.createContacts([{ full_name: 'Ada Lovelace' }]);
     expect(created[0]).toMatchObject({ id: ID, extra_field: 'kept' });
-    expect(seen).toMatchObject({ auth: `Bearer ${key}`, type: 'application/json', body: { contacts: [{ full_name: 'Ada Lovelace' }] } });
+    expect(seen).toMatchObject({
+      auth: `Bearer ${key}`,
+      type: 'application/json',
+      body: { contacts: [{ full_name: 'Ada Lovelace' }] },
+    });
     expect(seen.idem).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('reuses keep-alive connections for sequential requests', async () => {
-    const { url, connections } = await peer((_req, res) => json(res, 200, { error: false, data: { count: 0 } }));
+    const { url, connections } = await peer((_req, res) =>
+      json(res, 200, { error: false, data: { count: 0 } }),
+    );
     client = createClient({ baseUrl: url, apiKey: key });
     for (let i = 0; i < 10; i += 1) await client.bulkUpdateContacts([]);
     // undici's pool may alternate between two idle sockets; without keep-alive this would be 10.
@@ -173,7 +184,12 @@ describe('client over HTTP', () => {
       json(res, 200, { error: false, data: [contact(ID)], nextCursor: 'c2' });
     });
     client = createClient({ baseUrl: url, apiKey: key });
-    const page = await client.globalSearch({ searchQuery: 'a@b.co', exactMatch: true, take: 5, cursor: undefined });
+    const page = await client.globalSearch({
+      searchQuery: 'a@b.co',
+      exactMatch: true,
+      take: 5,
+      cursor: undefined,
+    });
     expect(query).toBe('/v1/search/contacts?searchQuery=a%40b.co&exactMatch=true&take=5');
     expect(page.nextCursor).toBe('c2');
     expect(page.contacts.map((c) => c.id)).toEqual([ID]);
@@ -181,7 +197,13 @@ describe('client over HTTP', () => {
 
   it('validates its options and refuses a key that cannot be a header value, without echoing it', () => {
     expect(() => createClient({ baseUrl: 'not a url', apiKey: key })).toThrow(/baseUrl/);
-    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, concurrency: 0 })).toThrow(/concurrency/);
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, concurrency: 0 })).toThrow(
+      /concurrency/,
+    );
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, retries: -1 })).toThrow(
+      /retries/,
+    );
+    expect(() => createClient({ baseUrl: 'ftp://127.0.0.1:1', apiKey: key })).toThrow(/protocol/);
     const bad = 'abc\ndef-secret';
     let message = '';
     try {

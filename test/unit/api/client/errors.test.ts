@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, RETRYABLE_STATUSES } from '../../../../src/api/client/index.js';
-import { errorFromMalformedSuccess, errorFromResponse, errorFromTransport } from '../../../../src/api/client/errors.js';
+import {
+  errorFromMalformedSuccess,
+  errorFromResponse,
+  errorFromTransport,
+} from '../../../../src/api/client/errors.js';
 import { redact } from '../../../../src/api/client/redact.js';
 import { contactResponseSchema } from '../../../../src/api/schemas/index.js';
 
@@ -19,15 +23,31 @@ describe('errorFromResponse', () => {
 
   it("keeps the service's code, message and details, and names them in the message", () => {
     const details = [{ path: 'website', message: 'Too long: expected at most 2083 characters', index: 3 }];
-    const error = errorFromResponse(ctx, 400, {}, envelope('invalid_body', 'The request body is not valid.', details));
-    expect(error).toMatchObject({ status: 400, code: 'invalid_body', retryable: false, method: 'PUT', path: '/v1/contacts/' });
+    const error = errorFromResponse(
+      ctx,
+      400,
+      {},
+      envelope('invalid_body', 'The request body is not valid.', details),
+    );
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+      retryable: false,
+      method: 'PUT',
+      path: '/v1/contacts/',
+    });
     expect(error.details).toEqual(details);
     expect(error.message).toContain('HTTP 400 invalid_body');
     expect(error.message).toContain('[3] website: Too long');
   });
 
   it('reads Retry-After only on 429', () => {
-    const rateLimited = errorFromResponse(ctx, 429, { 'retry-after': '2' }, envelope('rate_limited', 'Too many'));
+    const rateLimited = errorFromResponse(
+      ctx,
+      429,
+      { 'retry-after': '2' },
+      envelope('rate_limited', 'Too many'),
+    );
     expect(rateLimited.retryAfterMs).toBe(2000);
     expect(rateLimited.retryable).toBe(true);
     expect(errorFromResponse(ctx, 503, { 'retry-after': '2' }, '').retryAfterMs).toBeUndefined();
@@ -42,7 +62,9 @@ describe('errorFromResponse', () => {
   });
 
   it('redacts the key when a body echoes it', () => {
-    const echoed = envelope('unauthorized', `unknown key ${key}`, [{ path: 'authorization', message: `Bearer ${key}` }]);
+    const echoed = envelope('unauthorized', `unknown key ${key}`, [
+      { path: 'authorization', message: `Bearer ${key}` },
+    ]);
     const error = errorFromResponse(ctx, 401, {}, echoed);
     expect(error.message).not.toContain(key);
     expect(JSON.stringify(error.details)).not.toContain(key);
@@ -66,7 +88,10 @@ describe('errorFromMalformedSuccess and errorFromTransport', () => {
   it('makes a wrong-shaped success a final service_error naming the field', () => {
     const parsed = contactResponseSchema.safeParse({ id: 'not-a-uuid' });
     expect(parsed.success).toBe(false);
-    const error = errorFromMalformedSuccess(ctx, 200, { bodyText: '{}', ...(parsed.error ? { zodError: parsed.error } : {}) });
+    const error = errorFromMalformedSuccess(ctx, 200, {
+      bodyText: '{}',
+      ...(parsed.error ? { zodError: parsed.error } : {}),
+    });
     expect(error).toMatchObject({ code: 'service_error', retryable: false, status: 200 });
     expect(error.message).toContain('id:');
     const notJson = errorFromMalformedSuccess(ctx, 200, { bodyText: 'hello' });
@@ -74,12 +99,23 @@ describe('errorFromMalformedSuccess and errorFromTransport', () => {
   });
 
   it('classifies timeouts and network failures as retryable, aborts as final', () => {
-    expect(errorFromTransport(ctx, 'timeout', new Error('x'), 1234)).toMatchObject({ code: 'request_timeout', retryable: true });
+    expect(errorFromTransport(ctx, 'timeout', new Error('x'), 1234)).toMatchObject({
+      code: 'request_timeout',
+      retryable: true,
+    });
     expect(errorFromTransport(ctx, 'timeout', new Error('x'), 1234).message).toContain('1234 ms');
-    const network = errorFromTransport(ctx, 'network', Object.assign(new Error(`connect ECONNREFUSED ${key}`), { code: 'ECONNREFUSED' }), 1);
+    const network = errorFromTransport(
+      ctx,
+      'network',
+      Object.assign(new Error(`connect ECONNREFUSED ${key}`), { code: 'ECONNREFUSED' }),
+      1,
+    );
     expect(network).toMatchObject({ code: 'target_unreachable', retryable: true });
     expect(network.message).toContain('ECONNREFUSED');
     expect(network.message).not.toContain(key);
-    expect(errorFromTransport(ctx, 'aborted', undefined, 1)).toMatchObject({ code: 'aborted', retryable: false });
+    expect(errorFromTransport(ctx, 'aborted', undefined, 1)).toMatchObject({
+      code: 'aborted',
+      retryable: false,
+    });
   });
 });

@@ -4,7 +4,9 @@ import { redact, REDACTED } from '../../../../src/api/client/index.js';
 describe('redact', () => {
   it('replaces every occurrence of a secret', () => {
     const key = 'ck_live_9f8e7d';
-    expect(redact(`Bearer ${key} and again ${key}.`, [key])).toBe(`Bearer ${REDACTED} and again ${REDACTED}.`);
+    expect(redact(`Bearer ${key} and again ${key}.`, [key])).toBe(
+      `Bearer ${REDACTED} and again ${REDACTED}.`,
+    );
   });
 
   it('replaces the longer of two overlapping secrets whole', () => {

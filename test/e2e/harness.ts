@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { createClient, type ServiceClient } from '../../src/api/client/index.js';
+import type { RunReport } from '../../src/report/run-report.js';
+import { startLocalService, type LocalService, type LocalServiceOptions } from '../../src/server/index.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const CLI = join(ROOT, 'dist/cli/main.js');
+export const SAMPLES = join(ROOT, 'samples');
+export const TESTDATA = resolve(ROOT, '../shared/testdata');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI in `cwd` (a fresh temp folder by default), never inheriting a real key. */
+export const runCli = (
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string | Buffer; timeoutMs?: number } = {},
+): Promise<CliResult> =>
+  new Promise((resolvePromise, reject) => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...options.env })) {
+      if (v !== undefined && !k.startsWith('CONTACT_IMPORT_')) env[k] = v;
+    }
+    for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? tempDir(), env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ci-e2e-'));
+
+export const readReport = (outDir: string): RunReport => JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunReport;
+
+export const readIssues = (outDir: string): Record<string, string>[] =>
+  parse(readFileSync(join(outDir, 'issues.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+
+export const readRejected = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+
+/** The invariant every report keeps. */
+export const outcomes = (r: RunReport): number =>
+  r.totals.rejected + r.totals.duplicates + r.totals.created + r.totals.updated + r.totals.unchanged + r.totals.failed;
+
+export interface TestService {
+  service: LocalService;
+  key: string;
+  client: ServiceClient;
+  close(): Promise<void>;
+}
+
+/** A local service on 127.0.0.1, port 0, with one user, and a client for reading back. */
+export const startService = async (options: LocalServiceOptions = {}): Promise<TestService> => {
+  const service = await startLocalService({ host: '127.0.0.1', port: 0, ...options });
+  const key = service.apiKeys[0]!;
+  const client = createClient({ baseUrl: service.url, apiKey: key, minRetryDelayMs: 5, maxRetryDelayMs: 2000 });
+  return {
+    service,
+    key,
+    client,
+    close: async () => {
+      await client.close();
+      await service.close();
+    },
+  };
+};

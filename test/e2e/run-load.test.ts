@@ -1,0 +1,173 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { outcomes, readIssues, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+
+let svc: TestService;
+let dir: string;
+
+const run = (file: string, out: string, extra: string[] = [], key = svc.key, url = svc.service.url) =>
+  runCli(['run', 'generic', file, '--target', url, '--state', join(dir, 'state'), '--out', join(dir, out), ...extra], {
+    cwd: dir,
+    env: { CONTACT_IMPORT_API_KEY: key },
+  });
+
+const storedByEmail = async (client = svc.client) => {
+  const contacts = await client.local.contacts();
+  const byEmail = new Map<string, (typeof contacts)[number]>();
+  for (const c of contacts) for (const e of c.contact_emails) byEmail.set(e.email, c);
+  return { contacts, byEmail };
+};
+
+beforeEach(async () => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  await svc?.close();
+});
+
+describe('contact-import run against the local service', () => {
+  it('loads every record with its normalized e-mails, phones, groups and custom field values', async () => {
+    svc = await startService();
+    const rows = people(30);
+    const file = writeGenericCsv(dir, 'people.csv', rows);
+    const result = await run(file, 'first');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = readReport(join(dir, 'first'));
+    expect(report.totals).toMatchObject({ read: 30, created: 30, rejected: 0, failed: 0 });
+    expect(report.groups).toEqual({ created: 3, existing: 0 });
+    expect(report.customFields).toEqual({ created: 1, existing: 0 });
+
+    const groups = new Map((await svc.client.local.groups()).map((g) => [g.id, g.name]));
+    const fields = await svc.client.local.customFields();
+    expect(fields.map((f) => f.name)).toEqual(['Favorite Color']);
+    const { contacts, byEmail } = await storedByEmail();
+    expect(contacts).toHaveLength(30);
+    for (const p of rows) {
+      const stored = byEmail.get(p.email.toLowerCase());
+      expect(stored, p.email).toBeDefined();
+      expect(stored!.contact_emails.map((e) => e.email)).toEqual([p.email.toLowerCase()]);
+      const digits = p.phone.replace(/\D/g, '');
+      expect(stored!.contact_phone_numbers[0]!.phone_number_sanitized).toBe(`+1${digits}`);
+      expect(stored!.groups_contacts.map((g) => groups.get(g.group_id)).sort()).toEqual([p.group, 'Everyone'].sort());
+      expect(stored!.custom_fields).toMatchObject([{ id: fields[0]!.id, text_value: p.color }]);
+      expect(stored!.job_title).toBe(p.title);
+    }
+  });
+
+  it('sends no contact request on an identical rerun, and exactly the changed rows as updates', async () => {
+    svc = await startService();
+    const rows = people(40);
+    const file = writeGenericCsv(dir, 'people.csv', rows);
+    expect((await run(file, 'first')).code).toBe(0);
+    const before = await storedByEmail();
+
+    const again = await run(file, 'second');
+    expect(again.code).toBe(0);
+    const second = readReport(join(dir, 'second'));
+    expect(second.totals).toMatchObject({ read: 40, created: 0, updated: 0, unchanged: 40 });
+    // The one request of a rerun is the target probe; no contact, group or field request.
+    expect(second.requests.sent).toBe(1);
+    const after = await storedByEmail();
+    expect(after.contacts.map((c) => c.updated_at)).toEqual(before.contacts.map((c) => c.updated_at));
+
+    const changed = rows.map((p) => (p.i === 3 || p.i === 17 || p.i === 38 ? { ...p, title: `Director ${p.i}` } : p));
+    const changedFile = writeGenericCsv(dir, 'people-changed.csv', changed);
+    expect((await run(changedFile, 'third')).code).toBe(0);
+    const third = readReport(join(dir, 'third'));
+    expect(third.totals).toMatchObject({ read: 40, created: 0, updated: 3, unchanged: 37 });
+    expect(third.requests.sent).toBe(2);
+    const final = await storedByEmail();
+    expect(final.contacts).toHaveLength(40);
+    for (const i of [3, 17, 38]) expect(final.byEmail.get(`person.${i}@example.com`)!.job_title).toBe(`Director ${i}`);
+    expect(final.byEmail.get('person.4@example.com')!.job_title).toBe('Engineer 4');
+  });
+
+  it('updates people the target already holds instead of creating them again', async () => {
+    svc = await startService();
+    await svc.client.createContacts([
+      { full_name: 'Old Name 1', contact_emails: [{ email: 'person.1@example.com' }] },
+      { full_name: 'Old Name 2', contact_emails: [{ email: 'PERSON.2@example.com' }] },
+      { full_name: 'Someone Else', contact_emails: [{ email: 'else@example.com' }] },
+    ]);
+    const file = writeGenericCsv(dir, 'people.csv', people(10));
+    expect((await run(file, 'out')).code).toBe(0);
+    expect(readReport(join(dir, 'out')).totals).toMatchObject({ read: 10, created: 8, updated: 2 });
+    const { contacts, byEmail } = await storedByEmail();
+    expect(contacts).toHaveLength(11);
+    expect(byEmail.get('person.1@example.com')!.full_name).toBe('Person Number1');
+    const emails = contacts.flatMap((c) => c.contact_emails.map((e) => e.email.toLowerCase()));
+    expect(new Set(emails).size).toBe(emails.length);
+  });
+
+  it.each([
+    ['a 20% fault rate', { failRate: 0.2, seed: 11 }, 20],
+    // 24 chunks at 4 in flight against 5 requests/s: the limit is hit, 429s and Retry-After follow.
+    ['a rate limit of 5 requests/s', { rateLimit: 5, seed: 3 }, 5],
+  ])('loads everything exactly once against %s', async (_name, faults, chunkSize) => {
+    svc = await startService(faults);
+    const rows = people(120);
+    const file = writeGenericCsv(dir, 'people.csv', rows);
+    const result = await run(file, 'out', ['--chunk-size', String(chunkSize)]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = readReport(join(dir, 'out'));
+    expect(report.totals).toMatchObject({ read: 120, created: 120, failed: 0 });
+    expect(report.requests.retried).toBeGreaterThan(0);
+    const { contacts, byEmail } = await storedByEmail();
+    expect(contacts).toHaveLength(120);
+    expect(byEmail.size).toBe(120);
+    expect((await svc.client.local.groups()).map((g) => g.name).sort()).toEqual(['Even', 'Everyone', 'Odd']);
+  });
+
+  it('keeps two users on one service apart, in the service and in the ledger', async () => {
+    svc = await startService();
+    const second = svc.service.addUser();
+    const file = writeGenericCsv(dir, 'people.csv', people(15));
+    expect((await run(file, 'a')).code).toBe(0);
+    expect((await run(file, 'b', [], second)).code).toBe(0);
+    // Each user's first run creates everything: the ledger did not mix them up.
+    expect(readReport(join(dir, 'a')).totals.created).toBe(15);
+    expect(readReport(join(dir, 'b')).totals.created).toBe(15);
+    const { createClient } = await import('../../src/api/client/index.js');
+    const other = createClient({ baseUrl: svc.service.url, apiKey: second });
+    const mine = await svc.client.local.contacts();
+    const theirs = await other.local.contacts();
+    await other.close();
+    expect(mine).toHaveLength(15);
+    expect(theirs).toHaveLength(15);
+    expect(new Set([...mine, ...theirs].map((c) => c.id)).size).toBe(30);
+    // And each rerun is unchanged for its own user.
+    expect((await run(file, 'b2', [], second)).code).toBe(0);
+    expect(readReport(join(dir, 'b2')).totals.unchanged).toBe(15);
+  });
+
+  it('--dry-run against a target with existing contacts reports the creates and updates it would do, and sends none', async () => {
+    svc = await startService();
+    await svc.client.createContacts([
+      { full_name: 'P0', contact_emails: [{ email: 'person.0@example.com' }] },
+      { full_name: 'P5', contact_emails: [{ email: 'person.5@example.com' }] },
+    ]);
+    const file = writeGenericCsv(dir, 'people.csv', people(10));
+    const result = await run(file, 'dry', ['--dry-run']);
+    expect(result.code).toBe(0);
+    const report = readReport(join(dir, 'dry'));
+    expect(report.dryRun).toBe(true);
+    expect(report.totals).toMatchObject({ read: 10, created: 8, updated: 2 });
+    expect(outcomes(report)).toBe(report.totals.read);
+    expect(await svc.client.local.contacts()).toHaveLength(2);
+    expect(await svc.client.local.groups()).toHaveLength(0);
+    expect(readIssues(join(dir, 'dry'))).toEqual([]);
+  });
+
+  it('stops with exit 2 and one clear line when the key is wrong, sending nothing', async () => {
+    svc = await startService();
+    const file = writeGenericCsv(dir, 'people.csv', people(5));
+    const result = await run(file, 'out', [], 'wrong-key-0123456789');
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/auth_failed/);
+    expect(result.stderr + result.stdout).not.toContain('wrong-key-0123456789');
+    expect(await svc.client.local.contacts()).toHaveLength(0);
+  });
+});

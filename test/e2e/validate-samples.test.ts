@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { outcomes, readIssues, readRejected, readReport, runCli, SAMPLES, tempDir } from './harness.js';
+
+/** samples/README.md "Expected outcomes": what each sample holds, decided when it was written. */
+const EXPECTED = [
+  { file: 'generic.csv', pipeline: 'generic', rows: 12, rejected: 1, duplicates: 1, warnings: 3, groups: 5, fields: 1, reminders: 1 },
+  { file: 'generic.json', pipeline: 'generic', rows: 8, rejected: 1, duplicates: 1, warnings: 2, groups: 3, fields: 1, reminders: 1 },
+  { file: 'address-book.csv', pipeline: 'address-book-csv', rows: 10, rejected: 1, duplicates: 1, warnings: 2, groups: 4, fields: 0, reminders: 0 },
+  { file: 'address-book-legacy.csv', pipeline: 'address-book-csv', rows: 8, rejected: 0, duplicates: 1, warnings: 2, groups: 4, fields: 0, reminders: 0 },
+  { file: 'mail-client.csv', pipeline: 'mail-client-csv', rows: 10, rejected: 1, duplicates: 1, warnings: 3, groups: 6, fields: 0, reminders: 0 },
+  { file: 'worknet-connections.csv', pipeline: 'worknet-connections', rows: 10, rejected: 1, duplicates: 1, warnings: 1, groups: 0, fields: 1, reminders: 0 },
+];
+
+describe('contact-import validate on every sample', () => {
+  it.each(EXPECTED)('$file with $pipeline', async (e) => {
+    const cwd = tempDir();
+    const result = await runCli(['validate', e.pipeline, join(SAMPLES, e.file), '--out', 'out'], { cwd });
+    const out = join(cwd, 'out');
+    const report = readReport(out);
+    expect(report).toMatchObject({ dryRun: true, status: 'completed', pipeline: e.pipeline });
+    expect(report.totals).toMatchObject({
+      read: e.rows,
+      rejected: e.rejected,
+      duplicates: e.duplicates,
+      warnings: e.warnings,
+      created: e.rows - e.rejected - e.duplicates,
+      updated: 0,
+      failed: 0,
+    });
+    expect(outcomes(report)).toBe(report.totals.read);
+    expect(report.inputs).toHaveLength(1);
+    expect(report.inputs[0]!.rows).toBe(e.rows);
+    expect(report.groups.created).toBe(e.groups);
+    expect(report.customFields.created).toBe(e.fields);
+    expect(report.reminders.created).toBe(e.reminders);
+    expect(report.requests.sent).toBe(0);
+
+    // Exit 1: the samples hold a rejected record on purpose and --max-rejects defaults to 0.
+    expect(result.code).toBe(e.rejected > 0 ? 1 : 0);
+    expect(result.stdout).toMatch(/Dry run .* completed/);
+
+    const issues = readIssues(out);
+    const errors = issues.filter((i) => i.severity === 'error');
+    expect(errors).toHaveLength(e.rejected);
+    expect(issues.filter((i) => i.code === 'duplicate')).toHaveLength(e.duplicates);
+    expect(issues.filter((i) => i.severity === 'warning' && i.code !== 'duplicate')).toHaveLength(e.warnings);
+    for (const issue of issues) {
+      expect(issue.file).toContain(e.file);
+      expect(Number(issue.row)).toBeGreaterThanOrEqual(1);
+      expect(Number(issue.row)).toBeLessThanOrEqual(e.rows);
+      expect(issue.code).toMatch(/^[a-z_]+$/);
+      expect(issue.message.length).toBeGreaterThan(10);
+    }
+    // The rejected file holds the header and exactly the rejected rows, ready to fix and run again.
+    const ext = e.file.split('.').pop();
+    const rejected = readRejected(join(out, `rejected.${ext}`));
+    if (e.rejected === 0) expect(rejected).toBeUndefined();
+    else if (ext === 'json') expect(JSON.parse(rejected!)).toHaveLength(e.rejected);
+    else expect(rejected).toBeDefined();
+  });
+
+  it('--strict turns the warnings into rejections', async () => {
+    const cwd = tempDir();
+    const result = await runCli(['validate', 'generic', join(SAMPLES, 'generic.csv'), '--strict', '--out', 'out'], { cwd });
+    expect(result.code).toBe(1);
+    const report = readReport(join(cwd, 'out'));
+    expect(report.totals.rejected).toBe(1 + 3);
+    expect(report.totals.warnings).toBe(0);
+    expect(outcomes(report)).toBe(report.totals.read);
+  });
+
+  it('--max-rejects lets a run with rejects exit 0 within the threshold, as a count or a percentage', async () => {
+    const file = join(SAMPLES, 'generic.csv');
+    expect((await runCli(['validate', 'generic', file, '--max-rejects', '1'])).code).toBe(0);
+    expect((await runCli(['validate', 'generic', file, '--max-rejects', '10%'])).code).toBe(0);
+    expect((await runCli(['validate', 'generic', file, '--max-rejects', '5%'])).code).toBe(1);
+  });
+
+  it('--json prints report.json on stdout', async () => {
+    const result = await runCli(['validate', 'worknet-connections', join(SAMPLES, 'worknet-connections.csv'), '--json']);
+    const report = JSON.parse(result.stdout) as { totals: { read: number }; inputs: { encoding: string }[] };
+    expect(report.totals.read).toBe(10);
+  });
+
+  it('lists the built-in pipelines', async () => {
+    const result = await runCli(['pipelines']);
+    expect(result.code).toBe(0);
+    for (const name of ['generic', 'address-book-csv', 'mail-client-csv', 'worknet-connections']) expect(result.stdout).toContain(name);
+  });
+});

@@ -1,0 +1,137 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ImportError } from '../../../src/errors/index.js';
+import { listPipelines, loadPipeline, parsePipeline } from '../../../src/mapping/index.js';
+import { formatPipelineList } from '../../../src/cli/commands/pipelines.js';
+
+const FILE = path.resolve('pipelines/custom.yaml');
+
+const failure = (text: string): ImportError => {
+  try {
+    parsePipeline(text, FILE);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportError);
+    return error as ImportError;
+  }
+  throw new Error(`expected ${JSON.stringify(text)} to be refused`);
+};
+
+describe('built-in pipelines', () => {
+  it('lists the four built-ins with descriptions', async () => {
+    const list = await listPipelines();
+    expect(list.map((p) => p.name)).toEqual([
+      'address-book-csv',
+      'generic',
+      'mail-client-csv',
+      'worknet-connections',
+    ]);
+    for (const p of list) {
+      expect(p.description.length).toBeGreaterThan(10);
+      expect(path.isAbsolute(p.file)).toBe(true);
+    }
+    const text = formatPipelineList(list);
+    expect(text.split('\n').filter(Boolean)).toHaveLength(4);
+    expect(text).toMatch(/^address-book-csv\s{2,}Address-book/m);
+  });
+
+  it('loads each built-in with its dialect and defaults', async () => {
+    const worknet = await loadPipeline('worknet-connections');
+    expect(worknet.dialect).toEqual({ format: 'csv', skipLines: 3 });
+    expect(worknet.dateFormat).toBe('D MMM YYYY');
+    expect(worknet.constants).toEqual({ source: 'csv_import' });
+    expect(worknet.missingColumns).toBe('warn');
+
+    const addressBook = await loadPipeline('address-book-csv');
+    expect(addressBook.dialect.encoding).toBeUndefined(); // auto: the reader detects UTF-16
+    expect(addressBook.multiValueSeparator).toBe(' ::: ');
+    expect(addressBook.region).toBe('US');
+
+    const mail = await loadPipeline('mail-client-csv');
+    expect(mail.emptyValues).toEqual(['0/0/00']);
+    expect(mail.dateFormat).toBe('M/D/YYYY');
+
+    const generic = await loadPipeline('generic');
+    expect(generic.dialect.format).toBeUndefined(); // any of csv, tsv, json, ndjson
+    expect(generic.multiValueSeparator).toBe(';');
+  });
+
+  it('loads a pipeline file by path, named after the file when it has no name', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pipelines-'));
+    const file = path.join(dir, 'crm-export.yaml');
+    await writeFile(
+      file,
+      'source:\n  delimiter: ";"\n  encoding: windows-1252\nkey: [Customer No]\nemails:\n  - column: Mail\n',
+    );
+    const pipeline = await loadPipeline(file);
+    expect(pipeline.name).toBe('crm-export');
+    expect(pipeline.file).toBe(file);
+    expect(pipeline.dialect).toEqual({ delimiter: ';', encoding: 'windows-1252' });
+    expect(pipeline.key).toEqual(['Customer No']);
+  });
+
+  it('refuses an unknown name or a missing path with pipeline_not_found', async () => {
+    await expect(loadPipeline('nope')).rejects.toMatchObject({
+      code: 'pipeline_not_found',
+      message: expect.stringMatching(/expected one of address-book-csv, generic/),
+    });
+    await expect(loadPipeline('./missing.yaml')).rejects.toMatchObject({ code: 'pipeline_not_found' });
+  });
+});
+
+describe('pipeline file errors name the file, line and key', () => {
+  it('broken YAML', () => {
+    const error = failure('name: x\nemails:\n  - column: [a, b\n');
+    expect(error.code).toBe('pipeline_invalid');
+    expect(error.message).toMatch(/^pipelines\/custom\.yaml:\d+: not valid YAML/);
+    expect(error.context).toMatchObject({ file: FILE });
+  });
+
+  it('unknown key, with a suggestion', () => {
+    const error = failure('name: x\nemails:\n  - column: Mail\n    lable: work\n');
+    expect(error.message).toMatch(
+      /^pipelines\/custom\.yaml:4: emails\[0\]\.lable: unknown key \(did you mean "label"\?\)/,
+    );
+    expect(error.context).toMatchObject({ file: FILE, line: 4, key: 'emails[0].lable' });
+  });
+
+  it('a field that is not a contact write field', () => {
+    const error = failure('description: d\nfields:\n  company: Company\n  emial: Mail\n');
+    expect(error.context).toMatchObject({ line: 4, key: 'fields.emial' });
+    expect(error.message).toContain('unknown key');
+  });
+
+  it('wrong type', () => {
+    const error = failure('fields:\n  job_title: 3\n');
+    expect(error.message).toBe(
+      'pipelines/custom.yaml:2: fields.job_title: expected a column name or a list of column names, got number 3',
+    );
+    expect(error.context).toMatchObject({ line: 2, key: 'fields.job_title' });
+  });
+
+  it('a constant the write schema refuses', () => {
+    const error = failure('name: x\nconstants:\n  source: spreadsheet\n');
+    expect(error.context).toMatchObject({ line: 3, key: 'constants.source' });
+    expect(error.message).toContain('csv_import');
+  });
+
+  it('bad enum, bad date format, bad region, and a custom field without a column', () => {
+    expect(failure('custom_fields:\n  - column: X\n    field_type: text\n').context).toMatchObject({
+      line: 3,
+      key: 'custom_fields[0].field_type',
+    });
+    expect(failure('date_format: DD/QQ/YYYY\n').context).toMatchObject({ line: 1, key: 'date_format' });
+    expect(failure('region: us\n').message).toMatch(/region: expected an ISO 3166 alpha-2 region/);
+    expect(failure('\n\ncustom_fields:\n  - field_type: input\n').context).toMatchObject({
+      line: 4,
+      key: 'custom_fields[0]',
+    });
+  });
+
+  it('a top-level list instead of a mapping', () => {
+    const error = failure('- a\n- b\n');
+    expect(error.context).toMatchObject({ line: 1, key: '' });
+    expect(error.message).toMatch(/expected object, got a list/);
+  });
+});
