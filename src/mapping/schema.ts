@@ -51,10 +51,8 @@ const NOT_SCALAR_FIELDS = new Set<string>([
   'contact_emails',
   'contact_phone_numbers',
   'groups_contacts',
-  'tags_contacts',
   'custom_fields',
   'contact_birthdays',
-  'related_contacts',
 ]);
 
 /** Contact write fields a column can fill directly, by their write name. */

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse, type CsvError, type Options, type Parser } from 'csv-parse';
+import { parse, type CsvError, type Parser } from 'csv-parse';
 import { ImportError } from '../errors/index.js';
-import type { HeaderIssue, InputFormat, OpenedSource, SourceItem, SourceProblem } from '../pipeline/types.js';
+import type { InputFormat, OpenedSource, SourceItem, SourceProblem } from '../pipeline/types.js';
 import { readCsvHead } from './csv-head.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { detectDelimiter } from './detect.js';
@@ -17,16 +17,17 @@ export interface CsvOptions {
   skipLines?: number;
 }
 
-interface HeaderItem {
-  kind: 'header';
+/** What csv-parse yields with `raw: true`. */
+interface RawRecord {
+  record: string[];
   raw: string;
 }
 
-type ParsedItem = SourceItem | HeaderItem;
-
-/** What csv-parse hands `on_record` with `raw: true`. */
-interface RawRecord {
-  record: string[];
+/** A record csv-parse skipped; `group` tells errors of one record from those of the next. */
+interface SkipMarker {
+  skip: true;
+  group: unknown;
+  error: CsvError;
   raw: string;
 }
 
@@ -67,11 +68,8 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   const { transcoder } = text;
 
   let names: string[] = [];
-  let headerIssues: HeaderIssue[] = [];
   let hasProtoName = false;
-  let headerSeen = false;
   let row = 0;
-  let pending: { record: unknown; error: CsvError; raw: string } | undefined;
 
   const problem = (code: SourceProblem['code'], message: string, raw: string): SourceProblem => ({
     kind: 'problem',
@@ -82,23 +80,14 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     raw,
   });
 
-  const takePending = (): SourceProblem | undefined => {
-    if (!pending) return undefined;
-    const { error, raw } = pending;
-    pending = undefined;
+  const unparseable = (skip: SkipMarker): SourceProblem => {
     row++;
-    return problem('row_unparseable', `Row ${row} of ${file} cannot be parsed: ${error.message.replace(/ at line \d+/, '')}.`, showInvalid(trimLineBreaks(raw)));
+    const reason = skip.error.message.replace(/ at line \d+/, '');
+    return problem('row_unparseable', `Row ${row} of ${file} cannot be parsed: ${reason}.`, showInvalid(trimLineBreaks(skip.raw)));
   };
 
-  const toItem = (record: string[], rawText: string): ParsedItem => {
+  const toItem = ({ record, raw: rawText }: RawRecord): SourceItem => {
     const raw = trimLineBreaks(rawText);
-    if (!headerSeen) {
-      // Named here, not after the header is awaited: csv-parse parses the rest of the chunk at once.
-      headerSeen = true;
-      ({ names, issues: headerIssues } = nameHeader(record, file));
-      hasProtoName = names.includes('__proto__');
-      return { kind: 'header', raw };
-    }
     row++;
     if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
       return problem('invalid_encoding', `Row ${row} of ${file} holds bytes that are not valid ${text.encoding}.`, showInvalid(raw));
@@ -119,7 +108,10 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     return { kind: 'row', file, row, values, raw };
   };
 
-  const csvOptions: Options<ParsedItem, RawRecord> = {
+  // Skipped records travel in the parser's output as markers, so they keep their place among rows.
+  let skipGroups = 0;
+  let lastGroup: unknown;
+  const parser: Parser = parse({
     delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
@@ -129,72 +121,82 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     max_record_size: MAX_RECORD_CHARS,
     raw: true,
     bom: false,
-    on_record: ({ record, raw }) => {
-      const held = takePending();
-      if (held) parser.push(held);
-      return toItem(record, raw);
-    },
     on_skip: (error: CsvError | undefined, raw: string | undefined) => {
       const line = skipLines + 1;
-      if (!headerSeen) {
+      if (parser.info.records === 0) {
         throw new ImportError(
           'input_unreadable',
           `The header of ${file} (line ${line}) cannot be parsed: ${error?.message ?? 'unknown error'}; expected a line of column names.`,
           { file, line },
         );
       }
+      const group = currentRecord(parser);
+      const sameRecord = group !== undefined && group === lastGroup;
       if (error?.code === 'CSV_MAX_RECORD_SIZE') {
+        const tooLong = parser.info.records + skipGroups + (sameRecord ? -1 : 0);
         throw new ImportError(
           'input_unreadable',
-          `Row ${row + (pending ? 2 : 1)} of ${file} is longer than ${MAX_RECORD_CHARS} characters (a quote left open, or not ${format.toUpperCase()}); reading stopped there.`,
-          { file, row: row + (pending ? 2 : 1) },
+          `Row ${tooLong} of ${file} is longer than ${MAX_RECORD_CHARS} characters (a quote left open, or not ${format.toUpperCase()}); reading stopped there.`,
+          { file, row: tooLong },
         );
       }
-      const record = currentRecord(parser);
-      // One record can raise several errors (each stray quote); it is one problem, with the first message.
-      if (pending && record !== undefined && pending.record === record) {
-        pending.raw = raw ?? pending.raw;
-        return undefined;
-      }
-      const held = takePending();
-      if (held) parser.push(held);
-      if (error) pending = { record, error, raw: raw ?? '' };
+      if (!sameRecord) skipGroups++;
+      lastGroup = group;
+      if (error) parser.push({ skip: true, group, error, raw: raw ?? '' } satisfies SkipMarker);
       return undefined;
     },
-  };
-  // csv-parse's overloads type records as string arrays; with `raw: true` they are `RawRecord`.
-  const parser: Parser = parse(csvOptions as unknown as Options);
+  });
 
   const source = Readable.from(concat(head.bytes.subarray(head.headerStart), text.chunks), { objectMode: false });
   const done = pipeline(source, parser).catch(() => undefined);
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedItem>;
+  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<RawRecord | SkipMarker>;
 
   const first = await iterator.next().catch(async (error: unknown) => {
     await text.close();
     throw error;
   });
-  if (first.done || first.value.kind !== 'header') {
+  if (first.done || 'skip' in first.value) {
     await text.close();
     throw new ImportError('input_unreadable', `${file} has no header line; expected a line of column names.`, { file, line: skipLines + 1 });
   }
-  const header = first.value;
+  const rawHeader = trimLineBreaks(first.value.raw);
+  const { names: headerNames, issues: headerIssues } = nameHeader(first.value.record, file);
+  names = headerNames;
+  hasProtoName = names.includes('__proto__');
 
   const info = { path: file, format, encoding: text.encoding, delimiter, rows: 0 };
 
   async function* items(): AsyncGenerator<SourceItem> {
+    // One record can raise several errors (each stray quote): they make one problem, with the first message.
+    let pending: SkipMarker | undefined;
     try {
       for (;;) {
         const next = await iterator.next();
         if (next.done) break;
         const item = next.value;
-        if (item.kind === 'header') continue;
+        if ('skip' in item) {
+          if (pending && item.group !== undefined && item.group === pending.group) {
+            pending.raw = item.raw;
+            continue;
+          }
+          if (pending) {
+            info.rows++;
+            yield unparseable(pending);
+          }
+          pending = { ...item };
+          continue;
+        }
+        if (pending) {
+          info.rows++;
+          yield unparseable(pending);
+          pending = undefined;
+        }
         info.rows++;
-        yield item;
+        yield toItem(item);
       }
-      const held = takePending();
-      if (held) {
+      if (pending) {
         info.rows++;
-        yield held;
+        yield unparseable(pending);
       }
     } finally {
       await iterator.return?.();
@@ -206,7 +208,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   return {
     info,
     header: names,
-    rawHeader: header.raw,
+    rawHeader,
     headerIssues,
     items: items(),
     close: async () => {

@@ -171,3 +171,34 @@ describe('contact-import run against the local service', () => {
     expect(await svc.client.local.contacts()).toHaveLength(0);
   });
 });
+
+describe('contact-import run isolates the records a service refuses', () => {
+  it('loads 99 of a 100-record bulk request whose one record the service refuses, and reports that one', async () => {
+    svc = await startService();
+    const { randomUUID } = await import('node:crypto');
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const records = people(100).map((p) => ({
+      full_name: `Person Number${p.i}`,
+      contact_emails: [{ email: p.email }],
+      // A contact id from another account: valid in shape, unknown to this user, so the service says 400.
+      ...(p.i === 57 ? { related_contacts: { append: [{ destination: randomUUID() }] } } : {}),
+    }));
+    const file = join(dir, 'people.json');
+    writeFileSync(file, JSON.stringify(records));
+    const result = await run(file, 'out');
+    expect(result.code).toBe(1);
+    const report = readReport(join(dir, 'out'));
+    expect(report.totals).toMatchObject({ read: 100, created: 99, failed: 1, rejected: 0 });
+    // One request of 100 refused, then halves: 50+50, 25+25, 13+12, 7+6, 4+3, 2+2, 1+1 (7 splits).
+    expect(report.requests.failed).toBe(8);
+    const issues = readIssues(join(dir, 'out'));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ row: '58', severity: 'error', stage: 'load', code: 'service_rejected' });
+    expect(issues[0]!.message).toMatch(/related_contacts\.append\.0\.destination/);
+    const rejected = JSON.parse(readFileSync(join(dir, 'out', 'rejected.json'), 'utf8')) as { contact_emails: { email: string }[] }[];
+    expect(rejected.map((r) => r.contact_emails[0]!.email)).toEqual(['Person.57@Example.com']);
+    const stored = await svc.client.local.contacts();
+    expect(stored).toHaveLength(99);
+    expect(stored.some((c) => c.contact_emails.some((e) => e.email === 'person.57@example.com'))).toBe(false);
+  });
+});

@@ -23,6 +23,7 @@ describe('normalizeWebsite', () => {
     '',
     'N/A',
     'none',
+    'localhost',
     'not a url',
     'ftp://example.com',
     'javascript:alert(1)',
