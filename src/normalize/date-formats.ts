@@ -53,7 +53,7 @@ const MONTHS = new Map<string, number>();
 export const monthFromName = (name: string): number | undefined =>
   MONTHS.get(name.toLowerCase().replace(/\.$/, ''));
 
-const escapeLiteral = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const escapeLiteral = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 type Piece = { token: string } | { literal: string };
 

@@ -25,7 +25,12 @@ const toImportError = (error: unknown, path: string): ImportError => {
   if (error instanceof ImportError) return error;
   const { code, message } = describeFsError(error);
   if (code === 'ENOENT') {
-    return new ImportError('input_not_found', `Input file ${path} does not exist.`, { file: path }, { cause: error });
+    return new ImportError(
+      'input_not_found',
+      `Input file ${path} does not exist.`,
+      { file: path },
+      { cause: error },
+    );
   }
   return new ImportError(
     'input_unreadable',
@@ -54,7 +59,11 @@ async function* fileChunks(handle: FileHandle, path: string, signal?: AbortSigna
   }
 }
 
-async function* streamChunks(stream: NodeJS.ReadableStream, path: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
+async function* streamChunks(
+  stream: NodeJS.ReadableStream,
+  path: string,
+  signal?: AbortSignal,
+): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of stream as AsyncIterable<Buffer | string>) {
       if (signal?.aborted) throw interrupted(path);
@@ -81,12 +90,17 @@ export async function openBytes(options: ByteSourceOptions): Promise<ByteSource>
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
-    const stats = await handle.stat();
-    if (stats.isDirectory()) {
-      await handle.close();
-      throw new ImportError('input_unreadable', `Input ${path} is a directory; expected a file.`, { file: path });
+  } catch (error) {
+    throw toImportError(error, path);
+  }
+  try {
+    if ((await handle.stat()).isDirectory()) {
+      throw new ImportError('input_unreadable', `Input ${path} is a directory; expected a file.`, {
+        file: path,
+      });
     }
   } catch (error) {
+    await handle.close();
     throw toImportError(error, path);
   }
   const chunks = fileChunks(handle, path, signal);

@@ -82,11 +82,12 @@ export async function readCsvHead(
     await more();
   }
   if (headerStart === -1) {
-    const what = linesSkipped < skipLines
-      ? `has ${linesSkipped + (position > 0 ? 1 : 0)} line(s), fewer than the ${skipLines} preamble line(s) to skip and a header`
-      : skipLines > 0
-        ? `has nothing after its ${skipLines} preamble line(s); expected a header line`
-        : 'is empty; expected a header line';
+    const what =
+      linesSkipped < skipLines
+        ? `has ${linesSkipped + (position > 0 ? 1 : 0)} line(s), fewer than the ${skipLines} preamble line(s) to skip and a header`
+        : skipLines > 0
+          ? `has nothing after its ${skipLines} preamble line(s); expected a header line`
+          : 'is empty; expected a header line';
     throw new ImportError('input_unreadable', `${file} ${what}.`, { file, line: linesSkipped + 1 });
   }
   return { bytes, headerStart, headerEnd: position, atEnd };

@@ -50,7 +50,8 @@ async function* concat(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerat
 }
 
 /** The state csv-parse keeps per record; its `record` array is replaced when a record ends. */
-const currentRecord = (parser: Parser): unknown => (parser as unknown as { state?: { record?: unknown } }).state?.record;
+const currentRecord = (parser: Parser): unknown =>
+  (parser as unknown as { state?: { record?: unknown } }).state?.record;
 
 /**
  * Reads a CSV or TSV input as rows keyed by header name. Blank lines are not records: they are
@@ -64,7 +65,8 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   const skipLines = options.skipLines ?? 0;
   const head = await readCsvHead(text.chunks, { file, skipLines });
   const delimiter =
-    options.delimiter ?? (format === 'tsv' ? '\t' : detectDelimiter(head.bytes.subarray(head.headerStart, head.headerEnd)));
+    options.delimiter ??
+    (format === 'tsv' ? '\t' : detectDelimiter(head.bytes.subarray(head.headerStart, head.headerEnd)));
   const { transcoder } = text;
 
   let names: string[] = [];
@@ -83,26 +85,43 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   const unparseable = (skip: SkipMarker): SourceProblem => {
     row++;
     const reason = skip.error.message.replace(/ at line \d+/, '');
-    return problem('row_unparseable', `Row ${row} of ${file} cannot be parsed: ${reason}.`, showInvalid(trimLineBreaks(skip.raw)));
+    return problem(
+      'row_unparseable',
+      `Row ${row} of ${file} cannot be parsed: ${reason}.`,
+      showInvalid(trimLineBreaks(skip.raw)),
+    );
   };
 
   const toItem = ({ record, raw: rawText }: RawRecord): SourceItem => {
     const raw = trimLineBreaks(rawText);
     row++;
     if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
-      return problem('invalid_encoding', `Row ${row} of ${file} holds bytes that are not valid ${text.encoding}.`, showInvalid(raw));
+      return problem(
+        'invalid_encoding',
+        `Row ${row} of ${file} holds bytes that are not valid ${text.encoding}.`,
+        showInvalid(raw),
+      );
     }
     if (transcoder.nulSeen && raw.includes('\0')) {
       return problem('row_unparseable', `Row ${row} of ${file} holds a NUL character; expected text.`, raw);
     }
     if (record.length !== names.length) {
-      return problem('row_ragged', `Row ${row} of ${file} has ${record.length} field(s); the header has ${names.length}.`, raw);
+      return problem(
+        'row_ragged',
+        `Row ${row} of ${file} has ${record.length} field(s); the header has ${names.length}.`,
+        raw,
+      );
     }
     const values: Record<string, unknown> = {};
     for (let index = 0; index < names.length; index++) {
       const name = names[index]!;
       if (hasProtoName && name === '__proto__') {
-        Object.defineProperty(values, name, { value: record[index], enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(values, name, {
+          value: record[index],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       } else values[name] = record[index];
     }
     return { kind: 'row', file, row, values, raw };
@@ -147,7 +166,9 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     },
   });
 
-  const source = Readable.from(concat(head.bytes.subarray(head.headerStart), text.chunks), { objectMode: false });
+  const source = Readable.from(concat(head.bytes.subarray(head.headerStart), text.chunks), {
+    objectMode: false,
+  });
   const done = pipeline(source, parser).catch(() => undefined);
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<RawRecord | SkipMarker>;
 
@@ -157,7 +178,11 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   });
   if (first.done || 'skip' in first.value) {
     await text.close();
-    throw new ImportError('input_unreadable', `${file} has no header line; expected a line of column names.`, { file, line: skipLines + 1 });
+    throw new ImportError(
+      'input_unreadable',
+      `${file} has no header line; expected a line of column names.`,
+      { file, line: skipLines + 1 },
+    );
   }
   const rawHeader = trimLineBreaks(first.value.raw);
   const { names: headerNames, issues: headerIssues } = nameHeader(first.value.record, file);

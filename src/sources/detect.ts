@@ -83,7 +83,8 @@ export function assertNotBinary(prefix: Buffer, encoding: string, file: string):
   const offset = prefix.indexOf(0);
   if (offset === -1) return;
   let line = 1;
-  for (let index = prefix.indexOf(10); index !== -1 && index < offset; index = prefix.indexOf(10, index + 1)) line++;
+  for (let index = prefix.indexOf(10); index !== -1 && index < offset; index = prefix.indexOf(10, index + 1))
+    line++;
   throw new ImportError(
     'input_unreadable',
     `${file} holds a NUL byte at byte ${offset} (line ${line}): it looks like a binary file, expected ${encoding} text.`,
@@ -98,7 +99,9 @@ const DELIMITER_CANDIDATES = [',', ';', '\t', '|'] as const;
  * go to the earlier candidate, and a line none splits is one column of comma-separated data.
  */
 export function detectDelimiter(headerLine: Buffer): string {
-  const counts = new Map<number, number>(DELIMITER_CANDIDATES.map((candidate) => [candidate.charCodeAt(0), 0]));
+  const counts = new Map<number, number>(
+    DELIMITER_CANDIDATES.map((candidate) => [candidate.charCodeAt(0), 0]),
+  );
   let quoted = false;
   for (const byte of headerLine) {
     if (byte === 0x22) quoted = !quoted;

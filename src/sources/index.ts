@@ -23,9 +23,18 @@ export interface OpenSourceOptions {
  * Opens one input: reads just enough to know its encoding, delimiter and header, then yields its
  * records as `items` are pulled. `info.rows` counts the items consumed so far.
  */
-export async function openSource(path: string, dialect: Dialect, options: OpenSourceOptions = {}): Promise<OpenedSource> {
+export async function openSource(
+  path: string,
+  dialect: Dialect,
+  options: OpenSourceOptions = {},
+): Promise<OpenedSource> {
   const format: InputFormat = dialect.format ?? detectFormat(path);
-  const text = await openText({ path, encoding: dialect.encoding, signal: options.signal, stdin: options.stdin });
+  const text = await openText({
+    path,
+    encoding: dialect.encoding,
+    signal: options.signal,
+    stdin: options.stdin,
+  });
   switch (format) {
     case 'csv':
     case 'tsv':

@@ -129,7 +129,12 @@ export class ElementAssembler {
     }
     if (Array.isArray(parent)) parent.push(value);
     else if (this.key === '__proto__') {
-      Object.defineProperty(parent, this.key, { value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(parent, this.key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else parent[this.key ?? ''] = value;
     this.key = undefined;
     this.grow(1);

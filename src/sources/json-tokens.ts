@@ -21,7 +21,9 @@ const tokensOf = (result: unknown): Token[] => {
 
 export function createJsonTokenizer(): JsonTokenizer {
   // Unpacked tokens: no key, string or number is ever held whole by the tokenizer itself.
-  const feed = jsonParser({ packValues: false, streamValues: true }) as unknown as (input: string | symbol) => unknown;
+  const feed = jsonParser({ packValues: false, streamValues: true }) as unknown as (
+    input: string | symbol,
+  ) => unknown;
   return {
     write: (text) => tokensOf(feed(text)),
     flush: () => tokensOf(feed(NONE)),

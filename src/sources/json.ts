@@ -19,7 +19,13 @@ const describeStart = (char: string): string => {
 };
 
 const describeValue = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? 'a string'
+        : `a ${typeof value}`;
 
 /** Reads until the first non-blank character, so a top level that is not an array fails at open. */
 async function readStart(text: TextSource, decoder: StringDecoder): Promise<string> {
@@ -47,10 +53,14 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
   if (first !== '[') {
     await text.close();
     const got = first === '' ? 'nothing (the file is empty)' : describeStart(first);
-    throw new ImportError('input_unreadable', `${file} holds ${got} at its top level; expected a JSON array of objects.`, {
-      file,
-      line: 1,
-    });
+    throw new ImportError(
+      'input_unreadable',
+      `${file} holds ${got} at its top level; expected a JSON array of objects.`,
+      {
+        file,
+        line: 1,
+      },
+    );
   }
   const info = { path: file, format: 'json' as const, encoding: text.encoding, delimiter: null, rows: 0 };
   const { transcoder } = text;
@@ -64,15 +74,36 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
 
     const toItem = (element: ReturnType<ElementAssembler['push']> & object): SourceItem => {
       if (!element.ok) {
-        return { kind: 'problem', file, row, code: 'row_unparseable', message: `Element ${row} of ${file} was not read: ${element.reason}.`, raw: '' };
+        return {
+          kind: 'problem',
+          file,
+          row,
+          code: 'row_unparseable',
+          message: `Element ${row} of ${file} was not read: ${element.reason}.`,
+          raw: '',
+        };
       }
       const { value } = element;
       const raw = JSON.stringify(value);
       if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
-        return { kind: 'problem', file, row, code: 'invalid_encoding', message: `Element ${row} of ${file} holds bytes that are not valid ${text.encoding}.`, raw: showInvalid(raw) };
+        return {
+          kind: 'problem',
+          file,
+          row,
+          code: 'invalid_encoding',
+          message: `Element ${row} of ${file} holds bytes that are not valid ${text.encoding}.`,
+          raw: showInvalid(raw),
+        };
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return { kind: 'problem', file, row, code: 'row_unparseable', message: `Element ${row} of ${file} is ${describeValue(value)}; expected an object.`, raw };
+        return {
+          kind: 'problem',
+          file,
+          row,
+          code: 'row_unparseable',
+          message: `Element ${row} of ${file} is ${describeValue(value)}; expected an object.`,
+          raw,
+        };
       }
       return { kind: 'row', file, row, values: value as Record<string, unknown>, raw };
     };
@@ -107,7 +138,12 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
       const reason = error instanceof Error ? error.message : String(error);
       const near = Math.max(row, 1);
       const where = level === 'after' ? 'after its array' : `at or shortly after element ${near}`;
-      return new ImportError('input_unreadable', `${file} is not valid JSON ${where}: ${reason}.`, { file, row: near }, { cause: error });
+      return new ImportError(
+        'input_unreadable',
+        `${file} is not valid JSON ${where}: ${reason}.`,
+        { file, row: near },
+        { cause: error },
+      );
     };
 
     function* feed(chunk: string, last: boolean): Generator<SourceItem> {
@@ -142,5 +178,12 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
     }
   }
 
-  return { info, header: undefined, rawHeader: undefined, headerIssues: [], items: items(), close: text.close };
+  return {
+    info,
+    header: undefined,
+    rawHeader: undefined,
+    headerIssues: [],
+    items: items(),
+    close: text.close,
+  };
 }

@@ -20,7 +20,13 @@ function tooDeep(value: unknown, limit: number): boolean {
 }
 
 const kindOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? 'a string'
+        : `a ${typeof value}`;
 
 /**
  * Reads NDJSON / JSON Lines: one object per line. Blank lines are skipped and take no row number;
@@ -59,13 +65,22 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
         yield item;
       }
       if (row === 0) {
-        throw new ImportError('input_unreadable', `${file} holds no JSON lines; expected one JSON object per line.`, { file, line: 1 });
+        throw new ImportError(
+          'input_unreadable',
+          `${file} holds no JSON lines; expected one JSON object per line.`,
+          { file, line: 1 },
+        );
       }
     } finally {
       await text.close();
     }
 
-    function parseLine(raw: string, fail: typeof problem, invalidSeen: boolean, encoding: string): SourceItem {
+    function parseLine(
+      raw: string,
+      fail: typeof problem,
+      invalidSeen: boolean,
+      encoding: string,
+    ): SourceItem {
       if (invalidSeen && raw.includes(INVALID_MARK)) {
         return fail('invalid_encoding', `holds bytes that are not valid ${encoding}.`, showInvalid(raw));
       }
@@ -86,5 +101,12 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
     }
   }
 
-  return { info, header: undefined, rawHeader: undefined, headerIssues: [], items: items(), close: text.close };
+  return {
+    info,
+    header: undefined,
+    rawHeader: undefined,
+    headerIssues: [],
+    items: items(),
+    close: text.close,
+  };
 }

@@ -50,14 +50,20 @@ async function* transcode(bytes: ByteSource, first: Buffer, transcoder: Transcod
 
 /** Opens an input, detects (or takes) its encoding from the first bytes, and decodes the rest as it is pulled. */
 export async function openText(options: TextSourceOptions): Promise<TextSource> {
-  const declared = options.encoding === undefined ? undefined : canonicalEncoding(options.encoding, options.path);
+  const declared =
+    options.encoding === undefined ? undefined : canonicalEncoding(options.encoding, options.path);
   const bytes = await openBytes(options);
   try {
     const { prefix, atEnd } = await readPrefix(bytes);
     const { encoding, bomLength } = detectEncoding(prefix, atEnd, declared);
     assertNotBinary(prefix.subarray(bomLength), encoding, options.path);
     const transcoder = createTranscoder(encoding);
-    return { encoding, transcoder, chunks: transcode(bytes, prefix.subarray(bomLength), transcoder), close: bytes.close };
+    return {
+      encoding,
+      transcoder,
+      chunks: transcode(bytes, prefix.subarray(bomLength), transcoder),
+      close: bytes.close,
+    };
   } catch (error) {
     await bytes.close();
     throw error;

@@ -31,12 +31,20 @@ function sequenceLength(bytes: Buffer, index: number): number {
   if (second === undefined) return 0;
   if (lead >= 0xe0 && lead <= 0xef) {
     const secondOk =
-      lead === 0xe0 ? second >= 0xa0 && second <= 0xbf : lead === 0xed ? second >= 0x80 && second <= 0x9f : isContinuation(second);
+      lead === 0xe0
+        ? second >= 0xa0 && second <= 0xbf
+        : lead === 0xed
+          ? second >= 0x80 && second <= 0x9f
+          : isContinuation(second);
     return secondOk && isContinuation(bytes[index + 2]) ? 3 : 0;
   }
   if (lead >= 0xf0 && lead <= 0xf4) {
     const secondOk =
-      lead === 0xf0 ? second >= 0x90 && second <= 0xbf : lead === 0xf4 ? second >= 0x80 && second <= 0x8f : isContinuation(second);
+      lead === 0xf0
+        ? second >= 0x90 && second <= 0xbf
+        : lead === 0xf4
+          ? second >= 0x80 && second <= 0x8f
+          : isContinuation(second);
     return secondOk && isContinuation(bytes[index + 2]) && isContinuation(bytes[index + 3]) ? 4 : 0;
   }
   return 0;

@@ -3,6 +3,15 @@ import { isSupportedDateFormat } from '../../../src/normalize/date-formats.js';
 import { normalizeDate, normalizeDateTime } from '../../../src/normalize/dates.js';
 
 describe('normalizeDate', () => {
+  // Regression: literal `-` and `/` in a declared format once built an invalid unicode-mode regex.
+  it.each([
+    ['2025-01-02', 'YYYY-MM-DD'],
+    ['2025/01/02', 'YYYY/MM/DD'],
+    ['02-01-2025', 'DD-MM-YYYY'],
+  ])('reads %s with the declared format %s', (value, format) => {
+    expect(normalizeDate(value, format)).toEqual({ ok: true, value: { date: '2025-01-02', yearless: false, year: 2025 } });
+  });
+
   const valid: [string, string | undefined, { date: string; yearless: boolean; year?: number }][] = [
     ['2025-12-22', undefined, { date: '2025-12-22', yearless: false, year: 2025 }],
     ['20251222', undefined, { date: '2025-12-22', yearless: false, year: 2025 }],

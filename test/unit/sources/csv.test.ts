@@ -20,19 +20,43 @@ describe('detectFormat', () => {
   });
 
   it('refuses an unknown extension with input_format_unknown naming the file', () => {
-    expect(() => detectFormat('contacts.xlsx')).toThrow(expect.objectContaining({ code: 'input_format_unknown', context: { file: 'contacts.xlsx' } }));
+    expect(() => detectFormat('contacts.xlsx')).toThrow(
+      expect.objectContaining({ code: 'input_format_unknown', context: { file: 'contacts.xlsx' } }),
+    );
   });
 });
 
 describe('encodings', () => {
   const cases: Array<[string, Buffer, string]> = [
     ['UTF-8', Buffer.from('name,city\ncafé,Zürich\n', 'utf8'), 'utf-8'],
-    ['UTF-8 with BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,city\ncafé,Zürich\n')]), 'utf-8'],
-    ['UTF-16LE with BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,city\ncafé,Zürich\n', 'utf16le')]), 'utf-16le'],
-    ['UTF-16BE with BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be('name,city\ncafé,Zürich\n')]), 'utf-16be'],
+    [
+      'UTF-8 with BOM',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,city\ncafé,Zürich\n')]),
+      'utf-8',
+    ],
+    [
+      'UTF-16LE with BOM',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,city\ncafé,Zürich\n', 'utf16le')]),
+      'utf-16le',
+    ],
+    [
+      'UTF-16BE with BOM',
+      Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be('name,city\ncafé,Zürich\n')]),
+      'utf-16be',
+    ],
     ['UTF-16LE without BOM', Buffer.from('name,city\ncafé,Zürich\n', 'utf16le'), 'utf-16le'],
     ['UTF-16BE without BOM', utf16be('name,city\ncafé,Zürich\n'), 'utf-16be'],
-    ['windows-1252', Buffer.from([...Buffer.from('name,city\ncaf'), 0xe9, ...Buffer.from(',Z'), 0xfc, ...Buffer.from('rich\n')]), 'windows-1252'],
+    [
+      'windows-1252',
+      Buffer.from([
+        ...Buffer.from('name,city\ncaf'),
+        0xe9,
+        ...Buffer.from(',Z'),
+        0xfc,
+        ...Buffer.from('rich\n'),
+      ]),
+      'windows-1252',
+    ],
   ];
   for (const [label, bytes, encoding] of cases) {
     it(`detects ${label} and reads café, Zürich (BOM stripped)`, async () => {
@@ -70,7 +94,11 @@ describe('encodings', () => {
 });
 
 describe('line endings and layout', () => {
-  for (const [label, eol] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as const) {
+  for (const [label, eol] of [
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ] as const) {
     it(`reads ${label} line endings, a quoted line break kept as written`, async () => {
       const text = ['a,b', '1,2', `3,"x${eol}y"`, '5,6'].join(eol) + eol;
       const { rows, source } = await readAll(files.write(`eol-${label}.csv`, text));
@@ -109,7 +137,15 @@ describe('line endings and layout', () => {
     const text = 'Notes:\r\n"An export, with a quote\r\n\r\nFirst Name,Last Name\r\nAda,Lovelace\r\n';
     const { source, rows } = await readAll(files.write('preamble.csv', text), { skipLines: 3 });
     expect(source.header).toEqual(['First Name', 'Last Name']);
-    expect(rows).toEqual([{ kind: 'row', file: expect.any(String), row: 1, values: { 'First Name': 'Ada', 'Last Name': 'Lovelace' }, raw: 'Ada,Lovelace' }]);
+    expect(rows).toEqual([
+      {
+        kind: 'row',
+        file: expect.any(String),
+        row: 1,
+        values: { 'First Name': 'Ada', 'Last Name': 'Lovelace' },
+        raw: 'Ada,Lovelace',
+      },
+    ]);
   });
 
   it('says how many lines a file has when it is shorter than its preamble', async () => {
@@ -127,7 +163,12 @@ describe('line endings and layout', () => {
 });
 
 describe('delimiters', () => {
-  for (const [label, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t'], ['pipe', '|']] as const) {
+  for (const [label, delimiter] of [
+    ['comma', ','],
+    ['semicolon', ';'],
+    ['tab', '\t'],
+    ['pipe', '|'],
+  ] as const) {
     it(`detects ${label} from the header line`, async () => {
       const text = `name${delimiter}"note${label === 'comma' ? ';' : ','} with other"${delimiter}x\nAda${delimiter}"a, b; c"${delimiter}1\n`;
       const { source, rows } = await readAll(files.write(`delim-${label}.csv`, text));
@@ -144,7 +185,9 @@ describe('delimiters', () => {
   });
 
   it('reads .tsv as tab-separated even when commas dominate, with inch marks literal', async () => {
-    const { source, rows } = await readAll(files.write('people.tsv', 'name\tnote\nAda\ta, b, c, 5" screen\n'));
+    const { source, rows } = await readAll(
+      files.write('people.tsv', 'name\tnote\nAda\ta, b, c, 5" screen\n'),
+    );
     expect(source.info).toMatchObject({ format: 'tsv', delimiter: '\t' });
     expect(rows[0]!.values).toEqual({ name: 'Ada', note: 'a, b, c, 5" screen' });
   });
@@ -158,10 +201,18 @@ describe('delimiters', () => {
 
 describe('headers and rows', () => {
   it('renames duplicate and empty header names and exposes them as header issues', async () => {
-    const { source, rows, problems } = await readAll(files.write('dup.csv', 'Email,,Email,Email (2),Email\na,b,c,d,e\n'));
+    const { source, rows, problems } = await readAll(
+      files.write('dup.csv', 'Email,,Email,Email (2),Email\na,b,c,d,e\n'),
+    );
     expect(source.header).toEqual(['Email', 'column 2', 'Email (3)', 'Email (2)', 'Email (4)']);
     expect(source.rawHeader).toBe('Email,,Email,Email (2),Email');
-    expect(rows[0]!.values).toEqual({ Email: 'a', 'column 2': 'b', 'Email (3)': 'c', 'Email (2)': 'd', 'Email (4)': 'e' });
+    expect(rows[0]!.values).toEqual({
+      Email: 'a',
+      'column 2': 'b',
+      'Email (3)': 'c',
+      'Email (2)': 'd',
+      'Email (4)': 'e',
+    });
     expect(problems).toEqual([]);
     expect(source.headerIssues?.map((issue) => [issue.code, issue.column, issue.renamed])).toEqual([
       ['empty_header', 2, 'column 2'],
@@ -181,8 +232,22 @@ describe('headers and rows', () => {
     const { items, source } = await readAll(path);
     expect(items).toEqual([
       { kind: 'row', file: path, row: 1, values: { a: '1', b: '2', c: '3' }, raw: '1,2,3' },
-      { kind: 'problem', file: path, row: 2, code: 'row_ragged', message: `Row 2 of ${path} has 2 field(s); the header has 3.`, raw: '4,5' },
-      { kind: 'problem', file: path, row: 3, code: 'row_ragged', message: `Row 3 of ${path} has 4 field(s); the header has 3.`, raw: '6,7,8,9' },
+      {
+        kind: 'problem',
+        file: path,
+        row: 2,
+        code: 'row_ragged',
+        message: `Row 2 of ${path} has 2 field(s); the header has 3.`,
+        raw: '4,5',
+      },
+      {
+        kind: 'problem',
+        file: path,
+        row: 3,
+        code: 'row_ragged',
+        message: `Row 3 of ${path} has 4 field(s); the header has 3.`,
+        raw: '6,7,8,9',
+      },
       { kind: 'row', file: path, row: 4, values: { a: 'x,y', b: 'z', c: 'w' }, raw: '"x,y",z,"w"' },
     ]);
     expect(source.info.rows).toBe(4);
@@ -211,11 +276,19 @@ describe('headers and rows', () => {
 
 describe('stdin', () => {
   it('reads "-" from the given stdin stream as CSV, or as the declared format', async () => {
-    const csv = await readAll('-', {}, { stdin: Readable.from([Buffer.from('a,b\n1,'), Buffer.from('2\n')]) });
+    const csv = await readAll(
+      '-',
+      {},
+      { stdin: Readable.from([Buffer.from('a,b\n1,'), Buffer.from('2\n')]) },
+    );
     expect(csv.source.info).toMatchObject({ path: '-', format: 'csv', rows: 1 });
     expect(csv.rows[0]).toMatchObject({ file: '-', row: 1, values: { a: '1', b: '2' } });
 
-    const ndjson = await readAll('-', { format: 'ndjson' }, { stdin: Readable.from(['{"a":1}\n', '{"a":2}\n']) });
+    const ndjson = await readAll(
+      '-',
+      { format: 'ndjson' },
+      { stdin: Readable.from(['{"a":1}\n', '{"a":2}\n']) },
+    );
     expect(ndjson.rows.map((row) => row.values)).toEqual([{ a: 1 }, { a: 2 }]);
   });
 });
@@ -223,7 +296,10 @@ describe('stdin', () => {
 describe('missing inputs', () => {
   it('throws input_not_found for a missing file and input_unreadable for a directory', async () => {
     const missing = await readAll(`${files.dir}/nope.csv`).catch((caught: unknown) => caught);
-    expect(isImportError(missing) && [missing.code, missing.context.file]).toEqual(['input_not_found', `${files.dir}/nope.csv`]);
+    expect(isImportError(missing) && [missing.code, missing.context.file]).toEqual([
+      'input_not_found',
+      `${files.dir}/nope.csv`,
+    ]);
     const directory = await readAll(files.dir, { format: 'csv' }).catch((caught: unknown) => caught);
     expect(isImportError(directory) && directory.code).toBe('input_unreadable');
   });

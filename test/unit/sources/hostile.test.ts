@@ -8,17 +8,28 @@ import { readAll, tempFiles } from './read-all.js';
 const files = tempFiles();
 afterAll(() => files.cleanup());
 
-const errorOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
+const errorOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 const MB = 1024 * 1024;
 
 /** Writes `size` bytes of `byte` after `before` and before `after`, without holding them in memory. */
-async function writeLong(name: string, before: string, byte: string, size: number, after: string): Promise<string> {
+async function writeLong(
+  name: string,
+  before: string,
+  byte: string,
+  size: number,
+  after: string,
+): Promise<string> {
   const path = `${files.dir}/${name}`;
   const stream = createWriteStream(path);
   stream.write(before);
   const block = Buffer.alloc(MB, byte);
   for (let written = 0; written < size; written += MB) {
-    if (!stream.write(block.subarray(0, Math.min(MB, size - written)))) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+    if (!stream.write(block.subarray(0, Math.min(MB, size - written))))
+      await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) => stream.end(after, () => resolve()).once('error', reject));
   return path;
@@ -52,8 +63,15 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
   });
 
   it('invalid UTF-8 after the first 64 KB makes that row an invalid_encoding problem; the others are read', async () => {
-    const filler = Array.from({ length: 3000 }, (_, index) => `${index},filler text for row ${index}`).join('\n');
-    const bytes = Buffer.concat([Buffer.from(`id,name\n${filler}\n`), Buffer.from('9998,bad '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('\n9999,good é\n')]);
+    const filler = Array.from({ length: 3000 }, (_, index) => `${index},filler text for row ${index}`).join(
+      '\n',
+    );
+    const bytes = Buffer.concat([
+      Buffer.from(`id,name\n${filler}\n`),
+      Buffer.from('9998,bad '),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from('\n9999,good é\n'),
+    ]);
     expect(bytes.length).toBeGreaterThan(64 * 1024);
     const path = files.write('invalid-late.csv', bytes);
     const { rows, problems, source } = await readAll(path);
@@ -89,7 +107,11 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
   });
 
   it('invalid UTF-8 in an NDJSON line makes that line a problem', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"a":"ok"}\n{"a":"'), Buffer.from([0xff]), Buffer.from('"}\n{"a":"fine"}\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"a":"ok"}\n{"a":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}\n{"a":"fine"}\n'),
+    ]);
     const { items } = await readAll(files.write('invalid.ndjson', bytes), { encoding: 'utf-8' });
     expect(items.map((item) => [item.row, item.kind === 'problem' ? item.code : 'row'])).toEqual([
       [1, 'row'],
@@ -105,7 +127,11 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
       [1, 'row'],
       [2, 'problem'],
     ]);
-    expect(items[1]).toMatchObject({ code: 'row_unparseable', raw: '3,"never closed\nstill inside', message: expect.stringContaining('Quote Not Closed') });
+    expect(items[1]).toMatchObject({
+      code: 'row_unparseable',
+      raw: '3,"never closed\nstill inside',
+      message: expect.stringContaining('Quote Not Closed'),
+    });
   });
 
   it('reads a 5 MB single cell whole', async () => {
@@ -129,7 +155,10 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
       })(),
     );
     expect(seen).toEqual([1]);
-    expect(isImportError(error) && [error.code, error.context]).toEqual(['input_unreadable', { file: path, row: 2 }]);
+    expect(isImportError(error) && [error.code, error.context]).toEqual([
+      'input_unreadable',
+      { file: path, row: 2 },
+    ]);
     expect((error as Error).message).toContain(`longer than ${MAX_RECORD_CHARS} characters`);
   });
 
@@ -141,7 +170,11 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
       [2, 'problem'],
       [3, 'row'],
     ]);
-    expect(items[1]).toMatchObject({ code: 'row_unparseable', raw: '', message: expect.stringContaining('longer than') });
+    expect(items[1]).toMatchObject({
+      code: 'row_unparseable',
+      raw: '',
+      message: expect.stringContaining('longer than'),
+    });
   });
 
   it('a JSON element with a 20 MB string is a problem; the next element is read', async () => {
@@ -151,14 +184,18 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
       [1, 'problem'],
       [2, 'row'],
     ]);
-    expect(items[0]).toMatchObject({ message: expect.stringContaining(`larger than ${MAX_RECORD_CHARS} characters`) });
+    expect(items[0]).toMatchObject({
+      message: expect.stringContaining(`larger than ${MAX_RECORD_CHARS} characters`),
+    });
   });
 
   it('a NUL byte past the first 64 KB makes that row a problem', async () => {
     const filler = 'n\n' + 'row of text\n'.repeat(7000);
     const path = files.write('late-nul.csv', `${filler}bad\u0000row\nlast\n`);
     const { rows, problems } = await readAll(path);
-    expect(problems).toMatchObject([{ row: 7001, code: 'row_unparseable', message: expect.stringContaining('NUL') }]);
+    expect(problems).toMatchObject([
+      { row: 7001, code: 'row_unparseable', message: expect.stringContaining('NUL') },
+    ]);
     expect(rows.at(-1)).toMatchObject({ row: 7002, values: { n: 'last' } });
   });
 

@@ -6,11 +6,18 @@ import { readAll, tempFiles } from './read-all.js';
 const files = tempFiles();
 afterAll(() => files.cleanup());
 
-const errorOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
+const errorOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('JSON arrays', () => {
   it('yields each object with its 1-based index as row and its JSON text as raw; nested values stay as parsed', async () => {
-    const path = files.write('contacts.json', ` \n[\n {"first_name": "Ada", "contact_emails": [{"email": "ada@example.com", "ranking": 1}], "vip": true, "n": 1.5e2, "x": null},\n {"first_name": "Alan"}\n]\n`);
+    const path = files.write(
+      'contacts.json',
+      ` \n[\n {"first_name": "Ada", "contact_emails": [{"email": "ada@example.com", "ranking": 1}], "vip": true, "n": 1.5e2, "x": null},\n {"first_name": "Alan"}\n]\n`,
+    );
     const { items, source } = await readAll(path);
     expect(source.info).toEqual({ path, format: 'json', encoding: 'utf-8', delimiter: null, rows: 2 });
     expect(source.header).toBeUndefined();
@@ -19,7 +26,13 @@ describe('JSON arrays', () => {
         kind: 'row',
         file: path,
         row: 1,
-        values: { first_name: 'Ada', contact_emails: [{ email: 'ada@example.com', ranking: 1 }], vip: true, n: 150, x: null },
+        values: {
+          first_name: 'Ada',
+          contact_emails: [{ email: 'ada@example.com', ranking: 1 }],
+          vip: true,
+          n: 150,
+          x: null,
+        },
         raw: '{"first_name":"Ada","contact_emails":[{"email":"ada@example.com","ranking":1}],"vip":true,"n":150,"x":null}',
       },
       { kind: 'row', file: path, row: 2, values: { first_name: 'Alan' }, raw: '{"first_name":"Alan"}' },
@@ -28,7 +41,10 @@ describe('JSON arrays', () => {
 
   it('reads an empty array as no rows, and unicode escapes and BOM-prefixed UTF-16 files', async () => {
     expect((await readAll(files.write('empty-array.json', '[]'))).items).toEqual([]);
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[{"name":"caf\\u00e9 Zürich"}]', 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('[{"name":"caf\\u00e9 Zürich"}]', 'utf16le'),
+    ]);
     const { rows, source } = await readAll(files.write('utf16.json', utf16));
     expect(source.info.encoding).toBe('utf-16le');
     expect(rows[0]!.values).toEqual({ name: 'café Zürich' });
@@ -45,8 +61,14 @@ describe('JSON arrays', () => {
       [5, 'problem', 'row_unparseable'],
       [6, 'row', ''],
     ]);
-    expect(items[1]).toMatchObject({ message: `Element 2 of ${path} is a number; expected an object.`, raw: '2' });
-    expect(items[4]).toMatchObject({ message: `Element 5 of ${path} is an array; expected an object.`, raw: '[1]' });
+    expect(items[1]).toMatchObject({
+      message: `Element 2 of ${path} is a number; expected an object.`,
+      raw: '2',
+    });
+    expect(items[4]).toMatchObject({
+      message: `Element 5 of ${path} is an array; expected an object.`,
+      raw: '[1]',
+    });
   });
 
   it('refuses a top level that is not an array, saying what it got', async () => {
@@ -65,9 +87,13 @@ describe('JSON arrays', () => {
   });
 
   it('stops at a syntax error with an ImportError naming the element (or one shortly before it), after the good ones', async () => {
-    const good = Array.from({ length: 2000 }, (_, index) => JSON.stringify({ id: index + 1, note: 'x'.repeat(80) }));
+    const good = Array.from({ length: 2000 }, (_, index) =>
+      JSON.stringify({ id: index + 1, note: 'x'.repeat(80) }),
+    );
     const path = files.write('broken.json', `[${good.join(',')},{"a": tru}]`);
-    const source = await import('../../../src/sources/index.js').then(({ openSource }) => openSource(path, {}));
+    const source = await import('../../../src/sources/index.js').then(({ openSource }) =>
+      openSource(path, {}),
+    );
     const seen: number[] = [];
     const error = await errorOf(
       (async () => {
@@ -92,14 +118,20 @@ describe('JSON arrays', () => {
 
   it('drops an element nested deeper than the limit as a problem and reads the next one', async () => {
     const deep = '['.repeat(MAX_JSON_DEPTH + 5) + ']'.repeat(MAX_JSON_DEPTH + 5);
-    const path = files.write('deep.json', `[{"a":${deep}}, {"b":1}, {"c":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`);
+    const path = files.write(
+      'deep.json',
+      `[{"a":${deep}}, {"b":1}, {"c":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`,
+    );
     const { items } = await readAll(path);
     expect(items.map((item) => [item.row, item.kind])).toEqual([
       [1, 'problem'],
       [2, 'row'],
       [3, 'problem'],
     ]);
-    expect(items[0]).toMatchObject({ code: 'row_unparseable', message: expect.stringContaining(`nested deeper than ${MAX_JSON_DEPTH} levels`) });
+    expect(items[0]).toMatchObject({
+      code: 'row_unparseable',
+      message: expect.stringContaining(`nested deeper than ${MAX_JSON_DEPTH} levels`),
+    });
   });
 
   it('keeps JSON keys named __proto__ as own values', async () => {
@@ -131,14 +163,21 @@ describe('NDJSON', () => {
       [4, 'row_unparseable'],
       [5, { a: 5 }],
     ]);
-    expect(items[1]).toMatchObject({ raw: '{"a":', message: expect.stringContaining(`Line 2 of ${path} is not valid JSON`) });
+    expect(items[1]).toMatchObject({
+      raw: '{"a":',
+      message: expect.stringContaining(`Line 2 of ${path} is not valid JSON`),
+    });
     expect(items[2]).toMatchObject({ message: `Line 3 of ${path} is an array; expected a JSON object.` });
   });
 
   it('makes a too-deep line a problem', async () => {
     const deep = `{"a":${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}}`;
     const { items } = await readAll(files.write('deep.ndjson', `${deep}\n{"ok":true}\n`));
-    expect(items[0]).toMatchObject({ kind: 'problem', row: 1, message: expect.stringContaining('nested deeper') });
+    expect(items[0]).toMatchObject({
+      kind: 'problem',
+      row: 1,
+      message: expect.stringContaining('nested deeper'),
+    });
     expect(items[1]).toMatchObject({ kind: 'row', row: 2, values: { ok: true } });
   });
 

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSource } from '../../../src/sources/index.js';
-import type { Dialect, OpenedSource, SourceItem, SourceProblem, SourceRow } from '../../../src/pipeline/types.js';
+import type {
+  Dialect,
+  OpenedSource,
+  SourceItem,
+  SourceProblem,
+  SourceRow,
+} from '../../../src/pipeline/types.js';
 
 export const TESTDATA = resolve(import.meta.dirname, '../../../../shared/testdata');
 
@@ -13,7 +19,11 @@ export interface ReadResult {
   problems: SourceProblem[];
 }
 
-export async function readAll(path: string, dialect: Dialect = {}, options: Parameters<typeof openSource>[2] = {}): Promise<ReadResult> {
+export async function readAll(
+  path: string,
+  dialect: Dialect = {},
+  options: Parameters<typeof openSource>[2] = {},
+): Promise<ReadResult> {
   const source = await openSource(path, dialect, options);
   const items: SourceItem[] = [];
   for await (const item of source.items) items.push(item);
@@ -26,7 +36,11 @@ export async function readAll(path: string, dialect: Dialect = {}, options: Para
 }
 
 /** A temporary folder for generated inputs, removed by `cleanup`. */
-export function tempFiles(): { write(name: string, content: string | Buffer): string; dir: string; cleanup(): void } {
+export function tempFiles(): {
+  write(name: string, content: string | Buffer): string;
+  dir: string;
+  cleanup(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'sources-test-'));
   return {
     dir,

@@ -14,7 +14,10 @@ afterAll(() => files.cleanup());
 function asCheckedOut(path: string): string {
   const bytes = readFileSync(path);
   if (!/crlf\.csv$/.test(path) || bytes.includes(13)) return path;
-  return files.write(basename(path), bytes.toString('latin1').replaceAll('\n', '\r\n').replace(/\r\n$/, '\r\n'));
+  return files.write(
+    basename(path),
+    bytes.toString('latin1').replaceAll('\n', '\r\n').replace(/\r\n$/, '\r\n'),
+  );
 }
 
 describe('csv-spectrum', () => {
@@ -29,7 +32,9 @@ describe('csv-spectrum', () => {
   for (const name of names.filter((name) => name !== strictQuoteCase)) {
     it(`reads ${name} as its JSON says`, async () => {
       const path = asCheckedOut(join(dir, 'csvs', name));
-      const expected: unknown = JSON.parse(readFileSync(join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8'));
+      const expected: unknown = JSON.parse(
+        readFileSync(join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8'),
+      );
       const { rows, problems, source } = await readAll(path);
       expect(problems).toEqual([]);
       expect(rows.map((row) => row.values)).toEqual(expected);
@@ -56,7 +61,9 @@ describe('csv-spectrum', () => {
   it('reads newlines_cr.csv (unmerged PR: bare CR line endings), CR kept inside the quoted field', async () => {
     const { rows, problems } = await readAll(join(dir, 'unmerged-prs/csvs/newlines_cr.csv'));
     expect(problems).toEqual([]);
-    expect(rows.map((row) => row.values)).toEqual(JSON.parse(readFileSync(join(dir, 'unmerged-prs/json/newlines_cr.json'), 'utf8')));
+    expect(rows.map((row) => row.values)).toEqual(
+      JSON.parse(readFileSync(join(dir, 'unmerged-prs/json/newlines_cr.json'), 'utf8')),
+    );
     expect(rows[1]!.raw).toBe('"Once upon \ra time",5,6');
   });
 
@@ -96,7 +103,9 @@ describe('csv-test-data', () => {
 
   for (const name of valid.filter((name) => !blankLineCases.has(name))) {
     it(`reads ${name} as its JSON says`, async () => {
-      const expected = JSON.parse(readFileSync(join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8')) as unknown[];
+      const expected = JSON.parse(
+        readFileSync(join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8'),
+      ) as unknown[];
       const { rows, problems, source } = await readAll(asCheckedOut(join(dir, 'csv', name)));
       expect(problems).toEqual([]);
       if (name.startsWith('header-')) {
@@ -163,7 +172,7 @@ describe('csv-test-data', () => {
   }
 
   it('has a JSON twin for every valid case', () => {
-    for (const name of valid) expect(existsSync(join(dir, 'json', name.replace(/\.csv$/, '.json')))).toBe(true);
+    for (const name of valid)
+      expect(existsSync(join(dir, 'json', name.replace(/\.csv$/, '.json')))).toBe(true);
   });
 });
-

@@ -1,0 +1,119 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { outcomes, readIssues, readReport, runCli, tempDir } from './harness.js';
+
+const validate = async (name: string, content: string | Buffer) => {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, name), content);
+  const result = await runCli(['validate', 'generic', name, '--out', 'out'], { cwd });
+  const out = join(cwd, 'out');
+  return { result, report: readReport(out), issues: readIssues(out) };
+};
+
+const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+describe('contact-import validate on hostile input', () => {
+  it('an empty file stops with exit 2 and one line naming the file', async () => {
+    const { result, report } = await validate('empty.csv', '');
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^contact-import: input_unreadable: empty\.csv is empty/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(report).toMatchObject({ status: 'aborted', exitCode: 2, error: { code: 'input_unreadable' } });
+  });
+
+  it('a header without rows completes with nothing read', async () => {
+    const { result, report, issues } = await validate('header-only.csv', 'full_name,email\r\n');
+    expect(result.code).toBe(0);
+    expect(report.totals.read).toBe(0);
+    expect(report.inputs[0]).toMatchObject({ format: 'csv', delimiter: ',', rows: 0 });
+    expect(issues).toEqual([]);
+  });
+
+  it('binary garbage stops with exit 2 naming the file and where', async () => {
+    const bytes = Buffer.alloc(4096);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 7919 + 13) % 256;
+    const { result, report } = await validate('garbage.csv', bytes);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/input_unreadable: garbage\.csv .*(byte|line) \d+/);
+    noStackTrace(result.stderr);
+    expect(report.status).toBe('aborted');
+  });
+
+  it('invalid UTF-8 in the middle of a UTF-8 file rejects that row only, naming it', async () => {
+    const lines = ['full_name,email', ...Array.from({ length: 3000 }, (_, i) => `Zoë Müller ${i},zoe${i}@example.com`)];
+    const bytes = Buffer.concat([
+      Buffer.from(`${lines.join('\n')}\n`, 'utf8'),
+      Buffer.from('Jos\xe9 Bad,jose@example.com\nAnn Good,ann@example.com\n', 'latin1'),
+    ]);
+    const { result, report, issues } = await validate('mid.csv', bytes);
+    expect(result.code).toBe(1);
+    expect(report.inputs[0]!.encoding).toBe('utf-8');
+    expect(report.totals).toMatchObject({ read: 3002, rejected: 1, created: 3001 });
+    expect(issues).toMatchObject([{ file: 'mid.csv', row: '3001', severity: 'error', stage: 'read', code: 'invalid_encoding' }]);
+  });
+
+  it('a quoted field left open at the end of the file rejects that last row only', async () => {
+    const { result, report, issues } = await validate(
+      'truncated.csv',
+      'full_name,email,description\nAnn,ann@example.com,fine\nBob,bob@example.com,"never closed\n',
+    );
+    expect(result.code).toBe(1);
+    expect(report.totals).toMatchObject({ read: 2, rejected: 1, created: 1 });
+    expect(issues).toMatchObject([{ file: 'truncated.csv', row: '2', code: 'row_unparseable', severity: 'error' }]);
+  });
+
+  it('a 5 MB single cell is read and loaded', async () => {
+    const { result, report } = await validate(
+      'bigcell.csv',
+      `full_name,email,description\nAnn,ann@example.com,${'x'.repeat(5_000_000)}\nBob,bob@example.com,short\n`,
+    );
+    expect(result.code).toBe(0);
+    expect(report.totals).toMatchObject({ read: 2, created: 2 });
+  });
+
+  it('JSON that is not an array stops with exit 2 saying what it got', async () => {
+    const { result } = await validate('object.json', JSON.stringify({ full_name: 'Ann' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/object\.json .*object.*expected a JSON array/);
+  });
+
+  it('an NDJSON file with one bad line rejects that line and reads the rest', async () => {
+    const { result, report, issues } = await validate(
+      'people.ndjson',
+      [
+        '{"full_name":"Ann","contact_emails":[{"email":"ann@example.com"}]}',
+        '{"full_name": "Bob", oops}',
+        '{"full_name":"Cy","contact_emails":[{"email":"cy@example.com"}]}',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(1);
+    expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
+    expect(outcomes(report)).toBe(3);
+    expect(issues).toMatchObject([{ file: 'people.ndjson', row: '2', code: 'row_unparseable', stage: 'read' }]);
+  });
+
+  it('a ragged row is rejected with its row number, and the rest loads', async () => {
+    const { result, report, issues } = await validate(
+      'ragged.csv',
+      'full_name,email\nAnn,ann@example.com\nBob,bob@example.com,extra,cells\nCy,cy@example.com\n',
+    );
+    expect(result.code).toBe(1);
+    expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
+    expect(issues).toMatchObject([{ row: '2', code: 'row_ragged' }]);
+  });
+
+  it('a missing input stops with exit 2 before anything else', async () => {
+    const result = await runCli(['validate', 'generic', 'nope.csv']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/input_not_found.*nope\.csv/);
+  });
+
+  it('an unknown pipeline and a bad option stop with exit 2', async () => {
+    expect((await runCli(['validate', 'no-such-pipeline', 'x.csv'])).stderr).toMatch(/pipeline_not_found/);
+    const bad = await runCli(['validate', 'generic', 'x.csv', '--chunk-size', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/config_invalid: option chunkSize/);
+  });
+});
