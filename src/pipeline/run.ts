@@ -8,6 +8,7 @@ import type { IssueCount } from '../report/issues-file.js';
 import { emptyTotals, type RunReport, type RunStatus } from '../report/run-report.js';
 import { openLedger, type Ledger } from '../state/index.js';
 import { extract } from './extract.js';
+import { killPoint } from './load/kill-point.js';
 import { load, type LoadOutcome } from './load/index.js';
 import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
 import { RunOutputs } from './outputs.js';
@@ -102,7 +103,10 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         strict: settings.strict,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
-        onRecord: (done) => options.onProgress?.({ phase: 'read', done }),
+        onRecord: (done) => {
+          killPoint('read');
+          options.onProgress?.({ phase: 'read', done });
+        },
       },
       { outputs, staging, totals, references },
     );

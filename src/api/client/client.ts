@@ -169,6 +169,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         method: 'POST',
         path: '/v1/reminders/',
         body: { reminder },
+        headers: { 'idempotency-key': opts?.idempotencyKey ?? randomUUID() },
         response: responses.reminder,
         signal: sig(opts),
       });
@@ -189,6 +190,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         method: 'POST',
         path: '/v1/groups/',
         body: { group },
+        headers: { 'idempotency-key': opts?.idempotencyKey ?? randomUUID() },
         response: responses.group,
         signal: sig(opts),
       });
@@ -209,6 +211,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         method: 'POST',
         path: '/v1/custom-fields/',
         body: { custom_field: customField },
+        headers: { 'idempotency-key': opts?.idempotencyKey ?? randomUUID() },
         response: responses.customField,
         signal: sig(opts),
       });

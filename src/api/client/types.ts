@@ -120,15 +120,15 @@ export interface ServiceClient {
   /** E4 */
   globalSearch(query: GlobalSearchParams, opts?: CallOptions): Promise<ContactPage>;
   /** E5 */
-  createReminder(reminder: ReminderCreate, opts?: CallOptions): Promise<ReminderResponse>;
+  createReminder(reminder: ReminderCreate, opts?: CreateCallOptions): Promise<ReminderResponse>;
   /** E6 */
   updateReminder(id: string, reminder: ReminderUpdate, opts?: CallOptions): Promise<ReminderResponse>;
   /** E7 */
-  createGroup(group: GroupCreate, opts?: CallOptions): Promise<GroupResponse>;
+  createGroup(group: GroupCreate, opts?: CreateCallOptions): Promise<GroupResponse>;
   /** E8 */
   updateGroup(id: string, group: GroupUpdate, opts?: CallOptions): Promise<GroupResponse>;
   /** E9 */
-  createCustomField(customField: CustomFieldCreate, opts?: CallOptions): Promise<CustomFieldResponse>;
+  createCustomField(customField: CustomFieldCreate, opts?: CreateCallOptions): Promise<CustomFieldResponse>;
   /** E10 */
   updateCustomField(
     id: string,

@@ -10,6 +10,7 @@ import { ensureReferences, type ReferenceCounts } from './references.js';
 import { syncReminders } from './reminders.js';
 import { Resolver, type MatchMode, type Planned } from './resolve.js';
 import { createChunk, updateChunk, type SendEvents } from './send.js';
+import { killPoint } from './kill-point.js';
 import { TaskWindow } from './window.js';
 
 export interface LoadOptions {
@@ -176,6 +177,7 @@ const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): 
     const { contacts } = JSON.parse(pending.body) as { contacts: Parameters<ServiceClient['createContacts']>[0] };
     try {
       const answered = await client.createContacts(contacts, { idempotencyKey: pending.idempotencyKey });
+      killPoint('create-answered');
       scope.completeCreate(
         pending.idempotencyKey,
         answered.map((c) => c.id),

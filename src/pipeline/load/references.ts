@@ -2,6 +2,7 @@ import type { ServiceClient } from '../../api/client/index.js';
 import type { LedgerScope } from '../../state/index.js';
 import { contentHash } from '../../state/index.js';
 import type { References } from '../references.js';
+import { killPoint } from './kill-point.js';
 import type { ReferenceIds } from './write-object.js';
 
 export interface ReferenceCounts {
@@ -43,7 +44,10 @@ export const ensureReferences = async (
         ids.groups.set(name, `dry-run:${name}`);
         return;
       }
-      const group = await client.createGroup(definition);
+      // The key is the definition's hash, stable across runs: a run that crashed between this create
+      // and the ledger write sends the same key again and gets the same group back, not a second one.
+      const group = await client.createGroup(definition, { idempotencyKey: `group-${hash}` });
+      killPoint('group');
       scope.putGroup(name, group.id, hash);
       ids.groups.set(name, group.id);
     }),
@@ -72,7 +76,8 @@ export const ensureReferences = async (
         ids.customFields.set(field.name, `dry-run:${field.name}`);
         return;
       }
-      const created = await client.createCustomField(definition);
+      const created = await client.createCustomField(definition, { idempotencyKey: `custom-field-${hash}` });
+      killPoint('group');
       scope.putCustomField(field.name, created.id, hash);
       ids.customFields.set(field.name, created.id);
     }),

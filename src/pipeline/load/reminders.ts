@@ -37,7 +37,8 @@ export const syncReminders = async (
         await ctx.client.updateReminder(entry.id, body);
         ctx.scope.putReminder(key, entry.id, hash);
       } else {
-        const created = await ctx.client.createReminder(body);
+        // Stable across runs (identity key + body): a crash before putReminder cannot create it twice.
+        const created = await ctx.client.createReminder(body, { idempotencyKey: `reminder-${contentHash({ key, hash })}` });
         ctx.scope.putReminder(key, created.id, hash);
       }
     }),

@@ -1,5 +1,6 @@
 import { isServiceError, type ServiceClient, type ServiceError } from '../../api/client/index.js';
 import type { LedgerScope } from '../../state/index.js';
+import { killPoint } from './kill-point.js';
 import type { Planned } from './resolve.js';
 
 /** Called the moment records reach an outcome, so nothing is lost if a later request fails. */
@@ -58,6 +59,7 @@ export const createChunk = async (
         hashes: part.map((p) => p.hash),
         body: JSON.stringify({ contacts }),
       });
+      killPoint('create-recorded');
       let answered;
       try {
         answered = await ctx.client.createContacts(contacts, { idempotencyKey });
@@ -66,10 +68,12 @@ export const createChunk = async (
         if (isRecordProblem(error)) ctx.scope.abandonCreate(idempotencyKey);
         throw error;
       }
+      killPoint('create-answered');
       ctx.scope.completeCreate(
         idempotencyKey,
         answered.map((c) => c.id),
       );
+      killPoint('create-done');
       part.forEach((p, i) => {
         p.contactId = answered[i]!.id;
         p.outcome = 'created';

@@ -10,3 +10,12 @@ describe('escapeFormula', () => {
     expect(escapeFormula(cell)).toBe(cell);
   });
 });
+
+describe('an escaped phone cell imported again', () => {
+  it('reads back as the same number (docs/report.md promises it)', async () => {
+    const { normalizePhone } = await import('../../../src/normalize/index.js');
+    const escaped = escapeFormula('+1 415 555 0100');
+    expect(escaped).toBe("'+1 415 555 0100");
+    expect(normalizePhone(escaped, 'US')).toMatchObject({ ok: true, value: { phone_number_sanitized: '+14155550100' } });
+  });
+});

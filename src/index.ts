@@ -1,0 +1,13 @@
+/** contact-import as a library: the same core the command line is a thin layer over. */
+export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './pipeline/run.js';
+export type { TargetSpec } from './pipeline/target.js';
+export { loadPipeline, listPipelines, createRowMapper, type Pipeline } from './mapping/index.js';
+export { openSource, detectFormat } from './sources/index.js';
+export * as normalize from './normalize/index.js';
+export { createClient, resolveApiKey, ServiceError, isServiceError, type ServiceClient, type ClientOptions } from './api/client/index.js';
+export * as schemas from './api/schemas/index.js';
+export { startLocalService, type LocalService, type LocalServiceOptions } from './server/index.js';
+export { openLedger, scopeId, type Ledger, type LedgerScope } from './state/index.js';
+export { ImportError, isImportError, RUN_CODES, ISSUE_CODES, SERVICE_CODES } from './errors/index.js';
+export type { RunReport, Totals } from './report/run-report.js';
+export type { Issue, DraftContact, SourceItem, InputInfo, Dialect } from './pipeline/types.js';
