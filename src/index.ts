@@ -4,7 +4,14 @@ export type { TargetSpec } from './pipeline/target.js';
 export { loadPipeline, listPipelines, createRowMapper, type Pipeline } from './mapping/index.js';
 export { openSource, detectFormat } from './sources/index.js';
 export * as normalize from './normalize/index.js';
-export { createClient, resolveApiKey, ServiceError, isServiceError, type ServiceClient, type ClientOptions } from './api/client/index.js';
+export {
+  createClient,
+  resolveApiKey,
+  ServiceError,
+  isServiceError,
+  type ServiceClient,
+  type ClientOptions,
+} from './api/client/index.js';
 export * as schemas from './api/schemas/index.js';
 export { startLocalService, type LocalService, type LocalServiceOptions } from './server/index.js';
 export { openLedger, scopeId, type Ledger, type LedgerScope } from './state/index.js';

@@ -7,10 +7,16 @@ import pino, { type Logger } from 'pino';
 export const createLogger = (level: string): Logger => {
   const options = {
     level,
-    redact: { paths: ['apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'authorization'], censor: '[REDACTED]' },
+    redact: {
+      paths: ['apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'authorization'],
+      censor: '[REDACTED]',
+    },
   };
   if (process.stderr.isTTY && level !== 'silent') {
-    return pino(options, pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true } }));
+    return pino(
+      options,
+      pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true } }),
+    );
   }
   return pino(options, pino.destination(2));
 };

@@ -94,12 +94,19 @@ export const normalizeBirthday = (
   return ok(yearless || year === undefined ? { birthday: date } : { birthday: date, birthday_year: year });
 };
 
-const SHAPE = contactWriteSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }>;
+const SHAPE = contactWriteSchema.shape as Record<
+  string,
+  { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }
+>;
 
 /** Checks one write field against the service's schema; the message says what the schema expected. */
-export const checkWriteField = (field: string, value: unknown): { ok: true } | { ok: false; code: IssueCode; message: string } => {
+export const checkWriteField = (
+  field: string,
+  value: unknown,
+): { ok: true } | { ok: false; code: IssueCode; message: string } => {
   const schema = SHAPE[field];
-  if (!schema) return { ok: false, code: 'invalid_value', message: `"${field}" is not a contact write field` };
+  if (!schema)
+    return { ok: false, code: 'invalid_value', message: `"${field}" is not a contact write field` };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true };
   const message = result.error?.issues[0]?.message ?? 'invalid value';

@@ -13,7 +13,11 @@ export const mergeRecords = (first: NormalizedRecord, duplicate: NormalizedRecor
     if (field === 'contact_emails' || field === 'contact_phone_numbers') continue;
     if (isEmpty(contact[field]) && !isEmpty(value)) contact[field] = value;
   }
-  const emails = unionBy(first.contact.contact_emails, duplicate.contact.contact_emails, (e: ContactEmail) => e.email);
+  const emails = unionBy(
+    first.contact.contact_emails,
+    duplicate.contact.contact_emails,
+    (e: ContactEmail) => e.email,
+  );
   if (emails.length > 0) contact.contact_emails = emails;
   const phones = unionBy(
     first.contact.contact_phone_numbers,

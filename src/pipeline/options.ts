@@ -6,7 +6,11 @@ import { ImportError } from '../errors/index.js';
 export type RejectThreshold = { count: number } | { percent: number };
 
 const maxRejectsSchema = z.union([
-  z.number().int().min(0).transform((count): RejectThreshold => ({ count })),
+  z
+    .number()
+    .int()
+    .min(0)
+    .transform((count): RejectThreshold => ({ count })),
   z
     .string()
     .regex(/^\d+(\.\d+)?%?$/, 'expected a whole number or a percentage such as 5%')

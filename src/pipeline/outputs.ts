@@ -22,7 +22,11 @@ export class RunOutputs {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (error) {
-      throw new ImportError('output_error', `cannot create the output folder ${dir}: ${(error as Error).message}`, { file: dir });
+      throw new ImportError(
+        'output_error',
+        `cannot create the output folder ${dir}: ${(error as Error).message}`,
+        { file: dir },
+      );
     }
     this.issues = new IssuesFile(join(dir, 'issues.csv'));
   }
@@ -32,7 +36,10 @@ export class RunOutputs {
   }
 
   /** Opens the rejected file of input `index` (its header and format are known once it is open). */
-  registerInput(index: number, source: { path: string; format: InputFormat; rawHeader?: string; delimiter?: string | null }): void {
+  registerInput(
+    index: number,
+    source: { path: string; format: InputFormat; rawHeader?: string; delimiter?: string | null },
+  ): void {
     if (this.rejected.has(index)) return;
     const ext = source.format;
     const name =

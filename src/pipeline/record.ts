@@ -33,5 +33,4 @@ export interface NormalizedRecord {
 }
 
 export type RecordOutcome =
-  | { ok: true; record: NormalizedRecord; issues: Issue[] }
-  | { ok: false; issues: Issue[] };
+  { ok: true; record: NormalizedRecord; issues: Issue[] } | { ok: false; issues: Issue[] };

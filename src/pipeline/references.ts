@@ -13,7 +13,10 @@ export interface CustomFieldDefinition {
  */
 export class References {
   readonly groups = new Set<string>();
-  private readonly fields = new Map<string, { fieldType: CustomFieldDefinition['fieldType']; categories: Set<string> }>();
+  private readonly fields = new Map<
+    string,
+    { fieldType: CustomFieldDefinition['fieldType']; categories: Set<string> }
+  >();
 
   collect(record: NormalizedRecord): void {
     for (const group of record.groups) this.groups.add(group);

@@ -4,7 +4,16 @@ import { stringify } from 'csv-stringify/sync';
 import type { Issue } from '../pipeline/types.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 
-export const ISSUE_COLUMNS = ['file', 'row', 'severity', 'stage', 'field', 'value', 'code', 'message'] as const;
+export const ISSUE_COLUMNS = [
+  'file',
+  'row',
+  'severity',
+  'stage',
+  'field',
+  'value',
+  'code',
+  'message',
+] as const;
 
 /** Values longer than this are cut in issues.csv: a 5 MB cell is evidence enough at 200 characters. */
 const MAX_VALUE_CHARS = 200;
@@ -35,8 +44,18 @@ export class IssuesFile {
   }
 
   add(issue: Issue): void {
-    const value = issue.value.length > MAX_VALUE_CHARS ? `${issue.value.slice(0, MAX_VALUE_CHARS)}…` : issue.value;
-    const cells = [issue.file, String(issue.row), issue.severity, issue.stage, issue.field, value, issue.code, issue.message];
+    const value =
+      issue.value.length > MAX_VALUE_CHARS ? `${issue.value.slice(0, MAX_VALUE_CHARS)}…` : issue.value;
+    const cells = [
+      issue.file,
+      String(issue.row),
+      issue.severity,
+      issue.stage,
+      issue.field,
+      value,
+      issue.code,
+      issue.message,
+    ];
     this.pending.push(stringify([cells.map(escapeFormula)]));
     if (this.pending.length >= 256) this.flushPending();
     if (issue.severity === 'error') this.errors += 1;
@@ -44,7 +63,13 @@ export class IssuesFile {
     const key = `${issue.severity}:${issue.code}`;
     const seen = this.counts.get(key);
     if (seen) seen.count += 1;
-    else this.counts.set(key, { code: issue.code, severity: issue.severity, count: 1, example: { ...issue, value } });
+    else
+      this.counts.set(key, {
+        code: issue.code,
+        severity: issue.severity,
+        count: 1,
+        example: { ...issue, value },
+      });
   }
 
   /** Codes by count, most frequent first. */

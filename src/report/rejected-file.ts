@@ -48,7 +48,8 @@ export class RejectedFile {
     this.out = createWriteStream(this.path, { encoding: 'utf8' });
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
-    else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined) this.out.write(`${this.safeCsv(rawHeader)}\n`);
+    else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)
+      this.out.write(`${this.safeCsv(rawHeader)}\n`);
     return this.out;
   }
 

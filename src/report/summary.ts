@@ -46,7 +46,9 @@ export const formatSummary = (
       const e = t.example;
       const where = `${e.file} row ${e.row}${e.field ? `, ${e.field}` : ''}`;
       const value = e.value ? ` "${e.value.length > 40 ? `${e.value.slice(0, 40)}…` : e.value}"` : '';
-      lines.push(`  ${t.code.padEnd(width)} ${String(t.count).padStart(6)} ${t.severity.padEnd(7)} e.g. ${where}${value}: ${e.message}`);
+      lines.push(
+        `  ${t.code.padEnd(width)} ${String(t.count).padStart(6)} ${t.severity.padEnd(7)} e.g. ${where}${value}: ${e.message}`,
+      );
     }
   }
   lines.push(`Report: ${extra.files.join(', ')}`);

@@ -2,7 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { LIMITS } from '../api/schemas/limits.js';
 import type { KeyRing } from './auth.js';
 import { ServiceError, errorEnvelope, isServiceError } from './envelope.js';
-import type { Faults } from './faults.js';
+import type { AnswerFault, Faults } from './faults.js';
 import { registerJsonBody } from './json-body.js';
 import { contactRoutes } from './routes/contacts.js';
 import { customFieldRoutes } from './routes/custom-fields.js';
@@ -18,8 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated user; set by the auth hook before any handler runs. */
     userId: number;
-    /** This request's answer is to be replaced by a dropped connection (reset fault). */
-    dropAnswer: boolean;
+    /** What the injected faults do to this request's answer (reset, cut off halfway, slow). */
+    answerFault: AnswerFault;
   }
 }
 
@@ -76,7 +76,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: true,
   });
   app.decorateRequest('userId', 0);
-  app.decorateRequest('dropAnswer', false);
+  app.decorateRequest('answerFault', undefined);
   registerJsonBody(app, options.bodyLimit ?? LIMITS.maxBodyBytes);
 
   app.addHook('onRequest', async (request) => {
@@ -108,15 +108,26 @@ export function buildApp(options: AppOptions): FastifyInstance {
         'Injected fault (--fail-rate): the request was not applied.',
       );
     }
-    request.dropAnswer = options.faults.shouldReset();
+    request.answerFault = options.faults.answerFault();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (options.faults.latencyMs > 0) await sleep(options.faults.latencyMs);
-    if (request.dropAnswer && reply.statusCode < 500) {
-      // The work is done and stored; the client never learns it (the ambiguous case).
-      request.raw.socket?.destroy();
-    }
+    const fault = reply.statusCode < 500 ? request.answerFault : undefined;
+    if (fault === undefined) return payload;
+    // The work is done and stored; the client never learns it (the ambiguous case).
+    options.faults.applied(fault);
+    const socket = request.raw.socket;
+    if (fault === 'slow') await sleep(options.faults.slowMs);
+    else if (fault === 'reset') socket?.destroy();
+    else if (socket && typeof payload === 'string') {
+      // Headers and half the body, then a TCP reset: the answer breaks off mid-response.
+      const body = Buffer.from(payload);
+      const head = `HTTP/1.1 ${reply.statusCode} OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${body.length}\r\n\r\n`;
+      socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, body.length >> 1)]), () =>
+        socket.resetAndDestroy(),
+      );
+    } else socket?.destroy();
     return payload;
   });
 

@@ -9,8 +9,26 @@ export interface FaultOptions {
   latencyMs?: number;
   /** Requests per second per key; beyond it 429 with Retry-After. */
   rateLimit?: number;
+  /** 0..1: fraction of requests fully applied, then the answer cut off halfway and the connection reset. */
+  cutRate?: number;
+  /** 0..1: fraction of requests fully applied, then answered only after `slowMs` (past a client's timeout). */
+  slowRate?: number;
+  /** The delay of a slow answer, in milliseconds (default 2000). */
+  slowMs?: number;
   /** Makes the fail and reset decisions repeatable. */
   seed?: number;
+}
+
+/** What happens to an applied request's answer. At most one fault per answer, so each costs one retry. */
+export type AnswerFault = 'reset' | 'cut' | 'slow' | undefined;
+
+/** How many of each fault were injected, so a test can hold a run's retry count against them. */
+export interface FaultCounts {
+  failed: number;
+  rateLimited: number;
+  reset: number;
+  cut: number;
+  slow: number;
 }
 
 /** mulberry32: a tiny, fast, seedable PRNG; enough to make fault decisions repeatable. */
@@ -38,6 +56,11 @@ export class Faults {
   private readonly failRandom: () => number;
   private readonly resetRandom: () => number;
   private readonly windows = new Map<number, { second: number; count: number }>();
+  private readonly cutRate: number;
+  private readonly slowRate: number;
+  readonly slowMs: number;
+  private readonly answerRandom: () => number;
+  readonly counts: FaultCounts = { failed: 0, rateLimited: 0, reset: 0, cut: 0, slow: 0 };
 
   constructor(options: FaultOptions = {}) {
     this.failRate = options.failRate ?? 0;
@@ -47,6 +70,10 @@ export class Faults {
     const seed = options.seed ?? randomInt(0, 2 ** 32);
     this.failRandom = seededRandom(seed);
     this.resetRandom = seededRandom(seed ^ 0x9e3779b9);
+    this.cutRate = options.cutRate ?? 0;
+    this.slowRate = options.slowRate ?? 0;
+    this.slowMs = options.slowMs ?? 2000;
+    this.answerRandom = seededRandom(seed ^ 0x85ebca6b);
   }
 
   /** Counts a request of the user; returns Retry-After seconds when over the limit, else undefined. */
@@ -60,14 +87,32 @@ export class Faults {
     }
     window.count += 1;
     if (window.count <= this.rateLimit) return undefined;
+    this.counts.rateLimited += 1;
     return Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000));
   }
 
   shouldFail(): boolean {
-    return this.failRate > 0 && this.failRandom() < this.failRate;
+    const fail = this.failRate > 0 && this.failRandom() < this.failRate;
+    if (fail) this.counts.failed += 1;
+    return fail;
   }
 
   shouldReset(): boolean {
     return this.resetRate > 0 && this.resetRandom() < this.resetRate;
+  }
+
+  /** The fault for the answer of a request that passed auth, rate limit and fail-rate. */
+  answerFault(): AnswerFault {
+    if (this.shouldReset()) return 'reset';
+    if (this.cutRate === 0 && this.slowRate === 0) return undefined;
+    const draw = this.answerRandom();
+    if (draw < this.cutRate) return 'cut';
+    if (draw < this.cutRate + this.slowRate) return 'slow';
+    return undefined;
+  }
+
+  /** Counted when the fault is carried out (only answers below 500 are reset, cut or slowed). */
+  applied(fault: Exclude<AnswerFault, undefined>): void {
+    this.counts[fault] += 1;
   }
 }

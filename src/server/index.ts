@@ -3,7 +3,7 @@ import { LIMITS } from '../api/schemas/limits.js';
 import { ImportError } from '../errors/import-error.js';
 import { buildApp } from './app.js';
 import { KeyRing, generateApiKey, isUsableApiKey } from './auth.js';
-import { Faults } from './faults.js';
+import { Faults, type FaultCounts } from './faults.js';
 import { Store } from './store/index.js';
 
 export interface LocalServiceOptions {
@@ -25,6 +25,11 @@ export interface LocalServiceOptions {
   resetRate?: number;
   /** Delay every answer. */
   latencyMs?: number;
+  /** 0..1, apply then send half the answer and reset the connection. */
+  cutRate?: number;
+  /** 0..1, apply then answer only after `slowMs` (default 2000). */
+  slowRate?: number;
+  slowMs?: number;
   /** For fault decisions. */
   seed?: number;
   /** Told about every unexpected error (answered 500); the service never logs by itself. */
@@ -38,6 +43,8 @@ export interface LocalService {
   apiKeys: string[];
   /** Registers a user, returns its key. */
   addUser(apiKey?: string): string;
+  /** How many faults of each kind were injected so far. */
+  injectedFaults(): FaultCounts;
   close(): Promise<void>;
 }
 
@@ -64,6 +71,12 @@ function checkOptions(o: LocalServiceOptions): void {
   );
   check(rate(o.failRate), `failRate must be between 0 and 1, got ${o.failRate}.`);
   check(rate(o.resetRate), `resetRate must be between 0 and 1, got ${o.resetRate}.`);
+  check(rate(o.cutRate), `cutRate must be between 0 and 1, got ${o.cutRate}.`);
+  check(rate(o.slowRate), `slowRate must be between 0 and 1, got ${o.slowRate}.`);
+  check(
+    o.slowMs === undefined || (Number.isFinite(o.slowMs) && o.slowMs >= 0),
+    `slowMs must be >= 0, got ${o.slowMs}.`,
+  );
   check(
     o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0),
     `latencyMs must be >= 0, got ${o.latencyMs}.`,
@@ -98,10 +111,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     for (const key of options.apiKeys ?? []) addUser(key);
     if (apiKeys.length === 0) addUser();
 
+    const faults = new Faults(options);
     const app = buildApp({
       store,
       keys,
-      faults: new Faults(options),
+      faults,
       onInternalError: options.onInternalError,
       maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
     });
@@ -112,6 +126,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       url: originOf(host, port),
       apiKeys,
       addUser,
+      injectedFaults: () => ({ ...faults.counts }),
       close: () => {
         closed ??= app.close().finally(() => store.close());
         return closed;

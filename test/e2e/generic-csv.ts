@@ -29,7 +29,14 @@ export const people = (count: number, from = 0): Person[] =>
 export const writeGenericCsv = (dir: string, name: string, rows: Person[]): string => {
   const path = join(dir, name);
   const header = ['full_name', 'email', 'phone', 'job_title', 'groups', 'custom.Favorite Color'];
-  const body = rows.map((p) => [`Person Number${p.i}`, p.email, p.phone, p.title, `${p.group};Everyone`, p.color]);
+  const body = rows.map((p) => [
+    `Person Number${p.i}`,
+    p.email,
+    p.phone,
+    p.title,
+    `${p.group};Everyone`,
+    p.color,
+  ]);
   writeFileSync(path, stringify([header, ...body]));
   return path;
 };

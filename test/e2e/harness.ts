@@ -22,7 +22,12 @@ export interface CliResult {
 /** Runs the built CLI in `cwd` (a fresh temp folder by default), never inheriting a real key. */
 export const runCli = (
   args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string | Buffer; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    stdin?: string | Buffer;
+    timeoutMs?: number;
+  } = {},
 ): Promise<CliResult> =>
   new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {};
@@ -47,16 +52,23 @@ export const runCli = (
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ci-e2e-'));
 
-export const readReport = (outDir: string): RunReport => JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunReport;
+export const readReport = (outDir: string): RunReport =>
+  JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunReport;
 
 export const readIssues = (outDir: string): Record<string, string>[] =>
   parse(readFileSync(join(outDir, 'issues.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
 
-export const readRejected = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+export const readRejected = (path: string): string | undefined =>
+  existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 
 /** The invariant every report keeps. */
 export const outcomes = (r: RunReport): number =>
-  r.totals.rejected + r.totals.duplicates + r.totals.created + r.totals.updated + r.totals.unchanged + r.totals.failed;
+  r.totals.rejected +
+  r.totals.duplicates +
+  r.totals.created +
+  r.totals.updated +
+  r.totals.unchanged +
+  r.totals.failed;
 
 export interface TestService {
   service: LocalService;
@@ -69,7 +81,12 @@ export interface TestService {
 export const startService = async (options: LocalServiceOptions = {}): Promise<TestService> => {
   const service = await startLocalService({ host: '127.0.0.1', port: 0, ...options });
   const key = service.apiKeys[0]!;
-  const client = createClient({ baseUrl: service.url, apiKey: key, minRetryDelayMs: 5, maxRetryDelayMs: 2000 });
+  const client = createClient({
+    baseUrl: service.url,
+    apiKey: key,
+    minRetryDelayMs: 5,
+    maxRetryDelayMs: 2000,
+  });
   return {
     service,
     key,

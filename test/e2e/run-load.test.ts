@@ -1,16 +1,38 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { outcomes, readIssues, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import {
+  outcomes,
+  readIssues,
+  readReport,
+  runCli,
+  startService,
+  tempDir,
+  type TestService,
+} from './harness.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 
 let svc: TestService;
 let dir: string;
 
 const run = (file: string, out: string, extra: string[] = [], key = svc.key, url = svc.service.url) =>
-  runCli(['run', 'generic', file, '--target', url, '--state', join(dir, 'state'), '--out', join(dir, out), ...extra], {
-    cwd: dir,
-    env: { CONTACT_IMPORT_API_KEY: key },
-  });
+  runCli(
+    [
+      'run',
+      'generic',
+      file,
+      '--target',
+      url,
+      '--state',
+      join(dir, 'state'),
+      '--out',
+      join(dir, out),
+      ...extra,
+    ],
+    {
+      cwd: dir,
+      env: { CONTACT_IMPORT_API_KEY: key },
+    },
+  );
 
 const storedByEmail = async (client = svc.client) => {
   const contacts = await client.local.contacts();
@@ -50,7 +72,9 @@ describe('contact-import run against the local service', () => {
       expect(stored!.contact_emails.map((e) => e.email)).toEqual([p.email.toLowerCase()]);
       const digits = p.phone.replace(/\D/g, '');
       expect(stored!.contact_phone_numbers[0]!.phone_number_sanitized).toBe(`+1${digits}`);
-      expect(stored!.groups_contacts.map((g) => groups.get(g.group_id)).sort()).toEqual([p.group, 'Everyone'].sort());
+      expect(stored!.groups_contacts.map((g) => groups.get(g.group_id)).sort()).toEqual(
+        [p.group, 'Everyone'].sort(),
+      );
       expect(stored!.custom_fields).toMatchObject([{ id: fields[0]!.id, text_value: p.color }]);
       expect(stored!.job_title).toBe(p.title);
     }
@@ -72,7 +96,9 @@ describe('contact-import run against the local service', () => {
     const after = await storedByEmail();
     expect(after.contacts.map((c) => c.updated_at)).toEqual(before.contacts.map((c) => c.updated_at));
 
-    const changed = rows.map((p) => (p.i === 3 || p.i === 17 || p.i === 38 ? { ...p, title: `Director ${p.i}` } : p));
+    const changed = rows.map((p) =>
+      p.i === 3 || p.i === 17 || p.i === 38 ? { ...p, title: `Director ${p.i}` } : p,
+    );
     const changedFile = writeGenericCsv(dir, 'people-changed.csv', changed);
     expect((await run(changedFile, 'third')).code).toBe(0);
     const third = readReport(join(dir, 'third'));
@@ -80,7 +106,8 @@ describe('contact-import run against the local service', () => {
     expect(third.requests.sent).toBe(2);
     const final = await storedByEmail();
     expect(final.contacts).toHaveLength(40);
-    for (const i of [3, 17, 38]) expect(final.byEmail.get(`person.${i}@example.com`)!.job_title).toBe(`Director ${i}`);
+    for (const i of [3, 17, 38])
+      expect(final.byEmail.get(`person.${i}@example.com`)!.job_title).toBe(`Director ${i}`);
     expect(final.byEmail.get('person.4@example.com')!.job_title).toBe('Engineer 4');
   });
 
@@ -193,9 +220,16 @@ describe('contact-import run isolates the records a service refuses', () => {
     expect(report.requests.failed).toBe(8);
     const issues = readIssues(join(dir, 'out'));
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ row: '58', severity: 'error', stage: 'load', code: 'service_rejected' });
+    expect(issues[0]).toMatchObject({
+      row: '58',
+      severity: 'error',
+      stage: 'load',
+      code: 'service_rejected',
+    });
     expect(issues[0]!.message).toMatch(/related_contacts\.append\.0\.destination/);
-    const rejected = JSON.parse(readFileSync(join(dir, 'out', 'rejected.json'), 'utf8')) as { contact_emails: { email: string }[] }[];
+    const rejected = JSON.parse(readFileSync(join(dir, 'out', 'rejected.json'), 'utf8')) as {
+      contact_emails: { email: string }[];
+    }[];
     expect(rejected.map((r) => r.contact_emails[0]!.email)).toEqual(['Person.57@Example.com']);
     const stored = await svc.client.local.contacts();
     expect(stored).toHaveLength(99);

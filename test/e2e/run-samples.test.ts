@@ -5,10 +5,31 @@ import { outcomes, readReport, runCli, SAMPLES, startService, tempDir, type Test
 const SAMPLE_RUNS = [
   { pipeline: 'generic', files: ['generic.csv'], created: 10, groups: 5, fields: 1, reminders: 1 },
   { pipeline: 'generic', files: ['generic.json'], created: 6, groups: 3, fields: 1, reminders: 1 },
-  { pipeline: 'address-book-csv', files: ['address-book.csv'], created: 8, groups: 4, fields: 0, reminders: 0 },
-  { pipeline: 'address-book-csv', files: ['address-book-legacy.csv'], created: 7, groups: 4, fields: 0, reminders: 0 },
+  {
+    pipeline: 'address-book-csv',
+    files: ['address-book.csv'],
+    created: 8,
+    groups: 4,
+    fields: 0,
+    reminders: 0,
+  },
+  {
+    pipeline: 'address-book-csv',
+    files: ['address-book-legacy.csv'],
+    created: 7,
+    groups: 4,
+    fields: 0,
+    reminders: 0,
+  },
   { pipeline: 'mail-client-csv', files: ['mail-client.csv'], created: 8, groups: 6, fields: 0, reminders: 0 },
-  { pipeline: 'worknet-connections', files: ['worknet-connections.csv'], created: 8, groups: 0, fields: 1, reminders: 0 },
+  {
+    pipeline: 'worknet-connections',
+    files: ['worknet-connections.csv'],
+    created: 8,
+    groups: 0,
+    fields: 1,
+    reminders: 0,
+  },
 ];
 
 let svc: TestService | undefined;
@@ -22,7 +43,17 @@ describe('contact-import run loads each sample completely', () => {
     svc = await startService();
     const cwd = tempDir();
     const result = await runCli(
-      ['run', s.pipeline, ...s.files.map((f) => join(SAMPLES, f)), '--target', svc.service.url, '--out', 'out', '--max-rejects', '20%'],
+      [
+        'run',
+        s.pipeline,
+        ...s.files.map((f) => join(SAMPLES, f)),
+        '--target',
+        svc.service.url,
+        '--out',
+        'out',
+        '--max-rejects',
+        '20%',
+      ],
       { cwd, env: { CONTACT_IMPORT_API_KEY: svc.key } },
     );
     expect(result.code, result.stderr).toBe(0);
@@ -60,22 +91,45 @@ describe('contact-import run loads each sample completely', () => {
   it('merges the duplicate person of generic.csv into one contact with every e-mail, phone and group', async () => {
     svc = await startService();
     const cwd = tempDir();
-    await runCli(['run', 'generic', join(SAMPLES, 'generic.csv'), '--target', svc.service.url, '--out', 'out', '--max-rejects', '1'], {
-      cwd,
-      env: { CONTACT_IMPORT_API_KEY: svc.key },
-    });
+    await runCli(
+      [
+        'run',
+        'generic',
+        join(SAMPLES, 'generic.csv'),
+        '--target',
+        svc.service.url,
+        '--out',
+        'out',
+        '--max-rejects',
+        '1',
+      ],
+      {
+        cwd,
+        env: { CONTACT_IMPORT_API_KEY: svc.key },
+      },
+    );
     const contacts = await svc.client.local.contacts();
     const groups = new Map((await svc.client.local.groups()).map((g) => [g.id, g.name]));
     const ada = contacts.filter((c) => c.contact_emails.some((e) => e.email === 'ada@example.com'));
     expect(ada).toHaveLength(1);
     expect(ada[0]!.contact_emails.map((e) => e.email)).toEqual(['ada@example.com', 'ada.l@example.org']);
-    expect(ada[0]!.contact_phone_numbers.map((p) => p.phone_number_sanitized)).toEqual(['+14155552671', '+14155550132']);
-    expect(ada[0]!.groups_contacts.map((g) => groups.get(g.group_id)).sort()).toEqual(['Conference', 'Friends', 'Math Club']);
+    expect(ada[0]!.contact_phone_numbers.map((p) => p.phone_number_sanitized)).toEqual([
+      '+14155552671',
+      '+14155550132',
+    ]);
+    expect(ada[0]!.groups_contacts.map((g) => groups.get(g.group_id)).sort()).toEqual([
+      'Conference',
+      'Friends',
+      'Math Club',
+    ]);
     expect(ada[0]!.starred).toBe(true);
     expect(ada[0]!.website).toBe('https://example.org/ada');
     expect(ada[0]!.birthday).toBe('1985-12-10');
     const jose = contacts.find((c) => c.contact_emails.some((e) => e.email === 'jose.garcia@example.es'));
     expect(jose).toMatchObject({ first_name: 'José', last_name: 'García', company: 'Telefónica, S.A.' });
-    expect(jose!.contact_phone_numbers[0]).toMatchObject({ phone_number_sanitized: '+34912345678', country_code: 'ES' });
+    expect(jose!.contact_phone_numbers[0]).toMatchObject({
+      phone_number_sanitized: '+34912345678',
+      country_code: 'ES',
+    });
   });
 });

@@ -41,7 +41,10 @@ describe('contact-import validate on hostile input', () => {
   });
 
   it('invalid UTF-8 in the middle of a UTF-8 file rejects that row only, naming it', async () => {
-    const lines = ['full_name,email', ...Array.from({ length: 3000 }, (_, i) => `Zoë Müller ${i},zoe${i}@example.com`)];
+    const lines = [
+      'full_name,email',
+      ...Array.from({ length: 3000 }, (_, i) => `Zoë Müller ${i},zoe${i}@example.com`),
+    ];
     const bytes = Buffer.concat([
       Buffer.from(`${lines.join('\n')}\n`, 'utf8'),
       Buffer.from('Jos\xe9 Bad,jose@example.com\nAnn Good,ann@example.com\n', 'latin1'),
@@ -50,7 +53,9 @@ describe('contact-import validate on hostile input', () => {
     expect(result.code).toBe(1);
     expect(report.inputs[0]!.encoding).toBe('utf-8');
     expect(report.totals).toMatchObject({ read: 3002, rejected: 1, created: 3001 });
-    expect(issues).toMatchObject([{ file: 'mid.csv', row: '3001', severity: 'error', stage: 'read', code: 'invalid_encoding' }]);
+    expect(issues).toMatchObject([
+      { file: 'mid.csv', row: '3001', severity: 'error', stage: 'read', code: 'invalid_encoding' },
+    ]);
   });
 
   it('a quoted field left open at the end of the file rejects that last row only', async () => {
@@ -60,7 +65,9 @@ describe('contact-import validate on hostile input', () => {
     );
     expect(result.code).toBe(1);
     expect(report.totals).toMatchObject({ read: 2, rejected: 1, created: 1 });
-    expect(issues).toMatchObject([{ file: 'truncated.csv', row: '2', code: 'row_unparseable', severity: 'error' }]);
+    expect(issues).toMatchObject([
+      { file: 'truncated.csv', row: '2', code: 'row_unparseable', severity: 'error' },
+    ]);
   });
 
   it('a 5 MB single cell is read and loaded', async () => {
@@ -91,7 +98,9 @@ describe('contact-import validate on hostile input', () => {
     expect(result.code).toBe(1);
     expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
     expect(outcomes(report)).toBe(3);
-    expect(issues).toMatchObject([{ file: 'people.ndjson', row: '2', code: 'row_unparseable', stage: 'read' }]);
+    expect(issues).toMatchObject([
+      { file: 'people.ndjson', row: '2', code: 'row_unparseable', stage: 'read' },
+    ]);
   });
 
   it('a ragged row is rejected with its row number, and the rest loads', async () => {

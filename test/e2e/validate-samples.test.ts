@@ -4,12 +4,72 @@ import { outcomes, readIssues, readRejected, readReport, runCli, SAMPLES, tempDi
 
 /** samples/README.md "Expected outcomes": what each sample holds, decided when it was written. */
 const EXPECTED = [
-  { file: 'generic.csv', pipeline: 'generic', rows: 12, rejected: 1, duplicates: 1, warnings: 3, groups: 5, fields: 1, reminders: 1 },
-  { file: 'generic.json', pipeline: 'generic', rows: 8, rejected: 1, duplicates: 1, warnings: 2, groups: 3, fields: 1, reminders: 1 },
-  { file: 'address-book.csv', pipeline: 'address-book-csv', rows: 10, rejected: 1, duplicates: 1, warnings: 2, groups: 4, fields: 0, reminders: 0 },
-  { file: 'address-book-legacy.csv', pipeline: 'address-book-csv', rows: 8, rejected: 0, duplicates: 1, warnings: 2, groups: 4, fields: 0, reminders: 0 },
-  { file: 'mail-client.csv', pipeline: 'mail-client-csv', rows: 10, rejected: 1, duplicates: 1, warnings: 3, groups: 6, fields: 0, reminders: 0 },
-  { file: 'worknet-connections.csv', pipeline: 'worknet-connections', rows: 10, rejected: 1, duplicates: 1, warnings: 1, groups: 0, fields: 1, reminders: 0 },
+  {
+    file: 'generic.csv',
+    pipeline: 'generic',
+    rows: 12,
+    rejected: 1,
+    duplicates: 1,
+    warnings: 3,
+    groups: 5,
+    fields: 1,
+    reminders: 1,
+  },
+  {
+    file: 'generic.json',
+    pipeline: 'generic',
+    rows: 8,
+    rejected: 1,
+    duplicates: 1,
+    warnings: 2,
+    groups: 3,
+    fields: 1,
+    reminders: 1,
+  },
+  {
+    file: 'address-book.csv',
+    pipeline: 'address-book-csv',
+    rows: 10,
+    rejected: 1,
+    duplicates: 1,
+    warnings: 2,
+    groups: 4,
+    fields: 0,
+    reminders: 0,
+  },
+  {
+    file: 'address-book-legacy.csv',
+    pipeline: 'address-book-csv',
+    rows: 8,
+    rejected: 0,
+    duplicates: 1,
+    warnings: 2,
+    groups: 4,
+    fields: 0,
+    reminders: 0,
+  },
+  {
+    file: 'mail-client.csv',
+    pipeline: 'mail-client-csv',
+    rows: 10,
+    rejected: 1,
+    duplicates: 1,
+    warnings: 3,
+    groups: 6,
+    fields: 0,
+    reminders: 0,
+  },
+  {
+    file: 'worknet-connections.csv',
+    pipeline: 'worknet-connections',
+    rows: 10,
+    rejected: 1,
+    duplicates: 1,
+    warnings: 1,
+    groups: 0,
+    fields: 1,
+    reminders: 0,
+  },
 ];
 
 describe('contact-import validate on every sample', () => {
@@ -62,7 +122,10 @@ describe('contact-import validate on every sample', () => {
 
   it('--strict turns the warnings into rejections', async () => {
     const cwd = tempDir();
-    const result = await runCli(['validate', 'generic', join(SAMPLES, 'generic.csv'), '--strict', '--out', 'out'], { cwd });
+    const result = await runCli(
+      ['validate', 'generic', join(SAMPLES, 'generic.csv'), '--strict', '--out', 'out'],
+      { cwd },
+    );
     expect(result.code).toBe(1);
     const report = readReport(join(cwd, 'out'));
     expect(report.totals.rejected).toBe(1 + 3);
@@ -78,7 +141,12 @@ describe('contact-import validate on every sample', () => {
   });
 
   it('--json prints report.json on stdout', async () => {
-    const result = await runCli(['validate', 'worknet-connections', join(SAMPLES, 'worknet-connections.csv'), '--json']);
+    const result = await runCli([
+      'validate',
+      'worknet-connections',
+      join(SAMPLES, 'worknet-connections.csv'),
+      '--json',
+    ]);
     const report = JSON.parse(result.stdout) as { totals: { read: number }; inputs: { encoding: string }[] };
     expect(report.totals.read).toBe(10);
   });
@@ -86,6 +154,7 @@ describe('contact-import validate on every sample', () => {
   it('lists the built-in pipelines', async () => {
     const result = await runCli(['pipelines']);
     expect(result.code).toBe(0);
-    for (const name of ['generic', 'address-book-csv', 'mail-client-csv', 'worknet-connections']) expect(result.stdout).toContain(name);
+    for (const name of ['generic', 'address-book-csv', 'mail-client-csv', 'worknet-connections'])
+      expect(result.stdout).toContain(name);
   });
 });

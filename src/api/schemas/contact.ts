@@ -74,7 +74,13 @@ export const contactWriteSchema = z.strictObject({
   business_card_url: uri.nullable().optional(),
   website: z.string().max(LIMITS.websiteMaxLength).nullable().optional(),
   birthday: date.nullable().optional(),
-  birthday_year: z.number().int().min(LIMITS.birthdayYearMin).max(LIMITS.birthdayYearMax).nullable().optional(),
+  birthday_year: z
+    .number()
+    .int()
+    .min(LIMITS.birthdayYearMin)
+    .max(LIMITS.birthdayYearMax)
+    .nullable()
+    .optional(),
   frequency: z.enum(FREQUENCIES).nullable().optional(),
   last_seen_at: dateTime.nullable().optional(),
   never_keep_in_touch: z.boolean().optional(),

@@ -26,7 +26,9 @@ export const legacyChangesSchema = z.strictObject({
 export const legacyUpdateBodySchema = z.strictObject({
   update_contact_phone_numbers: z.boolean().optional(),
   contact_phone_numbers: z
-    .array(z.strictObject({ contact_id: uuid, phone_number: z.string().min(1), label: z.string().optional() }))
+    .array(
+      z.strictObject({ contact_id: uuid, phone_number: z.string().min(1), label: z.string().optional() }),
+    )
     .optional(),
   update_contact_emails: z.boolean().optional(),
   contact_emails: z.array(z.strictObject({ contact_id: uuid, email: z.string().min(1) })).optional(),

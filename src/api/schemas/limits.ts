@@ -47,7 +47,15 @@ export const FREQUENCIES = ['7 days', '14 days', '1 mon', '42 days', '3 mons', '
 export const FIELD_TYPES = ['input', 'autocomplete', 'datepicker'] as const;
 
 /** The social handle fields, under the service's neutral names. */
-export const SOCIAL_FIELDS = ['worknet', 'microblog', 'socialnet', 'photonet', 'chatapp', 'clipnet', 'videonet'] as const;
+export const SOCIAL_FIELDS = [
+  'worknet',
+  'microblog',
+  'socialnet',
+  'photonet',
+  'chatapp',
+  'clipnet',
+  'videonet',
+] as const;
 
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 export type Recurrence = (typeof RECURRENCES)[number];

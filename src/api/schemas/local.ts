@@ -9,7 +9,9 @@ export const localContactSchema = z.looseObject({
   id: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-  contact_emails: z.array(z.object({ email: z.string(), label: z.string().nullable(), ranking: z.number().nullable() })),
+  contact_emails: z.array(
+    z.object({ email: z.string(), label: z.string().nullable(), ranking: z.number().nullable() }),
+  ),
   contact_phone_numbers: z.array(
     z.object({
       phone_number: z.string(),

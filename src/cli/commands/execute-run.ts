@@ -16,7 +16,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n');
+    process.stderr.write(
+      '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -55,7 +57,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const files = [result.reportPath, result.issuesPath, ...result.rejectedPaths];
-    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, outDir: result.outDir, files })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { topIssues: result.topIssues, outDir: result.outDir, files })}\n`,
+    );
     if (result.local && !dryRun) {
       process.stdout.write(
         `Data went to the local service's database ${result.local.db}. To look at it:\n` +
@@ -73,6 +77,9 @@ const resolveTarget = async (flags: RunFlags, dryRun: boolean): Promise<TargetSp
   const url = flags.target ?? process.env.CONTACT_IMPORT_TARGET;
   if (!url) return undefined;
   void dryRun;
-  const apiKey = await resolveApiKey({ env: process.env, ...(flags.apiKeyFile ? { file: flags.apiKeyFile } : {}) });
+  const apiKey = await resolveApiKey({
+    env: process.env,
+    ...(flags.apiKeyFile ? { file: flags.apiKeyFile } : {}),
+  });
   return { url, apiKey };
 };

@@ -3,18 +3,41 @@ import type { Argv } from 'yargs';
 /** The flags `run` and `validate` share (DESIGN.md "Command line"). */
 export const withRunFlags = <T>(yargs: Argv<T>) =>
   yargs
-    .positional('pipeline', { type: 'string', demandOption: true, describe: 'built-in pipeline name or YAML file' })
-    .positional('inputs', { type: 'string', array: true, demandOption: true, describe: '.csv .tsv .json .ndjson .jsonl, or - for stdin' })
-    .option('target', { type: 'string', describe: 'service origin URL (or CONTACT_IMPORT_TARGET); default: the local service' })
-    .option('api-key-file', { type: 'string', describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)' })
+    .positional('pipeline', {
+      type: 'string',
+      demandOption: true,
+      describe: 'built-in pipeline name or YAML file',
+    })
+    .positional('inputs', {
+      type: 'string',
+      array: true,
+      demandOption: true,
+      describe: '.csv .tsv .json .ndjson .jsonl, or - for stdin',
+    })
+    .option('target', {
+      type: 'string',
+      describe: 'service origin URL (or CONTACT_IMPORT_TARGET); default: the local service',
+    })
+    .option('api-key-file', {
+      type: 'string',
+      describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)',
+    })
     .option('out', { type: 'string', describe: 'report folder (default runs/<run-id>)' })
     .option('state', { type: 'string', default: '.contact-import', describe: 'ledger folder' })
     .option('chunk-size', { type: 'number', default: 100, describe: 'contacts per bulk request' })
     .option('concurrency', { type: 'number', default: 4, describe: 'requests in flight' })
-    .option('match', { choices: ['email', 'none'] as const, default: 'email' as const, describe: 'match existing contacts' })
+    .option('match', {
+      choices: ['email', 'none'] as const,
+      default: 'email' as const,
+      describe: 'match existing contacts',
+    })
     .option('region', { type: 'string', describe: 'default phone region (ISO 3166 alpha-2)' })
     .option('max-rejects', { type: 'string', default: '0', describe: 'rejects allowed for exit 0: N or P%' })
-    .option('strict', { type: 'boolean', default: false, describe: 'reject records instead of dropping invalid values' })
+    .option('strict', {
+      type: 'boolean',
+      default: false,
+      describe: 'reject records instead of dropping invalid values',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'print report.json instead of the summary' })
     .option('log-level', {
       choices: ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const,

@@ -6,6 +6,10 @@ export const runCommand: CommandModule<object, RunFlags> = {
   command: 'run <pipeline> <inputs..>',
   describe: 'Import contacts: read, normalize, validate, then load into the target',
   builder: (yargs) =>
-    withRunFlags(yargs).option('dry-run', { type: 'boolean', default: false, describe: 'stop before loading' }) as never,
+    withRunFlags(yargs).option('dry-run', {
+      type: 'boolean',
+      default: false,
+      describe: 'stop before loading',
+    }) as never,
   handler: (argv) => executeRun(argv, Boolean((argv as RunFlags & { dryRun?: boolean }).dryRun)),
 };

@@ -3,7 +3,7 @@
  * `CONTACT_IMPORT_TEST_KILL_AT=<point>:<n>` in the environment the process SIGKILLs itself the
  * n-th time it passes `<point>`, so a test can stop a run at an exact, reproducible place instead of
  * racing a timer. Unset (every real run) it is one comparison per call. Points:
- *   read            a source record was read
+ *   read            the reader reported progress (every 1,024 records, and at the end)
  *   group           a group or custom field was created on the target, not yet in the ledger
  *   create-recorded a create chunk is in the ledger, not yet sent
  *   create-answered the target answered a create, the ledger does not know the ids yet

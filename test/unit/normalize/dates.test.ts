@@ -9,7 +9,10 @@ describe('normalizeDate', () => {
     ['2025/01/02', 'YYYY/MM/DD'],
     ['02-01-2025', 'DD-MM-YYYY'],
   ])('reads %s with the declared format %s', (value, format) => {
-    expect(normalizeDate(value, format)).toEqual({ ok: true, value: { date: '2025-01-02', yearless: false, year: 2025 } });
+    expect(normalizeDate(value, format)).toEqual({
+      ok: true,
+      value: { date: '2025-01-02', yearless: false, year: 2025 },
+    });
   });
 
   const valid: [string, string | undefined, { date: string; yearless: boolean; year?: number }][] = [

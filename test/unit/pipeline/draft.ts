@@ -20,7 +20,9 @@ export const draft = (parts: {
   },
   emails: (parts.emails ?? []).map((value, i) => ({ value, field: `E-mail ${i + 1}` })),
   phones: (parts.phones ?? []).map((value, i) => ({ value, field: `Phone ${i + 1}` })),
-  fields: Object.fromEntries(Object.entries(parts.fields ?? {}).map(([k, value]) => [k, { value, field: `col:${k}` }])),
+  fields: Object.fromEntries(
+    Object.entries(parts.fields ?? {}).map(([k, value]) => [k, { value, field: `col:${k}` }]),
+  ),
   groups: (parts.groups ?? []).map((value) => ({ value, field: 'Groups' })),
   customFields: (parts.custom ?? []).map((c) => ({
     name: c.name,

@@ -18,7 +18,11 @@ const record = (over: Partial<NormalizedRecord>): NormalizedRecord => ({
 describe('mergeRecords', () => {
   it('keeps the first non-empty value and unions lists, renumbering rankings', () => {
     const first = record({
-      contact: { full_name: 'Ann', company: null, contact_emails: [{ email: 'a@x.io', label: 'work', ranking: 1 }] },
+      contact: {
+        full_name: 'Ann',
+        company: null,
+        contact_emails: [{ email: 'a@x.io', label: 'work', ranking: 1 }],
+      },
       groups: ['Friends'],
     });
     const dup = record({

@@ -16,7 +16,12 @@ const ctx = (over: Partial<NormalizeContext> = {}): NormalizeContext => ({
 describe('normalizeRecord', () => {
   it('builds the write shape: lowercased e-mails, E.164 phones, composed name, constants', () => {
     const out = normalizeRecord(
-      draft({ first: ' José ', last: 'Núñez', emails: ['Jose@Example.COM', 'jose@example.com'], phones: ['(415) 555-0132'] }),
+      draft({
+        first: ' José ',
+        last: 'Núñez',
+        emails: ['Jose@Example.COM', 'jose@example.com'],
+        phones: ['(415) 555-0132'],
+      }),
       ctx(),
     );
     expect(out.ok).toBe(true);
@@ -34,17 +39,31 @@ describe('normalizeRecord', () => {
   });
 
   it('drops an invalid e-mail with a warning naming the column, and keeps the record', () => {
-    const out = normalizeRecord(draft({ full: 'Ann Lee', emails: ['ann@@example.com'], phones: ['+44 20 7946 0958'] }), ctx());
+    const out = normalizeRecord(
+      draft({ full: 'Ann Lee', emails: ['ann@@example.com'], phones: ['+44 20 7946 0958'] }),
+      ctx(),
+    );
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(out.issues).toMatchObject([
-      { file: 'in.csv', row: 7, severity: 'warning', stage: 'normalize', field: 'E-mail 1', value: 'ann@@example.com', code: 'invalid_email' },
+      {
+        file: 'in.csv',
+        row: 7,
+        severity: 'warning',
+        stage: 'normalize',
+        field: 'E-mail 1',
+        value: 'ann@@example.com',
+        code: 'invalid_email',
+      },
     ]);
     expect(out.record.key).toBe('phone:+442079460958');
   });
 
   it('rejects under --strict what it would otherwise drop', () => {
-    const out = normalizeRecord(draft({ full: 'Ann Lee', emails: ['ann@@example.com', 'ann@example.com'] }), ctx({ strict: true }));
+    const out = normalizeRecord(
+      draft({ full: 'Ann Lee', emails: ['ann@@example.com', 'ann@example.com'] }),
+      ctx({ strict: true }),
+    );
     expect(out.ok).toBe(false);
     expect(out.issues[0]).toMatchObject({ severity: 'error', code: 'invalid_email' });
   });
@@ -72,7 +91,10 @@ describe('normalizeRecord', () => {
   });
 
   it('drops a website past 2083 characters, and adds a scheme to a bare one', () => {
-    const long = normalizeRecord(draft({ full: 'A B', fields: { website: `example.com/${'x'.repeat(3000)}` } }), ctx());
+    const long = normalizeRecord(
+      draft({ full: 'A B', fields: { website: `example.com/${'x'.repeat(3000)}` } }),
+      ctx(),
+    );
     expect(long.ok && long.record.contact.website).toBeUndefined();
     expect(long.issues[0]?.code).toMatch(/value_too_long|invalid_website/);
     const bare = normalizeRecord(draft({ full: 'A B', fields: { website: 'example.com' } }), ctx());
@@ -105,7 +127,11 @@ describe('normalizeRecord', () => {
 
   it('reads a "Last, First" display name naturally', () => {
     const out = normalizeRecord(draft({ full: 'Doe, Jane', emails: ['jane@doe.org'] }), ctx());
-    expect(out.ok && out.record.contact).toMatchObject({ full_name: 'Jane Doe', first_name: 'Jane', last_name: 'Doe' });
+    expect(out.ok && out.record.contact).toMatchObject({
+      full_name: 'Jane Doe',
+      first_name: 'Jane',
+      last_name: 'Doe',
+    });
   });
 
   it('normalizes datepicker custom fields to ISO dates and reminders to date-times', () => {
@@ -119,8 +145,12 @@ describe('normalizeRecord', () => {
     );
     expect(out.ok).toBe(true);
     if (!out.ok) return;
-    expect(out.record.customFields).toEqual([{ name: 'Connected On', value: '2025-12-22', fieldType: 'datepicker' }]);
-    expect(out.record.reminders).toEqual([{ text: 'Call', due_at_date: '2026-01-05T00:00:00Z', recurrence: 'monthly' }]);
+    expect(out.record.customFields).toEqual([
+      { name: 'Connected On', value: '2025-12-22', fieldType: 'datepicker' },
+    ]);
+    expect(out.record.reminders).toEqual([
+      { text: 'Call', due_at_date: '2026-01-05T00:00:00Z', recurrence: 'monthly' },
+    ]);
     expect(out.issues.map((i) => i.code)).toEqual(['invalid_reminder']);
   });
 });

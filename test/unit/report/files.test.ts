@@ -12,14 +12,25 @@ describe('IssuesFile', () => {
   it('writes every issue with escaped formula cells and counts codes with one example', async () => {
     const path = join(dir(), 'issues.csv');
     const file = new IssuesFile(path);
-    const base = { file: 'a.csv', severity: 'warning' as const, stage: 'normalize' as const, field: 'Email', message: 'bad' };
+    const base = {
+      file: 'a.csv',
+      severity: 'warning' as const,
+      stage: 'normalize' as const,
+      field: 'Email',
+      message: 'bad',
+    };
     file.add({ ...base, row: 1, value: '=HYPERLINK("x")', code: 'invalid_email' });
     file.add({ ...base, row: 2, value: 'b@', code: 'invalid_email' });
     file.add({ ...base, row: 3, value: 'x'.repeat(1000), code: 'invalid_phone', severity: 'error' });
     await file.close();
     const rows = parse(readFileSync(path, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatchObject({ row: '1', value: `'=HYPERLINK("x")`, code: 'invalid_email', severity: 'warning' });
+    expect(rows[0]).toMatchObject({
+      row: '1',
+      value: `'=HYPERLINK("x")`,
+      code: 'invalid_email',
+      severity: 'warning',
+    });
     expect(rows[2]!.value.length).toBeLessThan(300);
     expect(file.topCodes()).toMatchObject([
       { code: 'invalid_email', count: 2, example: { row: 1 } },

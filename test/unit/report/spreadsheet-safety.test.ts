@@ -16,6 +16,9 @@ describe('an escaped phone cell imported again', () => {
     const { normalizePhone } = await import('../../../src/normalize/index.js');
     const escaped = escapeFormula('+1 415 555 0100');
     expect(escaped).toBe("'+1 415 555 0100");
-    expect(normalizePhone(escaped, 'US')).toMatchObject({ ok: true, value: { phone_number_sanitized: '+14155550100' } });
+    expect(normalizePhone(escaped, 'US')).toMatchObject({
+      ok: true,
+      value: { phone_number_sanitized: '+14155550100' },
+    });
   });
 });

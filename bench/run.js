@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+/**
+ * The benchmark: every comparison of issue 5 side by side in one script run, each measured in
+ * its own child process (so peak RSS is that task's own), then a table on stdout and the same as
+ * JSON. Needs `npm run build` first (the tasks run the compiled `dist/`).
+ *
+ *   node bench/run.js                     the sizes of the issue (about 10 minutes on 2 cores)
+ *   node bench/run.js --rows 100000 --load-rows 20000 --small-rows 5000    a quick look
+ *   node bench/run.js --only validate,load
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { generate } from './generate.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    'flat-rows': { type: 'string', default: '100000' },
+    'load-rows': { type: 'string', default: '200000' },
+    'small-rows': { type: 'string', default: '20000' },
+    only: { type: 'string' },
+    work: { type: 'string', default: join(tmpdir(), 'contact-import-bench') },
+    json: { type: 'string', default: join(import.meta.dirname, 'results.json') },
+  },
+});
+const ROWS = Number(flags.rows);
+const FLAT_ROWS = Number(flags['flat-rows']);
+const LOAD_ROWS = Number(flags['load-rows']);
+const SMALL_ROWS = Number(flags['small-rows']);
+const ONLY = flags.only ? new Set(flags.only.split(',')) : undefined;
+const WORK = flags.work;
+const API_KEY = 'bench_key_0123456789';
+const RATE_LIMIT = 20;
+const CHUNK = 100;
+const CONCURRENCY = 4;
+
+if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+  console.error('bench: dist/ is missing; run `npm run build` first');
+  process.exit(2);
+}
+mkdirSync(WORK, { recursive: true });
+
+/** Runs a task in a fresh node process and returns the JSON line it prints. */
+const task = (name, args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) reject(new Error(`bench task ${name} exited with ${code}: ${out}`));
+      else resolve(JSON.parse(line));
+    });
+  });
+
+/** The local service in its own process, on a fresh on-disk database. */
+const service = async (name, options = {}) => {
+  const db = join(WORK, `${name}.sqlite`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'tasks', 'serve.js'), JSON.stringify({ db, apiKey: API_KEY, ...options })],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const first = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the local service exited with ${code}`)));
+  });
+  const { url } = JSON.parse(first);
+  return {
+    url,
+    target: { url, apiKey: API_KEY },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+};
+
+/** Seeded exports, made once per size and format and reused by later runs. */
+const dataset = async (rows, format = 'generic') => {
+  const file = join(WORK, `${format}-${rows}.csv`);
+  if (!existsSync(file)) {
+    const started = performance.now();
+    await generate({ format, rows, seed: 1, out: file });
+    console.error(`bench: generated ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return file;
+};
+
+const fresh = (name) => {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+};
+
+const results = [];
+const record = (row) => {
+  results.push(row);
+  const ratio = row.ratio === undefined ? '' : ` ratio ${row.ratio.toFixed(2)} (target ${row.target})`;
+  console.error(`bench: ${row.comparison}: ${Math.round(row.rowsPerSecond)} rows/s${ratio} ${row.met === undefined ? '' : row.met ? 'MET' : 'NOT MET'}`);
+};
+const want = (name) => !ONLY || ONLY.has(name);
+const validate = (file, name, pipeline = 'generic') =>
+  task('run-import', { pipeline, file, dryRun: true, outDir: fresh(`${name}-out`), stateDir: fresh(`${name}-state`) });
+
+if (want('validate') || want('memory')) {
+  const big = await dataset(ROWS);
+  const bare = await task('bare-parse', { file: big });
+  const dry = await validate(big, 'validate-big');
+  const ratio = dry.rowsPerSecond / bare.rowsPerSecond;
+  record({ comparison: `validate vs bare csv-parse, ${ROWS} rows`, rows: dry.rows, rowsPerSecond: dry.rowsPerSecond,
+    baseline: bare.rowsPerSecond, ratio, target: '>= 0.6', met: ratio >= 0.6, peakRssMb: dry.peakRssMb, baselineRssMb: bare.peakRssMb });
+  const small = await validate(await dataset(FLAT_ROWS), 'validate-flat');
+  const growth = dry.peakRssMb / small.peakRssMb;
+  record({ comparison: `validate peak RSS, ${ROWS} vs ${FLAT_ROWS} rows`, rows: dry.rows, rowsPerSecond: dry.rowsPerSecond,
+    baseline: small.rowsPerSecond, ratio: growth, target: '< 250 MB and <= 1.2', met: dry.peakRssMb < 250 && growth <= 1.2,
+    peakRssMb: dry.peakRssMb, baselineRssMb: small.peakRssMb });
+  const book = await validate(await dataset(FLAT_ROWS, 'address-book-csv'), 'validate-book', 'address-book-csv');
+  record({ comparison: `validate address-book-csv, ${FLAT_ROWS} rows (information)`, rows: book.rows,
+    rowsPerSecond: book.rowsPerSecond, peakRssMb: book.peakRssMb });
+}
+
+if (want('load') || want('rerun')) {
+  const file = await dataset(LOAD_ROWS);
+  const stateDir = fresh('load-state');
+  const pipelineService = await service('load-pipeline');
+  const first = await task('run-import', { file, target: pipelineService.target, stateDir, outDir: fresh('load-out'),
+    chunkSize: CHUNK, concurrency: CONCURRENCY });
+  const minimalService = await service('load-minimal');
+  const minimal = await task('minimal-loader', { file, url: minimalService.url, apiKey: API_KEY, chunkSize: CHUNK, concurrency: CONCURRENCY });
+  await minimalService.stop();
+  const ceilingService = await service('load-ceiling');
+  const ceiling = await task('minimal-loader', { file, url: ceilingService.url, apiKey: API_KEY, chunkSize: 500, concurrency: 8 });
+  await ceilingService.stop();
+  const loaded = first.totals.created;
+  const ratio = loaded / first.seconds / minimal.rowsPerSecond;
+  record({ comparison: `load ${LOAD_ROWS} rows vs minimal loader (chunk ${CHUNK}, ${CONCURRENCY} in flight)`, rows: loaded,
+    rowsPerSecond: loaded / first.seconds, baseline: minimal.rowsPerSecond, ratio, target: '>= 0.7', met: ratio >= 0.7 && first.totals.failed === 0,
+    peakRssMb: first.peakRssMb, baselineRssMb: minimal.peakRssMb, detail: { totals: first.totals, requests: first.requests } });
+  record({ comparison: 'local service ceiling (minimal loader, chunk 500, 8 in flight)', rows: ceiling.rows,
+    rowsPerSecond: ceiling.rowsPerSecond, peakRssMb: ceiling.peakRssMb });
+  const again = await task('run-import', { file, target: pipelineService.target, stateDir, outDir: fresh('rerun-out'),
+    chunkSize: CHUNK, concurrency: CONCURRENCY });
+  await pipelineService.stop();
+  const speedup = first.seconds / again.seconds;
+  const contactRequests = again.totals.created + again.totals.updated;
+  record({ comparison: `rerun of the same ${LOAD_ROWS} rows vs first load`, rows: again.rows, rowsPerSecond: again.rowsPerSecond,
+    baseline: first.rowsPerSecond, ratio: speedup, target: '>= 10, no contact sent', met: speedup >= 10 && contactRequests === 0,
+    peakRssMb: again.peakRssMb, detail: { totals: again.totals, requests: again.requests } });
+}
+
+if (want('rate')) {
+  const file = await dataset(SMALL_ROWS);
+  const ideal = RATE_LIMIT * CHUNK;
+  for (const [failRate, target] of [[0, 0.9], [0.1, 0.75]]) {
+    const limited = await service(`rate-${failRate}`, { rateLimit: RATE_LIMIT, ...(failRate ? { failRate } : {}) });
+    const run = await task('run-import', { file, target: limited.target, stateDir: fresh(`rate-${failRate}-state`),
+      outDir: fresh(`rate-${failRate}-out`), chunkSize: CHUNK, concurrency: CONCURRENCY });
+    await limited.stop();
+    const loaded = run.totals.created + run.totals.updated;
+    const ratio = loaded / run.seconds / ideal;
+    record({ comparison: `--rate-limit ${RATE_LIMIT}${failRate ? `, ${failRate * 100}% faults` : ''}: ${SMALL_ROWS} rows vs ${RATE_LIMIT} req/s x ${CHUNK}`,
+      rows: loaded, rowsPerSecond: loaded / run.seconds, baseline: ideal, ratio, target: `>= ${target}, 0 failed`,
+      met: ratio >= target && run.totals.failed === 0, peakRssMb: run.peakRssMb, detail: { totals: run.totals, requests: run.requests } });
+  }
+}
+
+if (want('naive')) {
+  const file = await dataset(SMALL_ROWS);
+  const naiveService = await service('naive');
+  const naive = await task('naive-loader', { file, url: naiveService.url, apiKey: API_KEY });
+  await naiveService.stop();
+  const ours = await service('naive-ours');
+  const run = await task('run-import', { file, target: ours.target, stateDir: fresh('naive-state'), outDir: fresh('naive-out'),
+    chunkSize: CHUNK, concurrency: CONCURRENCY });
+  await ours.stop();
+  const ratio = run.totals.created / run.seconds / naive.rowsPerSecond;
+  record({ comparison: `load ${SMALL_ROWS} rows vs one-request-per-contact loader`, rows: run.totals.created,
+    rowsPerSecond: run.totals.created / run.seconds, baseline: naive.rowsPerSecond, ratio, target: '>= 30',
+    met: ratio >= 30 && run.totals.failed === 0, peakRssMb: run.peakRssMb, baselineRssMb: naive.peakRssMb });
+}
+
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
+writeFileSync(flags.json, `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+
+const fmt = (n) => (n === undefined ? '' : Math.round(n).toLocaleString('en-US'));
+const lines = [
+  '| comparison | rows/s | baseline rows/s | ratio | target | peak RSS MB | met |',
+  '|---|---:|---:|---:|---|---:|---|',
+  ...results.map((r) =>
+    `| ${r.comparison} | ${fmt(r.rowsPerSecond)} | ${fmt(r.baseline)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${r.target ?? ''} | ${r.peakRssMb}${r.baselineRssMb ? ` (baseline ${r.baselineRssMb})` : ''} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`),
+];
+console.log(lines.join('\n'));
+console.error(`bench: results in ${flags.json}`);

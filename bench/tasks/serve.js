@@ -1,0 +1,15 @@
+/** The local service in its own process, so the loader and the service are measured apart. */
+import { args, dist } from './common.js';
+
+const { startLocalService } = await import(dist('server/index.js'));
+const { db, apiKey, rateLimit, failRate, seed = 7 } = args();
+const service = await startLocalService({
+  port: 0,
+  db,
+  apiKeys: [apiKey],
+  ...(rateLimit ? { rateLimit } : {}),
+  ...(failRate ? { failRate } : {}),
+  seed,
+});
+process.stdout.write(`${JSON.stringify({ url: service.url })}\n`);
+process.on('SIGTERM', () => void service.close().then(() => process.exit(0)));

@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLedger, scopeId } from '../../src/state/index.js';
+import { seededRandom } from '../../src/server/faults.js';
+import { people, writeGenericCsv } from '../e2e/generic-csv.js';
+import { readReport, runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
+import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
+
+/**
+ * Issue 6.1: a 20,000-contact run against the local service (its database on disk) is SIGKILLed at
+ * seeded points, one per phase, each run resuming what the previous one left, until a run
+ * completes. The kill points are the CLI's test-only hook CONTACT_IMPORT_TEST_KILL_AT (see
+ * src/pipeline/load/kill-point.ts), so each kill lands where the plan says, not where a timer
+ * happened to fire. RELIABILITY_SEED replays another plan.
+ */
+const COUNT = 20_000;
+const SEED = Number(process.env.RELIABILITY_SEED ?? 20_240_611);
+const random = seededRandom(SEED);
+const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+
+// 20,000 rows read in progress steps of 1,024; 3 groups and 1 custom field; 200 create chunks.
+const KILLS = [
+  `read:${between(1, 18)}`,
+  `group:${between(1, 4)}`,
+  `create-recorded:${between(2, 40)}`,
+  `create-answered:${between(2, 40)}`,
+  `create-done:${between(2, 40)}`,
+  // The previous kill left chunks in flight pending: this one dies while resending them.
+  'create-answered:1',
+];
+
+let svc: TestService | undefined;
+afterAll(async () => {
+  await svc?.close();
+});
+
+describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
+  it('loads every contact exactly once after SIGKILLs while reading, creating groups, mid-chunk, between chunks and after a send', { timeout: 300_000 }, async () => {
+    const dir = tempDir();
+    const db = join(dir, 'service.sqlite');
+    svc = await startService({ db });
+    const rows = people(COUNT);
+    const file = writeGenericCsv(dir, 'people.csv', rows);
+    const state = join(dir, 'state');
+    const run = (out: string, killAt?: string) =>
+      runCli(['run', 'generic', file, '--target', svc!.service.url, '--state', state, '--out', join(dir, out)], {
+        cwd: dir,
+        env: { CONTACT_IMPORT_API_KEY: svc!.key, ...(killAt ? { CONTACT_IMPORT_TEST_KILL_AT: killAt } : {}) },
+        timeoutMs: 120_000,
+      });
+
+    const seenPending: number[] = [];
+    for (const [index, killAt] of KILLS.entries()) {
+      const result = await run(`killed-${index}`, killAt);
+      expect(result.signal, `run ${index} (${killAt}) was killed where planned: ${result.stderr}`).toBe('SIGKILL');
+      expect(existsSync(join(dir, `killed-${index}`, 'report.json')), 'a killed run writes no report').toBe(false);
+      const ledger = openLedger({ dir: state });
+      try {
+        const scope = ledger.scope(scopeId(svc!.service.url, svc!.key));
+        seenPending.push(scope.pendingCreates().length);
+      } finally {
+        ledger.close();
+      }
+    }
+    // Kills in the load phase left creates pending: the runs after them had something to resume.
+    expect(seenPending.slice(2).some((n) => n > 0)).toBe(true);
+
+    const final = await run('final');
+    expect(final.stderr).toBe('');
+    expect(final.code).toBe(0);
+    const report = readReport(join(dir, 'final'));
+    expect(report.status).toBe('completed');
+
+    // Reopen the service from its file (same port, so the ledger's scope is the same target).
+    const { port } = new URL(svc.service.url);
+    await svc.close();
+    svc = await startService({ db, apiKeys: [svc.key], port: Number(port) });
+    const stored = await expectExactlyLoaded(svc.client, rows);
+    expectTruthfulReport(report, stored, COUNT);
+    expect(report.totals.updated, 'nothing was matched by search: every earlier create is in the ledger').toBe(0);
+
+    // The job is done: the same command sends no contact request at all.
+    const again = await runCli(['run', 'generic', file, '--target', svc.service.url, '--state', state, '--out', join(dir, 'again')], {
+      cwd: dir,
+      env: { CONTACT_IMPORT_API_KEY: svc.key },
+    });
+    expect(again.code).toBe(0);
+    const rerun = readReport(join(dir, 'again'));
+    expect(rerun.totals).toMatchObject({ read: COUNT, unchanged: COUNT, created: 0, updated: 0, failed: 0 });
+    expect(rerun.requests.sent, 'only the target probe').toBe(1);
+  });
+});

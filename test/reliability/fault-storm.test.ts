@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FaultCounts } from '../../src/server/faults.js';
+import { runImport, type RunResult } from '../../src/pipeline/run.js';
+import { people, writeGenericCsv, type Person } from '../e2e/generic-csv.js';
+import { readIssues, startService, tempDir, type TestService } from '../e2e/harness.js';
+import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
+
+/**
+ * Issue 6.3: runs against the local service while it injects 20% 503s, 429s with Retry-After,
+ * connections reset after the work was done, answers cut off halfway, and answers slower than the
+ * client's timeout. Everything must load exactly once and the report must count the retries.
+ */
+let svc: TestService | undefined;
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+});
+
+const importFile = (file: string, dir: string, out: string, options: Partial<Parameters<typeof runImport>[0]> = {}) =>
+  runImport({
+    pipeline: 'generic',
+    inputs: [file],
+    target: { url: svc!.service.url, apiKey: svc!.key },
+    stateDir: join(dir, 'state'),
+    outDir: join(dir, out),
+    chunkSize: 20,
+    // Short waits so the storm stays fast; enough retries that a run of bad luck is not the test.
+    client: { timeoutMs: 700, retries: 12, minRetryDelayMs: 5, maxRetryDelayMs: 50 },
+    ...options,
+  });
+
+const faultsSince = (before: FaultCounts): FaultCounts => {
+  const now = svc!.service.injectedFaults();
+  return {
+    failed: now.failed - before.failed,
+    rateLimited: now.rateLimited - before.rateLimited,
+    reset: now.reset - before.reset,
+    cut: now.cut - before.cut,
+    slow: now.slow - before.slow,
+  };
+};
+const sum = (c: FaultCounts) => c.failed + c.rateLimited + c.reset + c.cut + c.slow;
+
+describe('fault storms', () => {
+  it('loads everything exactly once through 503s, 429s, resets, cut-off answers and timeouts, and counts the retries', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    svc = await startService({ failRate: 0.2, rateLimit: 60, resetRate: 0.05, cutRate: 0.05, slowRate: 0.03, slowMs: 1500, seed: 6 });
+
+    // Phase 1: creates (groups, the custom field, contacts) into an empty target.
+    const first = people(1200);
+    let before = svc.service.injectedFaults();
+    const one = await importFile(writeGenericCsv(dir, 'one.csv', first), dir, 'one');
+    const storm1 = faultsSince(before);
+    expect(one.report.status).toBe('completed');
+    expect(one.report.exitCode).toBe(0);
+    expect(sum(storm1)).toBeGreaterThan(0);
+    // Every injected fault cost the client one more attempt; none of them cost a record.
+    expect(one.report.requests.retried).toBeGreaterThanOrEqual(sum(storm1));
+    expect(one.report.requests.failed).toBe(0);
+    expectTruthfulReport(one.report, await expectExactlyLoaded(svc.client, first), 1200);
+    expect(one.report.totals.created).toBe(1200);
+
+    // Phase 2: updates by ledger (changed titles), e-mail searches and creates (new rows).
+    const second: Person[] = [...first.map((p) => (p.i % 3 === 0 ? { ...p, title: `Lead ${p.i}` } : p)), ...people(300, 1200)];
+    before = svc.service.injectedFaults();
+    const two = await importFile(writeGenericCsv(dir, 'two.csv', second), dir, 'two');
+    const storm2 = faultsSince(before);
+    expect(two.report.status).toBe('completed');
+    expect(two.report.requests.retried).toBeGreaterThanOrEqual(sum(storm2));
+    expectTruthfulReport(two.report, await expectExactlyLoaded(svc.client, second), 1500);
+    expect(two.report.totals).toMatchObject({ created: 300, updated: 400, unchanged: 800 });
+
+    // Each kind of fault really happened during the storm.
+    const all = svc.service.injectedFaults();
+    for (const kind of ['failed', 'rateLimited', 'reset', 'cut', 'slow'] as const) expect(all[kind], kind).toBeGreaterThan(0);
+  });
+
+  it('ends with exit 2 and a clear message when the service goes down and stays down, and the next run finishes the job', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const db = join(dir, 'service.sqlite');
+    svc = await startService({ db });
+    const { key } = svc;
+    const port = Number(new URL(svc.service.url).port);
+    const rows = people(2000);
+    const file = writeGenericCsv(dir, 'people.csv', rows);
+
+    let down: Promise<void> | undefined;
+    const stopped: RunResult = await importFile(file, dir, 'down', {
+      chunkSize: 50,
+      client: { timeoutMs: 2000, retries: 3, minRetryDelayMs: 10, maxRetryDelayMs: 50 },
+      onProgress: (p) => {
+        if (p.phase === 'load' && p.done >= 400) down ??= svc!.service.close();
+      },
+    });
+    await down;
+    const { report } = stopped;
+    expect(report.status).toBe('aborted');
+    expect(report.exitCode).toBe(2);
+    expect(report.error?.code).toBe('retries_exhausted');
+    expect(report.error?.message).toMatch(/kept failing after every retry: .*(ECONNREFUSED|connect|closed|socket)/i);
+    expect(report.totals.created).toBeGreaterThanOrEqual(400);
+    expect(report.totals.created).toBeLessThan(2000);
+    expect(report.totals.created + report.totals.failed).toBe(2000);
+    const notSent = readIssues(stopped.outDir).filter((i) => i.code === 'not_sent');
+    expect(notSent).toHaveLength(report.totals.failed);
+    expect(notSent[0]!.message).toMatch(/run the same command again/);
+
+    // The service is back (same port, same database): the same command finishes the job.
+    svc = await startService({ db, apiKeys: [key], port });
+    const stored = (await svc.client.local.contacts()).length;
+    // Creates in flight when it went down may be stored without the run having heard back;
+    // they are pending in the ledger, and the next run resends them under the same key.
+    expect(stored).toBeGreaterThanOrEqual(report.totals.created);
+    const again = await importFile(file, dir, 'again');
+    expect(again.report.status).toBe('completed');
+    expect(again.report.exitCode).toBe(0);
+    expectTruthfulReport(again.report, await expectExactlyLoaded(svc.client, rows), 2000);
+    expect(again.report.totals.unchanged).toBeGreaterThanOrEqual(report.totals.created);
+  });
+});
