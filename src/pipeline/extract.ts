@@ -1,9 +1,11 @@
 import { createRowMapper, type Pipeline } from '../mapping/index.js';
 import { openSource } from '../sources/index.js';
 import type { Totals } from '../report/run-report.js';
-import type { InputInfo, Issue } from './types.js';
-import { normalizeRecord } from './normalize-record.js';
-import type { NormalizedRecord } from './record.js';
+import type { InputInfo, Issue, SourceItem, SourceRow } from './types.js';
+import { NormalizePool, workersFor } from './parallel/normalize-pool.js';
+import type { WorkerSetup } from './parallel/protocol.js';
+import { createRowNormalizer } from './parallel/row-normalizer.js';
+import type { NormalizedRecord, RecordOutcome } from './record.js';
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from './staging.js';
 import type { References } from './references.js';
@@ -16,6 +18,8 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   stdin?: NodeJS.ReadableStream;
   onRecord?: (read: number) => void;
+  /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
+  workers?: number;
 }
 
 const BATCH = 500;
@@ -45,6 +49,7 @@ export const extract = async (
       rawHeader: source.rawHeader,
       delimiter: source.info.delimiter,
     });
+    const setup: WorkerSetup = { pipeline, header: source.header, file, input, strict, ...(region ? { region } : {}) };
     const mapper = createRowMapper(pipeline, source.header, file);
     outputs.addIssues(mapper.headerIssues);
     for (const h of source.headerIssues ?? []) {
@@ -52,60 +57,81 @@ export const extract = async (
       outputs.issues.add({ file, row: 0, severity: 'warning', stage: 'read', field: h.name, value: h.renamed, code: h.code, message: h.message });
     }
 
-    let batch: NormalizedRecord[] = [];
-    const flush = () => {
-      const results = staging.add(batch);
+    const settle = (items: SourceItem[], outcomes: RecordOutcome[]) => {
+      const staged: NormalizedRecord[] = [];
+      let next = 0;
+      for (const item of items) {
+        if (item.kind === 'problem') {
+          totals.rejected += 1;
+          outputs.issues.add({
+            file: item.file,
+            row: item.row,
+            severity: 'error',
+            stage: 'read',
+            field: '',
+            value: item.raw,
+            code: item.code,
+            message: item.message,
+          });
+          outputs.reject(input, item.raw);
+          continue;
+        }
+        const outcome = outcomes[next++]!;
+        if (outcome.issues.length > 0) outputs.addIssues(outcome.issues);
+        if (outcome.ok) staged.push(outcome.record);
+        else {
+          totals.rejected += 1;
+          outputs.reject(input, item.raw);
+        }
+      }
+      if (staged.length === 0) return;
+      const results = staging.add(staged);
       results.forEach((result, i) => {
-        const record = batch[i]!;
+        const record = staged[i]!;
         references.collect(record);
         if (!result.duplicateOf) return;
         totals.duplicates += 1;
         outputs.issues.add(duplicateIssue(record, result.duplicateOf));
       });
-      batch = [];
     };
 
-    for await (const item of source.items) {
-      totals.read += 1;
-      if (item.kind === 'problem') {
-        totals.rejected += 1;
-        outputs.issues.add({
-          file: item.file,
-          row: item.row,
-          severity: 'error',
-          stage: 'read',
-          field: '',
-          value: item.raw,
-          code: item.code,
-          message: item.message,
-        });
-        outputs.reject(input, item.raw);
-      } else {
-        const draft = mapper.map(item);
-        const outcome = normalizeRecord(draft, {
-          file: item.file,
-          row: item.row,
-          raw: item.raw,
-          input,
-          region,
-          dateFormat: pipeline.dateFormat,
-          strict,
-          constants: pipeline.constants,
-        });
-        outputs.addIssues(outcome.issues);
-        if (outcome.ok) batch.push(outcome.record);
-        else {
-          totals.rejected += 1;
-          outputs.reject(input, item.raw);
+    // Batches go to the workers in read order and are settled in that order, a bounded number in
+    // flight: the output is the same as in-thread, and memory does not grow with the input.
+    const workers = workersFor(path, options.workers);
+    const pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
+    const normalize = pool ? undefined : createRowNormalizer(setup);
+    const inFlight: { items: SourceItem[]; outcomes: Promise<RecordOutcome[]> }[] = [];
+    const maxInFlight = workers * 3;
+    let items: SourceItem[] = [];
+    let rows: SourceRow[] = [];
+    const dispatch = async () => {
+      if (pool) {
+        inFlight.push({ items, outcomes: pool.submit(rows) });
+        while (inFlight.length > maxInFlight) {
+          const oldest = inFlight.shift()!;
+          settle(oldest.items, await oldest.outcomes);
         }
-        if (batch.length >= BATCH) flush();
+      } else settle(items, rows.map(normalize!));
+      items = [];
+      rows = [];
+    };
+
+    try {
+      for await (const item of source.items) {
+        totals.read += 1;
+        items.push(item);
+        if (item.kind === 'row') rows.push(item);
+        if (items.length >= BATCH) await dispatch();
+        if ((totals.read & 1023) === 0) {
+          options.onRecord?.(totals.read);
+          if (options.signal?.aborted) break;
+        }
       }
-      if ((totals.read & 1023) === 0) {
-        options.onRecord?.(totals.read);
-        if (options.signal?.aborted) break;
-      }
+      if (items.length > 0) await dispatch();
+      for (const batch of inFlight.splice(0)) settle(batch.items, await batch.outcomes);
+    } finally {
+      await pool?.close();
     }
-    if (batch.length > 0) flush();
     options.onRecord?.(totals.read);
     infos.push({ ...source.info });
   }

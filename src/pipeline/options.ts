@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../api/schemas/index.js';
 import { ImportError } from '../errors/index.js';
+import { isSupportedRegion } from '../normalize/index.js';
 
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
 export type RejectThreshold = { count: number } | { percent: number };
@@ -32,6 +33,7 @@ export const runSettingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z]{2}$/, 'expected a two-letter region code such as US')
     .transform((r) => r.toUpperCase())
+    .refine(isSupportedRegion, 'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB')
     .optional(),
   maxRejects: maxRejectsSchema.default({ count: 0 }),
   strict: z.boolean().default(false),

@@ -124,9 +124,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // Headers and half the body, then a TCP reset: the answer breaks off mid-response.
       const body = Buffer.from(payload);
       const head = `HTTP/1.1 ${reply.statusCode} OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${body.length}\r\n\r\n`;
-      socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, body.length >> 1)]), () =>
-        socket.resetAndDestroy(),
+      // Awaited, so fastify writes nothing of its own before the reset.
+      await new Promise<void>((done) =>
+        socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, body.length >> 1)]), () => done()),
       );
+      socket.resetAndDestroy();
     } else socket?.destroy();
     return payload;
   });

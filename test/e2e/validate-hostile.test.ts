@@ -124,5 +124,8 @@ describe('contact-import validate on hostile input', () => {
     const bad = await runCli(['validate', 'generic', 'x.csv', '--chunk-size', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/config_invalid: option chunkSize/);
+    const region = await runCli(['validate', 'generic', 'x.csv', '--region', 'XX']);
+    expect(region.code).toBe(2);
+    expect(region.stderr).toMatch(/config_invalid: option region: not a region/);
   });
 });

@@ -52,6 +52,7 @@ describe('fault storms', () => {
     let before = svc.service.injectedFaults();
     const one = await importFile(writeGenericCsv(dir, 'one.csv', first), dir, 'one');
     const storm1 = faultsSince(before);
+    expect(one.report.error, JSON.stringify(one.report.error)).toBeUndefined();
     expect(one.report.status).toBe('completed');
     expect(one.report.exitCode).toBe(0);
     expect(sum(storm1)).toBeGreaterThan(0);
