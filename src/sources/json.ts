@@ -5,6 +5,7 @@ import { INVALID_MARK, showInvalid } from './decode.js';
 import { ElementAssembler } from './json-assembler.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
 import type { TextSource } from './text-source.js';
+import { describeJsonValue } from './json-kind.js';
 
 /** Characters given to the tokenizer per call. */
 const TOKENIZE_SLICE = 4096;
@@ -17,15 +18,6 @@ const describeStart = (char: string): string => {
   if (char === '-' || (char >= '0' && char <= '9')) return 'a number';
   return `the character ${JSON.stringify(char)}, which does not start JSON`;
 };
-
-const describeValue = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'an array'
-      : typeof value === 'string'
-        ? 'a string'
-        : `a ${typeof value}`;
 
 /** Reads until the first non-blank character, so a top level that is not an array fails at open. */
 async function readStart(text: TextSource, decoder: StringDecoder): Promise<string> {
@@ -101,7 +93,7 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
           file,
           row,
           code: 'row_unparseable',
-          message: `Element ${row} of ${file} is ${describeValue(value)}; expected an object.`,
+          message: `Element ${row} of ${file} is ${describeJsonValue(value)}; expected an object.`,
           raw,
         };
       }

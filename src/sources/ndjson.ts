@@ -4,6 +4,7 @@ import { INVALID_MARK, showInvalid } from './decode.js';
 import { splitLines } from './lines.js';
 import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
 import type { TextSource } from './text-source.js';
+import { describeJsonValue } from './json-kind.js';
 
 /** True when `value` nests containers deeper than `limit` (the record itself is level 1). */
 function tooDeep(value: unknown, limit: number): boolean {
@@ -18,15 +19,6 @@ function tooDeep(value: unknown, limit: number): boolean {
   }
   return false;
 }
-
-const kindOf = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'an array'
-      : typeof value === 'string'
-        ? 'a string'
-        : `a ${typeof value}`;
 
 /**
  * Reads NDJSON / JSON Lines: one object per line. Blank lines are skipped and take no row number;
@@ -92,7 +84,7 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
         return fail('row_unparseable', `is not valid JSON: ${reason}.`, raw);
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return fail('row_unparseable', `is ${kindOf(value)}; expected a JSON object.`, raw);
+        return fail('row_unparseable', `is ${describeJsonValue(value)}; expected a JSON object.`, raw);
       }
       if (tooDeep(value, MAX_JSON_DEPTH)) {
         return fail('row_unparseable', `is nested deeper than ${MAX_JSON_DEPTH} levels.`, raw);

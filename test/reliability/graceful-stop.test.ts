@@ -55,7 +55,7 @@ describe('graceful stop (SIGINT)', () => {
     try {
       const scope = ledger.scope(scopeId(svc.service.url, svc.key));
       expect(scope.pendingCreates()).toEqual([]);
-      const known = scope.getContacts(rows.map((p) => p.email.toLowerCase()));
+      const known = scope.getContacts(rows.map((p) => `email:${p.email.toLowerCase()}`));
       expect(known.size).toBe(report.totals.created);
       expect(new Set([...known.values()].map((e) => e.contactId))).toEqual(new Set(stored.map((c) => c.id)));
     } finally {
