@@ -3,9 +3,8 @@ import { openSource } from '../sources/index.js';
 import type { Totals } from '../report/run-report.js';
 import type { InputInfo, Issue, SourceItem, SourceRow } from './types.js';
 import { NormalizePool, workersFor } from './parallel/normalize-pool.js';
-import type { WorkerSetup } from './parallel/protocol.js';
+import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/protocol.js';
 import { createRowNormalizer } from './parallel/row-normalizer.js';
-import type { NormalizedRecord, RecordOutcome } from './record.js';
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from './staging.js';
 import type { References } from './references.js';
@@ -57,8 +56,9 @@ export const extract = async (
       outputs.issues.add({ file, row: 0, severity: 'warning', stage: 'read', field: h.name, value: h.renamed, code: h.code, message: h.message });
     }
 
-    const settle = (items: SourceItem[], outcomes: RecordOutcome[]) => {
-      const staged: NormalizedRecord[] = [];
+    const settle = (items: SourceItem[], outcomes: PreparedOutcome[]) => {
+      const staged: RecordSummary[] = [];
+      const texts: string[] = [];
       let next = 0;
       for (const item of items) {
         if (item.kind === 'problem') {
@@ -78,14 +78,17 @@ export const extract = async (
         }
         const outcome = outcomes[next++]!;
         if (outcome.issues.length > 0) outputs.addIssues(outcome.issues);
-        if (outcome.ok) staged.push(outcome.record);
+        if (outcome.ok) {
+          staged.push(outcome.summary);
+          texts.push(outcome.json);
+        }
         else {
           totals.rejected += 1;
           outputs.reject(input, item.raw);
         }
       }
       if (staged.length === 0) return;
-      const results = staging.add(staged);
+      const results = staging.add(staged, texts);
       results.forEach((result, i) => {
         const record = staged[i]!;
         references.collect(record);
@@ -100,7 +103,7 @@ export const extract = async (
     const workers = workersFor(path, options.workers);
     const pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
     const normalize = pool ? undefined : createRowNormalizer(setup);
-    const inFlight: { items: SourceItem[]; outcomes: Promise<RecordOutcome[]> }[] = [];
+    const inFlight: { items: SourceItem[]; outcomes: Promise<PreparedOutcome[]> }[] = [];
     const maxInFlight = workers * 3;
     let items: SourceItem[] = [];
     let rows: SourceRow[] = [];
@@ -138,7 +141,7 @@ export const extract = async (
   return infos;
 };
 
-const duplicateIssue = (record: NormalizedRecord, first: { file: string; row: number }): Issue => ({
+const duplicateIssue = (record: RecordSummary, first: { file: string; row: number }): Issue => ({
   file: record.file,
   row: record.row,
   severity: 'warning',

@@ -18,7 +18,7 @@ export class References {
     { fieldType: CustomFieldDefinition['fieldType']; categories: Set<string> }
   >();
 
-  collect(record: NormalizedRecord): void {
+  collect(record: Pick<NormalizedRecord, 'groups' | 'customFields'>): void {
     for (const group of record.groups) this.groups.add(group);
     for (const field of record.customFields) {
       let definition = this.fields.get(field.name);

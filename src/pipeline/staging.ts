@@ -17,11 +17,12 @@ export interface StageResult {
 export class Staging {
   private readonly dir: string;
   private readonly db: Database.Database;
+  private readonly claim: Database.Statement;
   private readonly insert: Database.Statement;
   private readonly select: Database.Statement;
   private readonly update: Database.Statement;
   private readonly page: Database.Statement;
-  private readonly addMany: (records: NormalizedRecord[]) => StageResult[];
+  private readonly addMany: (entries: { key: string; json: string }[]) => StageResult[];
   private count = 0;
 
   constructor() {
@@ -31,12 +32,18 @@ export class Staging {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.pragma('cache_size = -16000');
-    this.db.exec('CREATE TABLE staged (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, data TEXT NOT NULL)');
-    this.insert = this.db.prepare('INSERT INTO staged (key, data) VALUES (?, ?) ON CONFLICT(key) DO NOTHING');
-    this.select = this.db.prepare('SELECT seq, data FROM staged WHERE key = ?');
+    // Identities in their own narrow table: the unique index stays small and cheap to insert into,
+    // and the records themselves are appended in first-seen order.
+    this.db.exec(
+      'CREATE TABLE staged (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
+        'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID',
+    );
+    this.claim = this.db.prepare('INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING');
+    this.insert = this.db.prepare('INSERT INTO staged (seq, data) VALUES (?, ?)');
+    this.select = this.db.prepare('SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?');
     this.update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
     this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.addMany = this.db.transaction((records: NormalizedRecord[]) => records.map((r) => this.addOne(r)));
+    this.addMany = this.db.transaction((entries: { key: string; json: string }[]) => entries.map((e) => this.addOne(e.key, e.json)));
   }
 
   /** Unique identities staged so far. */
@@ -44,19 +51,25 @@ export class Staging {
     return this.count;
   }
 
-  /** Stages a batch in one transaction. */
-  add(records: NormalizedRecord[]): StageResult[] {
-    return this.addMany(records);
+  /**
+   * Stages a batch in one transaction. `texts`, when given, are the records' JSON (serialized where
+   * they were normalized, maybe in a worker); then `records` need only carry their key.
+   */
+  add(records: NormalizedRecord[]): StageResult[];
+  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[];
+  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts?: readonly string[]): StageResult[] {
+    return this.addMany(records.map((r, i) => ({ key: r.key, json: texts ? texts[i]! : JSON.stringify(r) })));
   }
 
-  private addOne(record: NormalizedRecord): StageResult {
-    if (this.insert.run(record.key, JSON.stringify(record)).changes === 1) {
+  private addOne(key: string, json: string): StageResult {
+    if (this.claim.run(key, this.count + 1).changes === 1) {
       this.count += 1;
+      this.insert.run(this.count, json);
       return {};
     }
-    const existing = this.select.get(record.key) as { seq: number; data: string };
+    const existing = this.select.get(key) as { seq: number; data: string };
     const first = JSON.parse(existing.data) as NormalizedRecord;
-    this.update.run(JSON.stringify(mergeRecords(first, record)), existing.seq);
+    this.update.run(JSON.stringify(mergeRecords(first, JSON.parse(json) as NormalizedRecord)), existing.seq);
     return { duplicateOf: { file: first.file, row: first.row } };
   }
 

@@ -53,7 +53,14 @@ export const connectTarget = async (options: {
   let local: ConnectedTarget['local'];
   if (!spec) {
     const db = join(options.stateDir, LOCAL_DB_FILE);
-    if (options.dryRun && !existsSync(db)) return { label: 'local', empty: true, close: async () => {} };
+    if (options.dryRun) {
+      // A dry run against the local default starts no service and sends no search: the ledger
+      // knows exactly what this tool loaded there, so it alone tells creates from updates.
+      const keyFile = join(options.stateDir, LOCAL_KEY_FILE);
+      const known = existsSync(db) && existsSync(keyFile);
+      const key = known ? readFileSync(keyFile, 'utf8').trim() : undefined;
+      return { label: 'local', empty: true, ...(key ? { scopeId: scopeId(LOCAL_TARGET, key) } : {}), close: async () => {} };
+    }
     mkdirSync(options.stateDir, { recursive: true });
     const { key, file } = localApiKey(options.stateDir);
     service = await startLocalService({ host: '127.0.0.1', port: 0, db, apiKeys: [key] });

@@ -48,7 +48,8 @@ export class Resolver {
     await Promise.all(
       records.map(async (record) => {
         const write = toWriteObject(record, ids);
-        const hash = writeHash(write);
+        // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
+        const hash = scope ? writeHash(write) : '';
         const entry = known.get(record.key);
         if (entry) {
           if (entry.hash === hash) plan.unchanged.push({ record, write, hash, contactId: entry.contactId });

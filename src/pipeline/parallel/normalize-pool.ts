@@ -3,9 +3,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RecordOutcome } from '../record.js';
 import type { SourceRow } from '../types.js';
-import type { BatchAnswer, BatchRequest, WorkerSetup } from './protocol.js';
+import type { BatchAnswer, BatchRequest, PreparedOutcome, WorkerSetup } from './protocol.js';
 
 /** Inputs smaller than this are normalized in-thread: starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
@@ -40,7 +39,7 @@ const workerUrl = (): URL => {
 };
 
 interface Waiting {
-  resolve: (outcomes: RecordOutcome[]) => void;
+  resolve: (outcomes: PreparedOutcome[]) => void;
   reject: (error: Error) => void;
 }
 
@@ -68,7 +67,7 @@ export class NormalizePool {
     });
   }
 
-  submit(rows: SourceRow[]): Promise<RecordOutcome[]> {
+  submit(rows: SourceRow[]): Promise<PreparedOutcome[]> {
     if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     const request: BatchRequest = { id, rows };

@@ -1,16 +1,15 @@
 import { createRowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../normalize-record.js';
-import type { RecordOutcome } from '../record.js';
 import type { SourceRow } from '../types.js';
-import type { WorkerSetup } from './protocol.js';
+import type { PreparedOutcome, WorkerSetup } from './protocol.js';
 
-/** map -> normalize -> validate for one input's rows: the same function in a worker and in-thread. */
-export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => RecordOutcome) => {
+/** map -> normalize -> validate -> serialize for one input's rows: the same in a worker and in-thread. */
+export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => PreparedOutcome) => {
   const { pipeline, file, input, strict } = setup;
   const mapper = createRowMapper(pipeline, setup.header, file);
   const region = setup.region ?? pipeline.region;
-  return (row) =>
-    normalizeRecord(mapper.map(row), {
+  return (row) => {
+    const outcome = normalizeRecord(mapper.map(row), {
       file: row.file,
       row: row.row,
       raw: row.raw,
@@ -20,4 +19,13 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Re
       strict,
       constants: pipeline.constants,
     });
+    if (!outcome.ok) return outcome;
+    const { record } = outcome;
+    return {
+      ok: true,
+      issues: outcome.issues,
+      summary: { file: record.file, row: record.row, key: record.key, groups: record.groups, customFields: record.customFields },
+      json: JSON.stringify(record),
+    };
+  };
 };
