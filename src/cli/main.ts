@@ -2,9 +2,10 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { commands } from './commands/index.js';
+import { protectStdinDash } from './stdin-dash.js';
 
 /** The command layer: parses flags, prints, and exits. The library below never does. */
-const cli = yargs(hideBin(process.argv))
+const cli = yargs(protectStdinDash(hideBin(process.argv)))
   .scriptName('contact-import')
   .strict()
   .demandCommand(1, 'Name a command: run, validate, serve or pipelines.')

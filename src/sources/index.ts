@@ -19,6 +19,9 @@ export interface OpenSourceOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
+/** How standard input (the path `-`) is named in reports and messages. */
+export const STDIN_LABEL = '<stdin>';
+
 /**
  * Opens one input: reads just enough to know its encoding, delimiter and header, then yields its
  * records as `items` are pulled. `info.rows` counts the items consumed so far.
@@ -35,13 +38,20 @@ export async function openSource(
     signal: options.signal,
     stdin: options.stdin,
   });
+  // `-` is formula-leading in a spreadsheet and says little in a message; stdin gets a name.
+  const file = path === '-' ? STDIN_LABEL : path;
   switch (format) {
     case 'csv':
     case 'tsv':
-      return openCsv(text, { path, format, delimiter: dialect.delimiter, skipLines: dialect.skipLines });
+      return openCsv(text, {
+        path: file,
+        format,
+        delimiter: dialect.delimiter,
+        skipLines: dialect.skipLines,
+      });
     case 'json':
-      return openJson(text, path);
+      return openJson(text, file);
     case 'ndjson':
-      return openNdjson(text, path);
+      return openNdjson(text, file);
   }
 }

@@ -95,7 +95,9 @@ describe('references and reminders across reruns', () => {
     expect(reminders.find((r) => r.text === 'Send the offer')!.due_at_date).toBe('2027-01-15T00:00:00Z');
     [tier] = await svc.client.local.customFields();
     expect(tier!.categories.map((c) => c.category).sort()).toEqual(['Bronze', 'Gold', 'Silver']);
-    const cy = (await svc.client.local.contacts()).find((c) => c.contact_emails[0]?.email === 'cy@example.com')!;
+    const cy = (await svc.client.local.contacts()).find(
+      (c) => c.contact_emails[0]?.email === 'cy@example.com',
+    )!;
     expect(cy.custom_fields).toMatchObject([{ id: tier!.id, text_value: 'Bronze' }]);
   });
 });

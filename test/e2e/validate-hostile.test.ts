@@ -129,3 +129,19 @@ describe('contact-import validate on hostile input', () => {
     expect(region.stderr).toMatch(/config_invalid: option region: not a region/);
   });
 });
+
+describe('contact-import validate reading standard input', () => {
+  it('reads `-` as stdin and names it <stdin> in the report and issues', async () => {
+    const cwd = tempDir();
+    const csv = 'full_name,email\nAnn Lee,ann@example.com\nBob,bob@@example.com\n,\n';
+    const result = await runCli(['validate', 'generic', '-', '--out', 'out'], { cwd, stdin: csv });
+    expect(result.code).toBe(1);
+    const report = readReport(join(cwd, 'out'));
+    expect(report.inputs).toMatchObject([{ path: '<stdin>', format: 'csv', rows: 3 }]);
+    expect(report.totals).toMatchObject({ read: 3, created: 2, rejected: 1, warnings: 1 });
+    expect(readIssues(join(cwd, 'out')).map((i) => [i.file, i.row, i.code])).toEqual([
+      ['<stdin>', '2', 'invalid_email'],
+      ['<stdin>', '3', 'no_identity'],
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import type { TargetSpec } from '../../pipeline/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
+import { restoreStdinDash } from '../stdin-dash.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -30,7 +31,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     const target = await resolveTarget(flags, dryRun);
     result = await runImport({
       pipeline: flags.pipeline,
-      inputs: flags.inputs,
+      inputs: restoreStdinDash(flags.inputs),
       dryRun,
       ...(target ? { target } : {}),
       ...(flags.out ? { outDir: flags.out } : {}),

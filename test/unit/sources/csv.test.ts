@@ -281,8 +281,8 @@ describe('stdin', () => {
       {},
       { stdin: Readable.from([Buffer.from('a,b\n1,'), Buffer.from('2\n')]) },
     );
-    expect(csv.source.info).toMatchObject({ path: '-', format: 'csv', rows: 1 });
-    expect(csv.rows[0]).toMatchObject({ file: '-', row: 1, values: { a: '1', b: '2' } });
+    expect(csv.source.info).toMatchObject({ path: '<stdin>', format: 'csv', rows: 1 });
+    expect(csv.rows[0]).toMatchObject({ file: '<stdin>', row: 1, values: { a: '1', b: '2' } });
 
     const ndjson = await readAll(
       '-',
