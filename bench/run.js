@@ -9,7 +9,7 @@
  *   node bench/run.js --only validate,load
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,6 +43,11 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
   process.exit(2);
 }
 mkdirSync(WORK, { recursive: true });
+// A snapshot of dist/ inside the repository (so node_modules still resolves) for the whole run.
+const SNAPSHOT = join(import.meta.dirname, 'out', 'dist');
+rmSync(SNAPSHOT, { recursive: true, force: true });
+cpSync(new URL('../dist', import.meta.url), SNAPSHOT, { recursive: true });
+process.env.BENCH_DIST = SNAPSHOT;
 
 /** Runs a task in a fresh node process and returns the JSON line it prints. */
 const task = (name, args) =>

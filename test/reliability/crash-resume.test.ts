@@ -36,58 +36,84 @@ afterAll(async () => {
 });
 
 describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
-  it('loads every contact exactly once after SIGKILLs while reading, creating groups, mid-chunk, between chunks and after a send', { timeout: 300_000 }, async () => {
-    const dir = tempDir();
-    const db = join(dir, 'service.sqlite');
-    svc = await startService({ db });
-    const rows = people(COUNT);
-    const file = writeGenericCsv(dir, 'people.csv', rows);
-    const state = join(dir, 'state');
-    const run = (out: string, killAt?: string) =>
-      runCli(['run', 'generic', file, '--target', svc!.service.url, '--state', state, '--out', join(dir, out)], {
-        cwd: dir,
-        env: { CONTACT_IMPORT_API_KEY: svc!.key, ...(killAt ? { CONTACT_IMPORT_TEST_KILL_AT: killAt } : {}) },
-        timeoutMs: 120_000,
-      });
+  it(
+    'loads every contact exactly once after SIGKILLs while reading, creating groups, mid-chunk, between chunks and after a send',
+    { timeout: 300_000 },
+    async () => {
+      const dir = tempDir();
+      const db = join(dir, 'service.sqlite');
+      svc = await startService({ db });
+      const rows = people(COUNT);
+      const file = writeGenericCsv(dir, 'people.csv', rows);
+      const state = join(dir, 'state');
+      const run = (out: string, killAt?: string) =>
+        runCli(
+          ['run', 'generic', file, '--target', svc!.service.url, '--state', state, '--out', join(dir, out)],
+          {
+            cwd: dir,
+            env: {
+              CONTACT_IMPORT_API_KEY: svc!.key,
+              ...(killAt ? { CONTACT_IMPORT_TEST_KILL_AT: killAt } : {}),
+            },
+            timeoutMs: 120_000,
+          },
+        );
 
-    const seenPending: number[] = [];
-    for (const [index, killAt] of KILLS.entries()) {
-      const result = await run(`killed-${index}`, killAt);
-      expect(result.signal, `run ${index} (${killAt}) was killed where planned: ${result.stderr}`).toBe('SIGKILL');
-      expect(existsSync(join(dir, `killed-${index}`, 'report.json')), 'a killed run writes no report').toBe(false);
-      const ledger = openLedger({ dir: state });
-      try {
-        const scope = ledger.scope(scopeId(svc!.service.url, svc!.key));
-        seenPending.push(scope.pendingCreates().length);
-      } finally {
-        ledger.close();
+      const seenPending: number[] = [];
+      for (const [index, killAt] of KILLS.entries()) {
+        const result = await run(`killed-${index}`, killAt);
+        expect(result.signal, `run ${index} (${killAt}) was killed where planned: ${result.stderr}`).toBe(
+          'SIGKILL',
+        );
+        expect(existsSync(join(dir, `killed-${index}`, 'report.json')), 'a killed run writes no report').toBe(
+          false,
+        );
+        const ledger = openLedger({ dir: state });
+        try {
+          const scope = ledger.scope(scopeId(svc!.service.url, svc!.key));
+          seenPending.push(scope.pendingCreates().length);
+        } finally {
+          ledger.close();
+        }
       }
-    }
-    // Kills in the load phase left creates pending: the runs after them had something to resume.
-    expect(seenPending.slice(2).some((n) => n > 0)).toBe(true);
+      // Kills in the load phase left creates pending: the runs after them had something to resume.
+      expect(seenPending.slice(2).some((n) => n > 0)).toBe(true);
 
-    const final = await run('final');
-    expect(final.stderr).toBe('');
-    expect(final.code).toBe(0);
-    const report = readReport(join(dir, 'final'));
-    expect(report.status).toBe('completed');
+      const final = await run('final');
+      expect(final.stderr).toBe('');
+      expect(final.code).toBe(0);
+      const report = readReport(join(dir, 'final'));
+      expect(report.status).toBe('completed');
 
-    // Reopen the service from its file (same port, so the ledger's scope is the same target).
-    const { port } = new URL(svc.service.url);
-    await svc.close();
-    svc = await startService({ db, apiKeys: [svc.key], port: Number(port) });
-    const stored = await expectExactlyLoaded(svc.client, rows);
-    expectTruthfulReport(report, stored, COUNT);
-    expect(report.totals.updated, 'nothing was matched by search: every earlier create is in the ledger').toBe(0);
+      // Reopen the service from its file (same port, so the ledger's scope is the same target).
+      const { port } = new URL(svc.service.url);
+      await svc.close();
+      svc = await startService({ db, apiKeys: [svc.key], port: Number(port) });
+      const stored = await expectExactlyLoaded(svc.client, rows);
+      expectTruthfulReport(report, stored, COUNT);
+      expect(
+        report.totals.updated,
+        'nothing was matched by search: every earlier create is in the ledger',
+      ).toBe(0);
 
-    // The job is done: the same command sends no contact request at all.
-    const again = await runCli(['run', 'generic', file, '--target', svc.service.url, '--state', state, '--out', join(dir, 'again')], {
-      cwd: dir,
-      env: { CONTACT_IMPORT_API_KEY: svc.key },
-    });
-    expect(again.code).toBe(0);
-    const rerun = readReport(join(dir, 'again'));
-    expect(rerun.totals).toMatchObject({ read: COUNT, unchanged: COUNT, created: 0, updated: 0, failed: 0 });
-    expect(rerun.requests.sent, 'only the target probe').toBe(1);
-  });
+      // The job is done: the same command sends no contact request at all.
+      const again = await runCli(
+        ['run', 'generic', file, '--target', svc.service.url, '--state', state, '--out', join(dir, 'again')],
+        {
+          cwd: dir,
+          env: { CONTACT_IMPORT_API_KEY: svc.key },
+        },
+      );
+      expect(again.code).toBe(0);
+      const rerun = readReport(join(dir, 'again'));
+      expect(rerun.totals).toMatchObject({
+        read: COUNT,
+        unchanged: COUNT,
+        created: 0,
+        updated: 0,
+        failed: 0,
+      });
+      expect(rerun.requests.sent, 'only the target probe').toBe(1);
+    },
+  );
 });

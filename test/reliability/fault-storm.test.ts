@@ -17,7 +17,12 @@ afterEach(async () => {
   svc = undefined;
 });
 
-const importFile = (file: string, dir: string, out: string, options: Partial<Parameters<typeof runImport>[0]> = {}) =>
+const importFile = (
+  file: string,
+  dir: string,
+  out: string,
+  options: Partial<Parameters<typeof runImport>[0]> = {},
+) =>
   runImport({
     pipeline: 'generic',
     inputs: [file],
@@ -43,80 +48,119 @@ const faultsSince = (before: FaultCounts): FaultCounts => {
 const sum = (c: FaultCounts) => c.failed + c.rateLimited + c.reset + c.cut + c.slow;
 
 describe('fault storms', () => {
-  it('loads everything exactly once through 503s, 429s, resets, cut-off answers and timeouts, and counts the retries', { timeout: 120_000 }, async () => {
+  it(
+    'loads everything exactly once through 503s, 429s, resets, cut-off answers and timeouts, and counts the retries',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      svc = await startService({
+        failRate: 0.2,
+        rateLimit: 60,
+        resetRate: 0.05,
+        cutRate: 0.05,
+        slowRate: 0.03,
+        slowMs: 1500,
+        seed: 6,
+      });
+
+      // Phase 1: creates (groups, the custom field, contacts) into an empty target.
+      const first = people(1200);
+      let before = svc.service.injectedFaults();
+      const one = await importFile(writeGenericCsv(dir, 'one.csv', first), dir, 'one');
+      const storm1 = faultsSince(before);
+      expect(one.report.error, JSON.stringify(one.report.error)).toBeUndefined();
+      expect(one.report.status).toBe('completed');
+      expect(one.report.exitCode).toBe(0);
+      expect(sum(storm1)).toBeGreaterThan(0);
+      // Every injected fault cost the client one more attempt; none of them cost a record.
+      expect(one.report.requests.retried).toBeGreaterThanOrEqual(sum(storm1));
+      expect(one.report.requests.failed).toBe(0);
+      expectTruthfulReport(one.report, await expectExactlyLoaded(svc.client, first), 1200);
+      expect(one.report.totals.created).toBe(1200);
+
+      // Phase 2: updates by ledger (changed titles), e-mail searches and creates (new rows).
+      const second: Person[] = [
+        ...first.map((p) => (p.i % 3 === 0 ? { ...p, title: `Lead ${p.i}` } : p)),
+        ...people(300, 1200),
+      ];
+      before = svc.service.injectedFaults();
+      const two = await importFile(writeGenericCsv(dir, 'two.csv', second), dir, 'two');
+      const storm2 = faultsSince(before);
+      expect(two.report.status).toBe('completed');
+      expect(two.report.requests.retried).toBeGreaterThanOrEqual(sum(storm2));
+      expectTruthfulReport(two.report, await expectExactlyLoaded(svc.client, second), 1500);
+      expect(two.report.totals).toMatchObject({ created: 300, updated: 400, unchanged: 800 });
+
+      // Each kind of fault really happened during the storm.
+      const all = svc.service.injectedFaults();
+      for (const kind of ['failed', 'rateLimited', 'reset', 'cut', 'slow'] as const)
+        expect(all[kind], kind).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    'ends with exit 2 and a clear message when the service goes down and stays down, and the next run finishes the job',
+    { timeout: 60_000 },
+    async () => {
+      const dir = tempDir();
+      const db = join(dir, 'service.sqlite');
+      svc = await startService({ db });
+      const { key } = svc;
+      const port = Number(new URL(svc.service.url).port);
+      const rows = people(2000);
+      const file = writeGenericCsv(dir, 'people.csv', rows);
+
+      let down: Promise<void> | undefined;
+      const stopped: RunResult = await importFile(file, dir, 'down', {
+        chunkSize: 50,
+        client: { timeoutMs: 2000, retries: 3, minRetryDelayMs: 10, maxRetryDelayMs: 50 },
+        onProgress: (p) => {
+          if (p.phase === 'load' && p.done >= 400) down ??= svc!.service.close();
+        },
+      });
+      await down;
+      const { report } = stopped;
+      expect(report.status).toBe('aborted');
+      expect(report.exitCode).toBe(2);
+      expect(report.error?.code).toBe('retries_exhausted');
+      expect(report.error?.message).toMatch(
+        /kept failing after every retry: .*(ECONNREFUSED|connect|closed|socket)/i,
+      );
+      expect(report.totals.created).toBeGreaterThanOrEqual(400);
+      expect(report.totals.created).toBeLessThan(2000);
+      expect(report.totals.created + report.totals.failed).toBe(2000);
+      const notSent = readIssues(stopped.outDir).filter((i) => i.code === 'not_sent');
+      expect(notSent).toHaveLength(report.totals.failed);
+      expect(notSent[0]!.message).toMatch(/run the same command again/);
+
+      // The service is back (same port, same database): the same command finishes the job.
+      svc = await startService({ db, apiKeys: [key], port });
+      const stored = (await svc.client.local.contacts()).length;
+      // Creates in flight when it went down may be stored without the run having heard back;
+      // they are pending in the ledger, and the next run resends them under the same key.
+      expect(stored).toBeGreaterThanOrEqual(report.totals.created);
+      const again = await importFile(file, dir, 'again');
+      expect(again.report.status).toBe('completed');
+      expect(again.report.exitCode).toBe(0);
+      expectTruthfulReport(again.report, await expectExactlyLoaded(svc.client, rows), 2000);
+      expect(again.report.totals.unchanged).toBeGreaterThanOrEqual(report.totals.created);
+    },
+  );
+
+  it('stops with exit 2 before reading anything when the target is unreachable from the start', async () => {
     const dir = tempDir();
-    svc = await startService({ failRate: 0.2, rateLimit: 60, resetRate: 0.05, cutRate: 0.05, slowRate: 0.03, slowMs: 1500, seed: 6 });
-
-    // Phase 1: creates (groups, the custom field, contacts) into an empty target.
-    const first = people(1200);
-    let before = svc.service.injectedFaults();
-    const one = await importFile(writeGenericCsv(dir, 'one.csv', first), dir, 'one');
-    const storm1 = faultsSince(before);
-    expect(one.report.error, JSON.stringify(one.report.error)).toBeUndefined();
-    expect(one.report.status).toBe('completed');
-    expect(one.report.exitCode).toBe(0);
-    expect(sum(storm1)).toBeGreaterThan(0);
-    // Every injected fault cost the client one more attempt; none of them cost a record.
-    expect(one.report.requests.retried).toBeGreaterThanOrEqual(sum(storm1));
-    expect(one.report.requests.failed).toBe(0);
-    expectTruthfulReport(one.report, await expectExactlyLoaded(svc.client, first), 1200);
-    expect(one.report.totals.created).toBe(1200);
-
-    // Phase 2: updates by ledger (changed titles), e-mail searches and creates (new rows).
-    const second: Person[] = [...first.map((p) => (p.i % 3 === 0 ? { ...p, title: `Lead ${p.i}` } : p)), ...people(300, 1200)];
-    before = svc.service.injectedFaults();
-    const two = await importFile(writeGenericCsv(dir, 'two.csv', second), dir, 'two');
-    const storm2 = faultsSince(before);
-    expect(two.report.status).toBe('completed');
-    expect(two.report.requests.retried).toBeGreaterThanOrEqual(sum(storm2));
-    expectTruthfulReport(two.report, await expectExactlyLoaded(svc.client, second), 1500);
-    expect(two.report.totals).toMatchObject({ created: 300, updated: 400, unchanged: 800 });
-
-    // Each kind of fault really happened during the storm.
-    const all = svc.service.injectedFaults();
-    for (const kind of ['failed', 'rateLimited', 'reset', 'cut', 'slow'] as const) expect(all[kind], kind).toBeGreaterThan(0);
-  });
-
-  it('ends with exit 2 and a clear message when the service goes down and stays down, and the next run finishes the job', { timeout: 60_000 }, async () => {
-    const dir = tempDir();
-    const db = join(dir, 'service.sqlite');
-    svc = await startService({ db });
-    const { key } = svc;
-    const port = Number(new URL(svc.service.url).port);
-    const rows = people(2000);
-    const file = writeGenericCsv(dir, 'people.csv', rows);
-
-    let down: Promise<void> | undefined;
-    const stopped: RunResult = await importFile(file, dir, 'down', {
-      chunkSize: 50,
-      client: { timeoutMs: 2000, retries: 3, minRetryDelayMs: 10, maxRetryDelayMs: 50 },
-      onProgress: (p) => {
-        if (p.phase === 'load' && p.done >= 400) down ??= svc!.service.close();
-      },
+    const file = writeGenericCsv(dir, 'people.csv', people(10));
+    const { report } = await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      // Port 9 (discard) on loopback: nothing listens, every connection is refused.
+      target: { url: 'http://127.0.0.1:9', apiKey: 'unreachable-key-0001' },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, 'out'),
+      client: { retries: 2, minRetryDelayMs: 5, maxRetryDelayMs: 20 },
     });
-    await down;
-    const { report } = stopped;
-    expect(report.status).toBe('aborted');
-    expect(report.exitCode).toBe(2);
-    expect(report.error?.code).toBe('retries_exhausted');
-    expect(report.error?.message).toMatch(/kept failing after every retry: .*(ECONNREFUSED|connect|closed|socket)/i);
-    expect(report.totals.created).toBeGreaterThanOrEqual(400);
-    expect(report.totals.created).toBeLessThan(2000);
-    expect(report.totals.created + report.totals.failed).toBe(2000);
-    const notSent = readIssues(stopped.outDir).filter((i) => i.code === 'not_sent');
-    expect(notSent).toHaveLength(report.totals.failed);
-    expect(notSent[0]!.message).toMatch(/run the same command again/);
-
-    // The service is back (same port, same database): the same command finishes the job.
-    svc = await startService({ db, apiKeys: [key], port });
-    const stored = (await svc.client.local.contacts()).length;
-    // Creates in flight when it went down may be stored without the run having heard back;
-    // they are pending in the ledger, and the next run resends them under the same key.
-    expect(stored).toBeGreaterThanOrEqual(report.totals.created);
-    const again = await importFile(file, dir, 'again');
-    expect(again.report.status).toBe('completed');
-    expect(again.report.exitCode).toBe(0);
-    expectTruthfulReport(again.report, await expectExactlyLoaded(svc.client, rows), 2000);
-    expect(again.report.totals.unchanged).toBeGreaterThanOrEqual(report.totals.created);
+    expect(report).toMatchObject({ status: 'aborted', exitCode: 2, error: { code: 'target_unreachable' } });
+    expect(report.error?.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
+    expect(report.totals.read).toBe(0);
   });
 });

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { CLI, outcomes, readIssues, readReport, runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
+import {
+  CLI,
+  outcomes,
+  readIssues,
+  readReport,
+  runCli,
+  startService,
+  tempDir,
+  type TestService,
+} from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /** Issue 6.2: Ctrl-C during a load. */
@@ -16,57 +25,84 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('graceful stop (SIGINT)', () => {
-  it('lets requests in flight finish, saves the ledger, reports interrupted with exit 130, and the next run continues', { timeout: 90_000 }, async () => {
-    const dir = tempDir();
-    // Latency keeps the load going long enough to stop it in the middle.
-    svc = await startService({ latencyMs: 40 });
-    const rows = people(2000);
-    const file = writeGenericCsv(dir, 'people.csv', rows);
-    const state = join(dir, 'state');
-    // --match none: the ledger alone must carry the rerun (and no per-record searches slow it down).
-    const args = ['run', 'generic', file, '--target', svc.service.url, '--state', state, '--chunk-size', '20', '--match', 'none'];
-    const env = { ...process.env, CONTACT_IMPORT_API_KEY: svc.key };
+  it(
+    'lets requests in flight finish, saves the ledger, reports interrupted with exit 130, and the next run continues',
+    { timeout: 90_000 },
+    async () => {
+      const dir = tempDir();
+      // Latency keeps the load going long enough to stop it in the middle.
+      svc = await startService({ latencyMs: 40 });
+      const rows = people(2000);
+      const file = writeGenericCsv(dir, 'people.csv', rows);
+      const state = join(dir, 'state');
+      // --match none: the ledger alone must carry the rerun (and no per-record searches slow it down).
+      const args = [
+        'run',
+        'generic',
+        file,
+        '--target',
+        svc.service.url,
+        '--state',
+        state,
+        '--chunk-size',
+        '20',
+        '--match',
+        'none',
+      ];
+      const env = { ...process.env, CONTACT_IMPORT_API_KEY: svc.key };
 
-    const child = spawn(process.execPath, [CLI, ...args, '--out', join(dir, 'stopped')], { cwd: dir, env });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // Stop once the load is visibly under way: some contacts are stored.
-    const deadline = Date.now() + 60_000;
-    while ((await svc.client.local.contacts()).length < 200 && Date.now() < deadline) await sleep(20);
-    child.kill('SIGINT');
-    const code = await exited;
+      const child = spawn(process.execPath, [CLI, ...args, '--out', join(dir, 'stopped')], { cwd: dir, env });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // Stop once the load is visibly under way: some contacts are stored.
+      const deadline = Date.now() + 60_000;
+      while ((await svc.client.local.contacts()).length < 200 && Date.now() < deadline) await sleep(20);
+      child.kill('SIGINT');
+      const code = await exited;
 
-    expect(stderr).toContain('Stopping: requests in flight finish');
-    expect(code).toBe(130);
-    const report = readReport(join(dir, 'stopped'));
-    expect(report.status).toBe('interrupted');
-    expect(report.exitCode).toBe(130);
-    expect(outcomes(report)).toBe(2000);
-    expect(report.totals.created).toBeGreaterThanOrEqual(200);
-    expect(report.totals.created).toBeLessThan(2000);
-    expect(report.totals.failed).toBe(2000 - report.totals.created);
-    expect(readIssues(join(dir, 'stopped')).filter((i) => i.code === 'not_sent')).toHaveLength(report.totals.failed);
+      expect(stderr).toContain('Stopping: requests in flight finish');
+      expect(code).toBe(130);
+      const report = readReport(join(dir, 'stopped'));
+      expect(report.status).toBe('interrupted');
+      expect(report.exitCode).toBe(130);
+      expect(outcomes(report)).toBe(2000);
+      expect(report.totals.created).toBeGreaterThanOrEqual(200);
+      expect(report.totals.created).toBeLessThan(2000);
+      expect(report.totals.failed).toBe(2000 - report.totals.created);
+      expect(readIssues(join(dir, 'stopped')).filter((i) => i.code === 'not_sent')).toHaveLength(
+        report.totals.failed,
+      );
 
-    // Requests in flight finished and were recorded: the service holds exactly what the report
-    // says was created, and the ledger has nothing pending and knows every stored contact.
-    const stored = await svc.client.local.contacts();
-    expect(stored).toHaveLength(report.totals.created);
-    const ledger = openLedger({ dir: state });
-    try {
-      const scope = ledger.scope(scopeId(svc.service.url, svc.key));
-      expect(scope.pendingCreates()).toEqual([]);
-      const known = scope.getContacts(rows.map((p) => `email:${p.email.toLowerCase()}`));
-      expect(known.size).toBe(report.totals.created);
-      expect(new Set([...known.values()].map((e) => e.contactId))).toEqual(new Set(stored.map((c) => c.id)));
-    } finally {
-      ledger.close();
-    }
+      // Requests in flight finished and were recorded: the service holds exactly what the report
+      // says was created, and the ledger has nothing pending and knows every stored contact.
+      const stored = await svc.client.local.contacts();
+      expect(stored).toHaveLength(report.totals.created);
+      const ledger = openLedger({ dir: state });
+      try {
+        const scope = ledger.scope(scopeId(svc.service.url, svc.key));
+        expect(scope.pendingCreates()).toEqual([]);
+        const known = scope.getContacts(rows.map((p) => `email:${p.email.toLowerCase()}`));
+        expect(known.size).toBe(report.totals.created);
+        expect(new Set([...known.values()].map((e) => e.contactId))).toEqual(
+          new Set(stored.map((c) => c.id)),
+        );
+      } finally {
+        ledger.close();
+      }
 
-    const next = await runCli([...args, '--out', join(dir, 'next')], { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } });
-    expect(next.code).toBe(0);
-    const finished = readReport(join(dir, 'next'));
-    expect(finished.totals).toMatchObject({ unchanged: report.totals.created, created: 2000 - report.totals.created, updated: 0 });
-    expectTruthfulReport(finished, await expectExactlyLoaded(svc.client, rows), 2000);
-  });
+      const next = await runCli([...args, '--out', join(dir, 'next')], {
+        cwd: dir,
+        env: { CONTACT_IMPORT_API_KEY: svc.key },
+      });
+      expect(next.code).toBe(0);
+      const finished = readReport(join(dir, 'next'));
+      expect(finished.totals).toMatchObject({
+        unchanged: report.totals.created,
+        created: 2000 - report.totals.created,
+        updated: 0,
+      });
+      expectTruthfulReport(finished, await expectExactlyLoaded(svc.client, rows), 2000);
+    },
+  );
 });

@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { ServiceClient } from '../../src/api/client/index.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import type { Person } from '../e2e/generic-csv.js';
 import { outcomes } from '../e2e/harness.js';
+
+/** The hostile input corpus (see its README.md). */
+export const HOSTILE = resolve(import.meta.dirname, '../fixtures/hostile');
 
 /**
  * What the service must hold after the people of `writeGenericCsv` were loaded, however many
@@ -16,8 +20,13 @@ export const expectExactlyLoaded = async (client: ServiceClient, rows: Person[])
     client.local.customFields(),
   ]);
   const groupNames = groups.map((g) => g.name).sort();
-  expect(groupNames, 'each group created once').toEqual([...new Set(rows.flatMap((p) => [p.group, 'Everyone']))].sort());
-  expect(fields.map((f) => f.name), 'the custom field created once').toEqual(['Favorite Color']);
+  expect(groupNames, 'each group created once').toEqual(
+    [...new Set(rows.flatMap((p) => [p.group, 'Everyone']))].sort(),
+  );
+  expect(
+    fields.map((f) => f.name),
+    'the custom field created once',
+  ).toEqual(['Favorite Color']);
   const groupName = new Map(groups.map((g) => [g.id, g.name]));
 
   const byEmail = new Map<string, (typeof contacts)[number]>();

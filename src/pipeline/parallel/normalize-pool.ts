@@ -11,7 +11,7 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
 /**
  * How many normalize workers an input gets: `CONTACT_IMPORT_WORKERS` when set (0 = in-thread),
- * else one per core (at most 4) for a file of PARALLEL_MIN_BYTES or more, else none. stdin and
+ * else one per core but one (at least 1, at most 4) for a file of PARALLEL_MIN_BYTES or more, else none. stdin and
  * unreadable paths get none: the reader reports those.
  */
 export const workersFor = (path: string, requested?: number): number => {
@@ -24,7 +24,8 @@ export const workersFor = (path: string, requested?: number): number => {
   } catch {
     return 0;
   }
-  return Math.min(4, Math.max(1, availableParallelism()));
+  // The main thread reads, stages and loads: it keeps a core of its own.
+  return Math.min(4, Math.max(1, availableParallelism() - 1));
 };
 
 /**
@@ -37,6 +38,8 @@ const workerUrl = (): URL => {
   const root = resolve(dirname(here), '../../..');
   return new URL(`file://${resolve(root, 'dist/pipeline/parallel/normalize-worker.js')}`);
 };
+
+const WORKER_HEAP_MB = 96;
 
 interface Waiting {
   resolve: (outcomes: PreparedOutcome[]) => void;
@@ -57,7 +60,8 @@ export class NormalizePool {
   constructor(setup: WorkerSetup, size: number) {
     const url = workerUrl();
     this.workers = Array.from({ length: size }, () => {
-      const worker = new Worker(url, { workerData: setup });
+      // A worker holds one batch at a time: a small heap keeps the run's memory flat.
+      const worker = new Worker(url, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
       worker.on('message', (answer: BatchAnswer) => this.answer(answer));
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => {
