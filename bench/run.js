@@ -44,10 +44,12 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
 }
 mkdirSync(WORK, { recursive: true });
 // A snapshot of dist/ inside the repository (so node_modules still resolves) for the whole run.
-const SNAPSHOT = join(import.meta.dirname, 'out', 'dist');
+// The built-in pipelines are found beside dist/, so they are copied with it.
+const SNAPSHOT = join(import.meta.dirname, 'out', 'snapshot');
 rmSync(SNAPSHOT, { recursive: true, force: true });
-cpSync(new URL('../dist', import.meta.url), SNAPSHOT, { recursive: true });
-process.env.BENCH_DIST = SNAPSHOT;
+cpSync(new URL('../dist', import.meta.url), join(SNAPSHOT, 'dist'), { recursive: true });
+cpSync(new URL('../pipelines', import.meta.url), join(SNAPSHOT, 'pipelines'), { recursive: true });
+process.env.BENCH_DIST = join(SNAPSHOT, 'dist');
 
 /** Runs a task in a fresh node process and returns the JSON line it prints. */
 const task = (name, args) =>
