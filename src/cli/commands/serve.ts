@@ -11,6 +11,9 @@ export interface ServeArgs {
   'rate-limit'?: number;
   'fail-rate'?: number;
   'reset-rate'?: number;
+  'cut-rate'?: number;
+  'slow-rate'?: number;
+  'slow-ms'?: number;
   latency?: number;
   seed?: number;
 }
@@ -36,6 +39,9 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServ
     rateLimit: args['rate-limit'],
     failRate: args['fail-rate'],
     resetRate: args['reset-rate'],
+    cutRate: args['cut-rate'],
+    slowRate: args['slow-rate'],
+    slowMs: args['slow-ms'],
     latencyMs: args.latency,
     seed: args.seed,
   };
@@ -80,6 +86,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'number',
         describe: 'Fraction 0..1 of requests applied, then the connection dropped',
       })
+      .option('cut-rate', {
+        type: 'number',
+        describe: 'Fraction 0..1 of requests applied, then the answer cut off halfway',
+      })
+      .option('slow-rate', {
+        type: 'number',
+        describe: 'Fraction 0..1 of requests applied, then answered only after --slow-ms',
+      })
+      .option('slow-ms', { type: 'number', describe: 'How late a --slow-rate answer comes (default 2000)' })
       .option('latency', { type: 'number', describe: 'Delay every answer by this many milliseconds' })
       .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' }),
   handler: async (args) => {
