@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../api/client/index.js';
+import type { ClientOptions, ServiceClient } from '../api/client/index.js';
+import { isServiceError } from '../api/client/errors.js';
 import { ImportError } from '../errors/index.js';
-import { startLocalService, type LocalService } from '../server/index.js';
+import type { LocalService } from '../server/index.js';
 import { LOCAL_TARGET, scopeId } from '../state/index.js';
 
 export interface TargetSpec {
@@ -59,14 +60,22 @@ export const connectTarget = async (options: {
       const keyFile = join(options.stateDir, LOCAL_KEY_FILE);
       const known = existsSync(db) && existsSync(keyFile);
       const key = known ? readFileSync(keyFile, 'utf8').trim() : undefined;
-      return { label: 'local', empty: true, ...(key ? { scopeId: scopeId(LOCAL_TARGET, key) } : {}), close: async () => {} };
+      return {
+        label: 'local',
+        empty: true,
+        ...(key ? { scopeId: scopeId(LOCAL_TARGET, key) } : {}),
+        close: async () => {},
+      };
     }
     mkdirSync(options.stateDir, { recursive: true });
     const { key, file } = localApiKey(options.stateDir);
+    // The local service (fastify and all) is loaded only by the runs that start it.
+    const { startLocalService } = await import('../server/index.js');
     service = await startLocalService({ host: '127.0.0.1', port: 0, db, apiKeys: [key] });
     spec = { url: service.url, apiKey: key };
     local = { url: service.url, db, keyFile: file };
   }
+  const { createClient } = await import('../api/client/index.js');
   const client = createClient({ ...options.client, baseUrl: spec.url, apiKey: spec.apiKey });
   const close = async () => {
     await client.close();
@@ -92,11 +101,19 @@ export const connectTarget = async (options: {
 
 const probeError = (error: unknown, where: string): ImportError => {
   if (isServiceError(error) && error.status === 401)
-    return new ImportError('auth_failed', `the target ${where} refused the API key (401 ${error.code})`, { target: where });
+    return new ImportError('auth_failed', `the target ${where} refused the API key (401 ${error.code})`, {
+      target: where,
+    });
   if (isServiceError(error) && error.status === undefined)
-    return new ImportError('target_unreachable', `cannot reach ${where}: ${error.message}`, { target: where });
+    return new ImportError('target_unreachable', `cannot reach ${where}: ${error.message}`, {
+      target: where,
+    });
   const message = error instanceof Error ? error.message : String(error);
-  return new ImportError('service_error', `the target ${where} answered the first request with an error: ${message}`, {
-    target: where,
-  });
+  return new ImportError(
+    'service_error',
+    `the target ${where} answered the first request with an error: ${message}`,
+    {
+      target: where,
+    },
+  );
 };

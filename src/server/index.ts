@@ -5,6 +5,9 @@ import { buildApp } from './app.js';
 import { KeyRing, generateApiKey, isUsableApiKey } from './auth.js';
 import { Faults, type FaultCounts } from './faults.js';
 import { Store } from './store/index.js';
+import { DEFAULT_PORT } from './defaults.js';
+
+export { DEFAULT_PORT };
 
 export interface LocalServiceOptions {
   /** Default '127.0.0.1': loopback unless told otherwise. */
@@ -47,8 +50,6 @@ export interface LocalService {
   injectedFaults(): FaultCounts;
   close(): Promise<void>;
 }
-
-export const DEFAULT_PORT = 8787;
 
 function check(condition: boolean, message: string): void {
   if (!condition) throw new ImportError('config_invalid', message);

@@ -1,6 +1,6 @@
-import { resolveApiKey } from '../../api/client/index.js';
+import { resolveApiKey } from '../../api/client/api-key.js';
 import { isImportError } from '../../errors/index.js';
-import { runImport, type RunResult } from '../../pipeline/run.js';
+import type { RunResult } from '../../pipeline/run.js';
 import type { TargetSpec } from '../../pipeline/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { createLogger } from '../logger.js';
@@ -29,6 +29,8 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   let result: RunResult;
   try {
     const target = await resolveTarget(flags, dryRun);
+    // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
+    const { runImport } = await import('../../pipeline/run.js');
     result = await runImport({
       pipeline: flags.pipeline,
       inputs: restoreStdinDash(flags.inputs),

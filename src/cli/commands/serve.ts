@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../errors/index.js';
-import { DEFAULT_PORT, startLocalService, type LocalServiceOptions } from '../../server/index.js';
+import { DEFAULT_PORT } from '../../server/defaults.js';
+import type { LocalServiceOptions } from '../../server/index.js';
 
 export interface ServeArgs {
   host: string;
@@ -101,6 +102,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const options = serveOptions(args, process.env);
     let service;
     try {
+      const { startLocalService } = await import('../../server/index.js');
       service = await startLocalService(options);
     } catch (error) {
       const reason = isImportError(error)

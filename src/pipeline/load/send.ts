@@ -1,4 +1,5 @@
-import { isServiceError, type ServiceClient, type ServiceError } from '../../api/client/index.js';
+import type { ServiceClient } from '../../api/client/index.js';
+import { isServiceError, type ServiceError } from '../../api/client/errors.js';
 import type { LedgerScope } from '../../state/index.js';
 import { killPoint } from './kill-point.js';
 import type { Planned } from './resolve.js';
@@ -12,7 +13,8 @@ export interface SendEvents {
 }
 
 /** A 400 concerns the records sent; any other failure is the run's problem and propagates. */
-const isRecordProblem = (error: unknown): error is ServiceError => isServiceError(error) && error.status === 400;
+const isRecordProblem = (error: unknown): error is ServiceError =>
+  isServiceError(error) && error.status === 400;
 
 /**
  * DESIGN.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
@@ -100,7 +102,9 @@ export const updateChunk = async (
   await splitOn400(
     items,
     async (part) => {
-      const { count } = await ctx.client.bulkUpdateContacts(part.map((p) => ({ contactId: p.contactId!, data: p.write })));
+      const { count } = await ctx.client.bulkUpdateContacts(
+        part.map((p) => ({ contactId: p.contactId!, data: p.write })),
+      );
       if (count === part.length) return done(part);
       for (const planned of part) {
         try {
