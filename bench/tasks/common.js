@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url';
  * else during a long run cannot change the code under measurement; else dist/ itself.
  */
 export const dist = (path) =>
-  process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST}/${path}`).href : new URL(`../../dist/${path}`, import.meta.url).href;
+  process.env.BENCH_DIST
+    ? pathToFileURL(`${process.env.BENCH_DIST}/${path}`).href
+    : new URL(`../../dist/${path}`, import.meta.url).href;
 
 /** Peak resident set size of this process so far, in MB. */
 export const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);

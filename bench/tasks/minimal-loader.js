@@ -9,7 +9,8 @@ import { prebuild } from './prebuild.js';
 const { file, url, apiKey, chunkSize = 100, concurrency = 4 } = args();
 const writes = await prebuild({ file, url, apiKey });
 const bodies = [];
-for (let i = 0; i < writes.length; i += chunkSize) bodies.push(JSON.stringify({ contacts: writes.slice(i, i + chunkSize) }));
+for (let i = 0; i < writes.length; i += chunkSize)
+  bodies.push(JSON.stringify({ contacts: writes.slice(i, i + chunkSize) }));
 
 const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
 const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
@@ -27,4 +28,10 @@ const worker = async () => {
 await Promise.all(Array.from({ length: concurrency }, worker));
 const seconds = (performance.now() - started) / 1000;
 await pool.close();
-report({ rows: writes.length, requests: bodies.length, failed, seconds, rowsPerSecond: writes.length / seconds });
+report({
+  rows: writes.length,
+  requests: bodies.length,
+  failed,
+  seconds,
+  rowsPerSecond: writes.length / seconds,
+});

@@ -10,7 +10,12 @@ const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'applicatio
 let failed = 0;
 const started = performance.now();
 for (const write of writes) {
-  const response = await pool.request({ path: '/v1/contacts/', method: 'POST', headers, body: JSON.stringify({ contacts: [write] }) });
+  const response = await pool.request({
+    path: '/v1/contacts/',
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ contacts: [write] }),
+  });
   await response.body.dump();
   if (response.statusCode !== 200) failed++;
 }

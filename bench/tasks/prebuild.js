@@ -21,8 +21,14 @@ export const prebuild = async ({ file, pipelineName = 'generic', url, apiKey }) 
   for await (const item of source.items) {
     if (item.kind !== 'row') continue;
     const outcome = normalizeRecord(mapper.map(item), {
-      file, row: item.row, raw: item.raw, input: 0, region: pipeline.region, dateFormat: pipeline.dateFormat,
-      strict: false, constants: pipeline.constants,
+      file,
+      row: item.row,
+      raw: item.raw,
+      input: 0,
+      region: pipeline.region,
+      dateFormat: pipeline.dateFormat,
+      strict: false,
+      constants: pipeline.constants,
     });
     if (!outcome.ok || records.has(outcome.record.key)) continue;
     records.set(outcome.record.key, outcome.record);

@@ -2,13 +2,14 @@
 import { args, dist } from './common.js';
 
 const { startLocalService } = await import(dist('server/index.js'));
-const { db, apiKey, rateLimit, failRate, seed = 7 } = args();
+const { db, apiKey, rateLimit, failRate, latencyMs, seed = 7 } = args();
 const service = await startLocalService({
   port: 0,
   db,
   apiKeys: [apiKey],
   ...(rateLimit ? { rateLimit } : {}),
   ...(failRate ? { failRate } : {}),
+  ...(latencyMs ? { latencyMs } : {}),
   seed,
 });
 process.stdout.write(`${JSON.stringify({ url: service.url })}\n`);

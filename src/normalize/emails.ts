@@ -12,6 +12,7 @@ const LOCAL_PART =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\p{L}\p{M}\p{N}-]+)*$/u;
 const ASCII_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const ALL_DIGITS = /^[0-9]+$/;
+const PLAIN_DOMAIN = /^[a-z0-9.-]+$/;
 
 const MAX_ADDRESS = 254;
 const MAX_LOCAL = 64;
@@ -39,7 +40,8 @@ export function normalizeEmail(value: string): Normalized<string> {
   if (Buffer.byteLength(local, 'utf8') > MAX_LOCAL) {
     return invalid(value, `the part before @ is longer than ${MAX_LOCAL} bytes`);
   }
-  const asciiDomain = domainToASCII(domain);
+  // A plain ASCII domain is its own IDNA form; punycode labels (xn--) still get checked.
+  const asciiDomain = PLAIN_DOMAIN.test(domain) && !domain.includes('xn--') ? domain : domainToASCII(domain);
   if (asciiDomain === '') return invalid(value, 'the domain is not a valid host name');
   const labels = asciiDomain.split('.');
   if (labels.length < 2) return invalid(value, 'the domain has no dot');

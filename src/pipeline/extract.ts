@@ -48,12 +48,28 @@ export const extract = async (
       rawHeader: source.rawHeader,
       delimiter: source.info.delimiter,
     });
-    const setup: WorkerSetup = { pipeline, header: source.header, file, input, strict, ...(region ? { region } : {}) };
+    const setup: WorkerSetup = {
+      pipeline,
+      header: source.header,
+      file,
+      input,
+      strict,
+      ...(region ? { region } : {}),
+    };
     const mapper = createRowMapper(pipeline, source.header, file);
     outputs.addIssues(mapper.headerIssues);
     for (const h of source.headerIssues ?? []) {
       // Row 0 is the header line: the problem is the file's, not a record's.
-      outputs.issues.add({ file, row: 0, severity: 'warning', stage: 'read', field: h.name, value: h.renamed, code: h.code, message: h.message });
+      outputs.issues.add({
+        file,
+        row: 0,
+        severity: 'warning',
+        stage: 'read',
+        field: h.name,
+        value: h.renamed,
+        code: h.code,
+        message: h.message,
+      });
     }
 
     const settle = (items: SourceItem[], outcomes: PreparedOutcome[]) => {
@@ -81,8 +97,7 @@ export const extract = async (
         if (outcome.ok) {
           staged.push(outcome.summary);
           texts.push(outcome.json);
-        }
-        else {
+        } else {
           totals.rejected += 1;
           outputs.reject(input, item.raw);
         }

@@ -38,12 +38,18 @@ export class Staging {
       'CREATE TABLE staged (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
         'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID',
     );
-    this.claim = this.db.prepare('INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING');
+    this.claim = this.db.prepare(
+      'INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING',
+    );
     this.insert = this.db.prepare('INSERT INTO staged (seq, data) VALUES (?, ?)');
-    this.select = this.db.prepare('SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?');
+    this.select = this.db.prepare(
+      'SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?',
+    );
     this.update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
     this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.addMany = this.db.transaction((entries: { key: string; json: string }[]) => entries.map((e) => this.addOne(e.key, e.json)));
+    this.addMany = this.db.transaction((entries: { key: string; json: string }[]) =>
+      entries.map((e) => this.addOne(e.key, e.json)),
+    );
   }
 
   /** Unique identities staged so far. */

@@ -61,7 +61,10 @@ export class NormalizePool {
     const url = workerUrl();
     this.workers = Array.from({ length: size }, () => {
       // A worker holds one batch at a time: a small heap keeps the run's memory flat.
-      const worker = new Worker(url, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+      const worker = new Worker(url, {
+        workerData: setup,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+      });
       worker.on('message', (answer: BatchAnswer) => this.answer(answer));
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => {
@@ -91,7 +94,8 @@ export class NormalizePool {
     const waiting = this.waiting.get(answer.id);
     if (!waiting) return;
     this.waiting.delete(answer.id);
-    if ('error' in answer) waiting.reject(new Error(`normalizing a batch failed in a worker: ${answer.error}`));
+    if ('error' in answer)
+      waiting.reject(new Error(`normalizing a batch failed in a worker: ${answer.error}`));
     else waiting.resolve(answer.outcomes);
   }
 

@@ -10,7 +10,10 @@ parentPort?.on('message', (request: BatchRequest) => {
   try {
     answer = { id: request.id, outcomes: request.rows.map(normalize) };
   } catch (error) {
-    answer = { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    answer = {
+      id: request.id,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
   parentPort?.postMessage(answer);
 });

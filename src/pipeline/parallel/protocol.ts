@@ -20,8 +20,7 @@ export type RecordSummary = Pick<NormalizedRecord, 'file' | 'row' | 'key' | 'gro
  * store keeps anyway), so it is serialized once, in the worker, and copied as one string.
  */
 export type PreparedOutcome =
-  | { ok: true; issues: Issue[]; summary: RecordSummary; json: string }
-  | { ok: false; issues: Issue[] };
+  { ok: true; issues: Issue[]; summary: RecordSummary; json: string } | { ok: false; issues: Issue[] };
 
 /** A batch of source rows, and the outcomes in the same order (or why the worker failed). */
 export interface BatchRequest {

@@ -24,7 +24,13 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
     return {
       ok: true,
       issues: outcome.issues,
-      summary: { file: record.file, row: record.row, key: record.key, groups: record.groups, customFields: record.customFields },
+      summary: {
+        file: record.file,
+        row: record.row,
+        key: record.key,
+        groups: record.groups,
+        customFields: record.customFields,
+      },
       json: JSON.stringify(record),
     };
   };

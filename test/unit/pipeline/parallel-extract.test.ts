@@ -25,7 +25,10 @@ const extractWith = async (workers: number, pipelineName: string, inputs: string
   const totals = emptyTotals();
   const references = new References();
   try {
-    const infos = await extract({ pipeline, inputs, strict: false, workers }, { outputs, staging, totals, references });
+    const infos = await extract(
+      { pipeline, inputs, strict: false, workers },
+      { outputs, staging, totals, references },
+    );
     const staged = [...staging.batches(1000)].flat();
     await outputs.close();
     const rejected = outputs.rejectedPaths().map((p) => readFileSync(p, 'utf8'));
