@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTotals, type RunReport } from '../../../src/report/run-report.js';
+import { formatSummary } from '../../../src/report/summary.js';
+
+const report = (over: Partial<RunReport> = {}): RunReport => ({
+  runId: 'r1',
+  pipeline: 'generic',
+  dryRun: false,
+  target: 'local',
+  status: 'completed',
+  startedAt: '2026-11-22T00:00:00.000Z',
+  finishedAt: '2026-11-22T00:00:02.000Z',
+  durationMs: 2000,
+  inputs: [],
+  totals: { ...emptyTotals(), read: 1200, created: 1000, rejected: 150, duplicates: 50, warnings: 7 },
+  groups: { created: 2, existing: 1 },
+  customFields: { created: 0, existing: 0 },
+  reminders: { created: 0, updated: 0 },
+  requests: { sent: 12, retried: 2, failed: 0 },
+  exitCode: 1,
+  ...over,
+});
+
+describe('formatSummary', () => {
+  it('shows totals, requests, throughput and the top issue codes with an example', () => {
+    const text = formatSummary(report(), {
+      outDir: 'runs/r1',
+      files: ['runs/r1/report.json', 'runs/r1/issues.csv'],
+      topIssues: [
+        {
+          code: 'invalid_email',
+          severity: 'warning',
+          count: 7,
+          example: {
+            file: 'a.csv',
+            row: 4,
+            severity: 'warning',
+            stage: 'normalize',
+            field: 'Email',
+            value: 'x@',
+            code: 'invalid_email',
+            message: 'bad',
+          },
+        },
+      ],
+    });
+    expect(text).toContain('Run r1 completed in 2.0s (pipeline generic, target local)');
+    expect(text).toContain(
+      'read 1,200: created 1,000, updated 0, unchanged 0, duplicates 50, rejected 150, failed 0; warnings 7',
+    );
+    expect(text).toContain(
+      'requests 12 sent, 2 retried, 0 failed; throughput 600 records/s read, 500 records/s loaded',
+    );
+    expect(text).toMatch(/invalid_email\s+7 warning e\.g\. a\.csv row 4, Email "x@": bad/);
+    expect(text).toContain('Report: runs/r1/report.json, runs/r1/issues.csv');
+  });
+
+  it('says "would be" in a dry run, and shows the error of an aborted run', () => {
+    const dry = formatSummary(report({ dryRun: true }), { outDir: '', files: [], topIssues: [] });
+    expect(dry).toMatch(/^Dry run r1 completed/);
+    expect(dry).toContain('would be created 1,000');
+    const aborted = formatSummary(
+      report({ status: 'aborted', error: { code: 'auth_failed', message: 'no' } }),
+      {
+        outDir: '',
+        files: [],
+        topIssues: [],
+      },
+    );
+    expect(aborted).toContain('ABORTED');
+    expect(aborted).toContain('error: auth_failed: no');
+  });
+});
