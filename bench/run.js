@@ -25,6 +25,8 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'contact-import-bench') },
     json: { type: 'string', default: join(import.meta.dirname, 'results.json') },
+    // Two runs at once need their own snapshots: each replaces its snapshot when it starts.
+    snapshot: { type: 'string', default: join(import.meta.dirname, 'out', 'snapshot') },
   },
 });
 const ROWS = Number(flags.rows);
@@ -46,7 +48,7 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
 mkdirSync(WORK, { recursive: true });
 // A snapshot of dist/ inside the repository (so node_modules still resolves) for the whole run.
 // The built-in pipelines are found beside dist/, so they are copied with it.
-const SNAPSHOT = join(import.meta.dirname, 'out', 'snapshot');
+const SNAPSHOT = flags.snapshot;
 rmSync(SNAPSHOT, { recursive: true, force: true });
 cpSync(new URL('../dist', import.meta.url), join(SNAPSHOT, 'dist'), { recursive: true });
 cpSync(new URL('../pipelines', import.meta.url), join(SNAPSHOT, 'pipelines'), { recursive: true });

@@ -32,7 +32,13 @@ export function createClient(options: ClientOptions): ServiceClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
   const concurrency = positive(options.concurrency, CLIENT_DEFAULTS.concurrency, 'concurrency');
   const timeoutMs = positive(options.timeoutMs, CLIENT_DEFAULTS.timeoutMs, 'timeoutMs');
-  const transport = createTransport({ baseUrl, apiKey: options.apiKey, timeoutMs, concurrency });
+  const transport = createTransport({
+    baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs,
+    concurrency,
+    ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
+  });
   const policy: RetryPolicy = {
     retries: nonNegative(options.retries, CLIENT_DEFAULTS.retries, 'retries'),
     minDelayMs: nonNegative(options.minRetryDelayMs, CLIENT_DEFAULTS.minRetryDelayMs, 'minRetryDelayMs'),

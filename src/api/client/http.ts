@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
-import { errorFromTransport, isServiceError, type ServiceError } from './errors.js';
+import { errorFromTransport, isServiceError, parseRetryAfter, type ServiceError } from './errors.js';
+import { createPacer, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
 import { redact } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
@@ -33,6 +34,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Requests in flight at once across every caller of this transport. */
   concurrency: number;
+  /** Shared gate and pace after 429s; `false` turns both off. Default on with its defaults. */
+  pacing?: PacingOptions | false;
 }
 
 export interface Transport {
@@ -57,12 +60,11 @@ export function createTransport(options: TransportOptions): Transport {
   });
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = `Bearer ${options.apiKey}`;
+  const pacer: Pacer | undefined = options.pacing === false ? undefined : createPacer(options.pacing);
 
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
     const ctx = { method: req.method, path: req.path, redact: redactText };
     if (req.signal?.aborted) throw errorFromTransport(ctx, 'aborted', req.signal.reason, options.timeoutMs);
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': 'contact-import',
@@ -74,6 +76,18 @@ export function createTransport(options: TransportOptions): Transport {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
+    // Serialized before the pace: the start the pacer counts is then close to the real send.
+    let start: PacedStart | undefined;
+    if (pacer) {
+      try {
+        start = await pacer.acquire(req.signal);
+      } catch (error) {
+        throw errorFromTransport(ctx, 'aborted', error, options.timeoutMs);
+      }
+    }
+    // The timeout starts once the attempt does: waiting at the gate is not the service's delay.
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
       req.onSent?.();
       const response = await request(origin + req.path + queryString(req.query), {
@@ -83,9 +97,15 @@ export function createTransport(options: TransportOptions): Transport {
         body,
         signal,
       });
+      if (start)
+        pacer?.settled(start, {
+          status: response.statusCode,
+          ...retryAfterOf(response.statusCode, response.headers),
+        });
       const bodyText = await response.body.text();
       return { status: response.statusCode, headers: response.headers, bodyText };
     } catch (error) {
+      if (start) pacer?.settled(start, {});
       const kind = req.signal?.aborted ? 'aborted' : timeout.aborted ? 'timeout' : 'network';
       throw errorFromTransport(ctx, kind, error, options.timeoutMs);
     }
@@ -111,6 +131,12 @@ export function createTransport(options: TransportOptions): Transport {
       await agent.close();
     },
   };
+}
+
+function retryAfterOf(status: number, headers: IncomingHttpHeaders): { retryAfterMs?: number } {
+  if (status !== 429) return {};
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  return retryAfterMs === undefined ? {} : { retryAfterMs };
 }
 
 function queryString(query: Record<string, QueryValue> | undefined): string {

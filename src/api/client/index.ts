@@ -3,6 +3,13 @@ export { ServiceError, isServiceError, parseRetryAfter, RETRYABLE_STATUSES } fro
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
 export { redact, REDACTED } from './redact.js';
 export { computeRetryDelay, type RetryPolicy } from './retry.js';
+export {
+  createPacer,
+  type AttemptOutcome,
+  type PacedStart,
+  type Pacer,
+  type PacingOptions,
+} from './pacing.js';
 export type {
   CallOptions,
   ClientOptions,

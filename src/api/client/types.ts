@@ -15,6 +15,7 @@ import type {
   ReminderUpdate,
 } from '../schemas/index.js';
 import type { ServiceError } from './errors.js';
+import type { PacingOptions } from './pacing.js';
 
 export interface RetryEvent {
   method: string;
@@ -46,6 +47,11 @@ export interface ClientOptions {
   onRetry?: (event: RetryEvent) => void;
   /** Jitter source in [0, 1); tests pin it. Default Math.random. */
   random?: () => number;
+  /**
+   * After a 429, no attempt of this client starts before its `Retry-After` has passed, and attempts
+   * are spaced to stay just under the rate the 429 revealed. `false` turns this off. Default on.
+   */
+  pacing?: PacingOptions | false;
 }
 
 export interface CallOptions {

@@ -31,7 +31,7 @@ describe('IssuesFile', () => {
       code: 'invalid_email',
       severity: 'warning',
     });
-    expect(rows[2]!.value.length).toBeLessThan(300);
+    expect(rows[2]!.value!.length).toBeLessThan(300);
     expect(file.topCodes()).toMatchObject([
       { code: 'invalid_email', count: 2, example: { row: 1 } },
       { code: 'invalid_phone', count: 1 },
