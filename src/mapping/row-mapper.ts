@@ -7,7 +7,7 @@ import type {
   Sourced,
   SourceRow,
 } from '../pipeline/types.js';
-import { Cells } from './cells.js';
+import { Cells, type ExplodeOptions } from './cells.js';
 import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
@@ -41,6 +41,10 @@ export const createRowMapper = (
   const { spec } = pipeline;
   const cells = new Cells(pipeline.emptyValues);
   const headerMatches = new Map<string, ColumnMatch[]>();
+  // A CSV row holds exactly the header's columns: a reference's alternatives are narrowed to
+  // those once per header, so a row is mapped by direct key without searching.
+  const inHeader = header === undefined ? undefined : new Set(header);
+  const resolved = new Map<ColumnRef, Map<string | undefined, string[]>>();
 
   /** The columns `column` names in this row: from the header (cached) or the JSON object's keys. */
   const columnsOf = (column: string, values: Values): ColumnMatch[] => {
@@ -50,18 +54,47 @@ export const createRowMapper = (
     return found;
   };
 
-  /** The first alternative with a present value. */
-  const first = (ref: ColumnRef | undefined, values: Values, n?: string): Sourced<unknown> | undefined => {
-    for (const alternative of alternatives(ref)) {
-      const column = withNumber(alternative, n);
+  /** A reference's alternatives with the family number in, narrowed to the header; cached. */
+  const columnsFor = (ref: ColumnRef, n: string | undefined, rowLevel: boolean): string[] => {
+    let byNumber = resolved.get(ref);
+    if (byNumber === undefined) resolved.set(ref, (byNumber = new Map()));
+    let columns = byNumber.get(n);
+    if (columns === undefined) {
+      columns = alternatives(ref).map((alternative) => withNumber(alternative, n));
+      byNumber.set(n, columns);
+    }
+    return rowLevel && inHeader !== undefined ? narrowed(columns) : columns;
+  };
+  const inHeaderColumns = new Map<string[], string[]>();
+  const narrowed = (columns: string[]): string[] => {
+    let found = inHeaderColumns.get(columns);
+    if (found === undefined)
+      inHeaderColumns.set(columns, (found = columns.filter((column) => inHeader!.has(column))));
+    return found;
+  };
+
+  /** The first alternative with a present value. `rowLevel` is false for a JSON list element. */
+  const first = (
+    ref: ColumnRef | undefined,
+    values: Values,
+    n?: string,
+    rowLevel = true,
+  ): Sourced<unknown> | undefined => {
+    if (ref === undefined) return undefined;
+    for (const column of columnsFor(ref, n, rowLevel)) {
       const value = values[column];
       if (cells.present(value)) return { value, field: column };
     }
     return undefined;
   };
 
-  const firstText = (ref: ColumnRef | undefined, values: Values, n?: string): Sourced | undefined => {
-    const found = first(ref, values, n);
+  const firstText = (
+    ref: ColumnRef | undefined,
+    values: Values,
+    n?: string,
+    rowLevel = true,
+  ): Sourced | undefined => {
+    const found = first(ref, values, n, rowLevel);
     const text = found && cells.text(found.value);
     return found && text !== undefined ? { value: text, field: found.field } : undefined;
   };
@@ -69,6 +102,7 @@ export const createRowMapper = (
   const separatorOf = (own: string | false | undefined): string | false | undefined =>
     own === undefined ? pipeline.multiValueSeparator : own;
 
+  const explodeOptions = new Map<ContactPointSource, ExplodeOptions>();
   const contactPoints = (
     entries: ContactPointSource[],
     values: Values,
@@ -76,13 +110,18 @@ export const createRowMapper = (
   ): DraftEmail[] => {
     const out: DraftEmail[] = [];
     for (const entry of entries) {
-      for (const { column, n } of columnsOf(entry.column, values)) {
-        const label = firstText(entry.label_column, values, n)?.value ?? entry.label;
-        const exploded = cells.explode(values[column], column, {
+      let options = explodeOptions.get(entry);
+      if (options === undefined) {
+        options = {
           separator: separatorOf(entry.separator),
           valueKey: entry.value_key ?? defaultValueKey,
           labelKey: entry.label_key ?? 'label',
-        });
+        };
+        explodeOptions.set(entry, options);
+      }
+      for (const { column, n } of columnsOf(entry.column, values)) {
+        const label = firstText(entry.label_column, values, n)?.value ?? entry.label;
+        const exploded = cells.explode(values[column], column, options);
         for (const item of exploded) {
           const point: DraftEmail = { value: item.value, field: item.field };
           const itemLabel = item.label ?? label;
@@ -94,10 +133,18 @@ export const createRowMapper = (
     return out;
   };
 
+  const groupRules = new Map<GroupSource, { drop: Set<string>; starred: string | undefined }>();
   const groups = (entries: GroupSource[], values: Values, draft: DraftContact): void => {
     for (const entry of entries) {
-      const drop = new Set(entry.drop.map((label) => label.trim().toLowerCase()));
-      const starred = entry.starred?.trim().toLowerCase();
+      let rule = groupRules.get(entry);
+      if (rule === undefined) {
+        rule = {
+          drop: new Set(entry.drop.map((label) => label.trim().toLowerCase())),
+          starred: entry.starred?.trim().toLowerCase(),
+        };
+        groupRules.set(entry, rule);
+      }
+      const { drop, starred } = rule;
       for (const alternative of alternatives(entry.column)) {
         for (const { column } of columnsOf(alternative, values)) {
           for (const item of cells.explode(values[column], column, {
@@ -131,6 +178,17 @@ export const createRowMapper = (
     return out;
   };
 
+  const byPrefix = new Map<string, string[]>();
+  /** The columns under a prefix (not the bare prefix), in column order; once per header. */
+  const prefixedColumns = (prefix: string, values: Values): string[] => {
+    const pick = (columns: string[]) =>
+      columns.filter((column) => column.startsWith(prefix) && column.length > prefix.length);
+    if (header === undefined) return pick(Object.keys(values));
+    let found = byPrefix.get(prefix);
+    if (found === undefined) byPrefix.set(prefix, (found = pick(header)));
+    return found;
+  };
+
   const customFields = (entries: CustomFieldSource[], values: Values): DraftCustomField[] => {
     const out: DraftCustomField[] = [];
     for (const entry of entries) {
@@ -140,8 +198,7 @@ export const createRowMapper = (
         if (found) out.push(customField(entry, name, found.value, found.field));
       } else if (entry.column_prefix !== undefined) {
         const prefix = entry.column_prefix;
-        for (const column of header ?? Object.keys(values)) {
-          if (!column.startsWith(prefix) || column.length === prefix.length) continue;
+        for (const column of prefixedColumns(prefix, values)) {
           const text = cells.text(values[column]);
           if (text !== undefined) out.push(customField(entry, column.slice(prefix.length), text, column));
         }
@@ -158,12 +215,13 @@ export const createRowMapper = (
   };
 
   const reminder = (entry: ReminderSource, values: Values, prefix: string): DraftReminder | undefined => {
-    const text = firstText(entry.text, values);
+    const rowLevel = prefix === '';
+    const text = firstText(entry.text, values, undefined, rowLevel);
     if (text === undefined) return undefined;
     const out: DraftReminder = { text: { ...text, field: prefix + text.field } };
-    const due = firstText(entry.due, values);
+    const due = firstText(entry.due, values, undefined, rowLevel);
     if (due) out.due = { ...due, field: prefix + due.field };
-    const recurrence = firstText(entry.recurrence, values);
+    const recurrence = firstText(entry.recurrence, values, undefined, rowLevel);
     if (recurrence) out.recurrence = { ...recurrence, field: prefix + recurrence.field };
     if (entry.date_format !== undefined) out.dateFormat = entry.date_format;
     return out;
@@ -188,6 +246,12 @@ export const createRowMapper = (
     return out;
   };
 
+  // With a header, the parts and fields whose columns are all absent are left out once, not per row.
+  const mapped = (ref: ColumnRef | undefined): boolean =>
+    ref !== undefined && columnsFor(ref, undefined, true).length > 0;
+  const nameParts = NAME_PARTS.filter((part) => mapped(spec.name_parts[part]));
+  const fieldRefs = Object.entries(spec.fields).filter(([, ref]) => mapped(ref));
+
   const map = (row: SourceRow): DraftContact => {
     const values = row.values;
     const draft: DraftContact = {
@@ -199,11 +263,11 @@ export const createRowMapper = (
       customFields: [],
       reminders: [],
     };
-    for (const part of NAME_PARTS) {
+    for (const part of nameParts) {
       const found = firstText(spec.name_parts[part], values);
       if (found) draft.name[part] = found;
     }
-    for (const [field, ref] of Object.entries(spec.fields)) {
+    for (const [field, ref] of fieldRefs) {
       const found = first(ref, values);
       if (found) draft.fields[field] = found;
     }

@@ -39,7 +39,9 @@ const workerUrl = (): URL => {
   return new URL(`file://${resolve(root, 'dist/pipeline/parallel/normalize-worker.js')}`);
 };
 
-const WORKER_HEAP_MB = 96;
+/** Peak RSS at 1,000,000 rows stays under 250 MB with these (bench/README.md, memory row). */
+const WORKER_HEAP_MB = 64;
+const WORKER_YOUNG_MB = 8;
 
 interface Waiting {
   resolve: (outcomes: PreparedOutcome[]) => void;
@@ -63,7 +65,7 @@ export class NormalizePool {
       // A worker holds one batch at a time: a small heap keeps the run's memory flat.
       const worker = new Worker(url, {
         workerData: setup,
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
       });
       worker.on('message', (answer: BatchAnswer) => this.answer(answer));
       worker.on('error', (error) => this.fail(error));
