@@ -39,14 +39,21 @@ type Contact = Record<string, unknown>;
  */
 export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): RecordOutcome => {
   const issues: Issue[] = [];
-  const note = (stage: Stage, field: string, value: unknown, code: IssueCode, message: string, severity?: Severity) =>
+  const note = (
+    stage: Stage,
+    field: string,
+    value: unknown,
+    code: IssueCode,
+    message: string,
+    severity?: Severity,
+  ) =>
     issues.push({
       file: ctx.file,
       row: ctx.row,
       severity: severity ?? (ctx.strict ? 'error' : 'warning'),
       stage,
       field,
-      value: typeof value === 'string' ? value : JSON.stringify(value) ?? '',
+      value: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
       code,
       message,
     });
@@ -88,18 +95,42 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
 
   const key = identityKey(draft, contact);
   if (key === undefined) {
-    note('validate', '', '', 'no_identity', 'no e-mail, phone, name or key column to identify the record', 'error');
+    note(
+      'validate',
+      '',
+      '',
+      'no_identity',
+      'no e-mail, phone, name or key column to identify the record',
+      'error',
+    );
     return { ok: false, issues };
   }
   if (issues.some((i) => i.severity === 'error')) return { ok: false, issues };
   return {
     ok: true,
     issues,
-    record: { file: ctx.file, row: ctx.row, raw: ctx.raw, input: ctx.input, key, contact, groups, customFields, reminders },
+    record: {
+      file: ctx.file,
+      row: ctx.row,
+      raw: ctx.raw,
+      input: ctx.input,
+      key,
+      contact,
+      groups,
+      customFields,
+      reminders,
+    },
   };
 };
 
-type Note = (stage: Stage, field: string, value: unknown, code: IssueCode, message: string, severity?: Severity) => void;
+type Note = (
+  stage: Stage,
+  field: string,
+  value: unknown,
+  code: IssueCode,
+  message: string,
+  severity?: Severity,
+) => void;
 
 const applyNames = (draft: DraftContact, contact: Contact): void => {
   const given: NameParts = {};
@@ -157,7 +188,11 @@ const normalizePhones = (draft: DraftContact, region: string | undefined, note: 
   return phones;
 };
 
-const normalizeCustomFields = (draft: DraftContact, dateFormat: string | undefined, note: Note): NamedCustomFieldValue[] => {
+const normalizeCustomFields = (
+  draft: DraftContact,
+  dateFormat: string | undefined,
+  note: Note,
+): NamedCustomFieldValue[] => {
   const values: NamedCustomFieldValue[] = [];
   const seen = new Set<string>();
   for (const custom of draft.customFields) {
@@ -179,14 +214,24 @@ const normalizeCustomFields = (draft: DraftContact, dateFormat: string | undefin
   return values;
 };
 
-const normalizeReminders = (draft: DraftContact, dateFormat: string | undefined, note: Note): NormalizedReminder[] => {
+const normalizeReminders = (
+  draft: DraftContact,
+  dateFormat: string | undefined,
+  note: Note,
+): NormalizedReminder[] => {
   const reminders: NormalizedReminder[] = [];
   for (const reminder of draft.reminders) {
     const text = normalizeText(reminder.text.value);
     if (text === undefined) continue;
     const dueText = normalizeText(reminder.due?.value);
     if (dueText === undefined) {
-      note('normalize', reminder.due?.field ?? reminder.text.field, '', 'invalid_reminder', 'a reminder needs a due date');
+      note(
+        'normalize',
+        reminder.due?.field ?? reminder.text.field,
+        '',
+        'invalid_reminder',
+        'a reminder needs a due date',
+      );
       continue;
     }
     const due = normalizeDateTime(dueText, reminder.dateFormat ?? dateFormat);
@@ -199,8 +244,13 @@ const normalizeReminders = (draft: DraftContact, dateFormat: string | undefined,
     if (recurrence !== undefined) {
       if ((RECURRENCES as readonly string[]).includes(recurrence)) built.recurrence = recurrence;
       else
-        note('normalize', reminder.recurrence?.field ?? '', recurrence, 'invalid_reminder',
-          `recurrence must be one of ${RECURRENCES.join(', ')}; kept the reminder without it`);
+        note(
+          'normalize',
+          reminder.recurrence?.field ?? '',
+          recurrence,
+          'invalid_reminder',
+          `recurrence must be one of ${RECURRENCES.join(', ')}; kept the reminder without it`,
+        );
     }
     reminders.push(built);
   }

@@ -33,7 +33,10 @@ export const runSettingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z]{2}$/, 'expected a two-letter region code such as US')
     .transform((r) => r.toUpperCase())
-    .refine(isSupportedRegion, 'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB')
+    .refine(
+      isSupportedRegion,
+      'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB',
+    )
     .optional(),
   maxRejects: maxRejectsSchema.default({ count: 0 }),
   strict: z.boolean().default(false),

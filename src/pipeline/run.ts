@@ -51,7 +51,10 @@ export interface RunResult {
 export const EXIT = { ok: 0, rejects: 1, failed: 2, interrupted: 130 } as const;
 
 const newRunId = (now: Date): string =>
-  `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  `${now
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d{3}Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 
 /**
  * A whole run: source -> map -> normalize -> validate -> dedupe -> resolve -> load -> report.
@@ -60,7 +63,8 @@ const newRunId = (now: Date): string =>
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const settings = parseRunSettings(options);
-  const pipeline = typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
+  const pipeline =
+    typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));
@@ -94,7 +98,10 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         startedAt: started.toISOString(),
       });
     }
-    log?.info({ runId, pipeline: pipeline.name, target: target.label, dryRun: settings.dryRun }, 'run started');
+    log?.info(
+      { runId, pipeline: pipeline.name, target: target.label, dryRun: settings.dryRun },
+      'run started',
+    );
     inputs = await extract(
       {
         pipeline,
@@ -139,7 +146,9 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   await outputs.close();
   const finished = new Date();
   const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0 };
-  totals.warnings = outputs.issues.topCodes().reduce((n, c) => (c.severity === 'warning' && c.code !== 'duplicate' ? n + c.count : n), 0);
+  totals.warnings = outputs.issues
+    .topCodes()
+    .reduce((n, c) => (c.severity === 'warning' && c.code !== 'duplicate' ? n + c.count : n), 0);
   const exitCode =
     status === 'interrupted'
       ? EXIT.interrupted
@@ -188,9 +197,16 @@ const asImportError = (error: unknown): ImportError => {
   if (isImportError(error)) return error;
   const e = error as { name?: string; code?: string; status?: number; message?: string; retryable?: boolean };
   if (e?.name === 'ServiceError') {
-    if (e.status === 401) return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
-    if (e.retryable) return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
+    if (e.status === 401)
+      return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
+    if (e.retryable)
+      return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
     return new ImportError('service_error', e.message ?? 'the service failed');
   }
-  return new ImportError('aborted', error instanceof Error ? error.message : String(error), {}, { cause: error });
+  return new ImportError(
+    'aborted',
+    error instanceof Error ? error.message : String(error),
+    {},
+    { cause: error },
+  );
 };

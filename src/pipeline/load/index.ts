@@ -65,7 +65,13 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
 
   const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
-  const resolver = new Resolver({ scope, client, match: options.match, ids: refs.ids, targetWasEmpty: options.targetWasEmpty });
+  const resolver = new Resolver({
+    scope,
+    client,
+    match: options.match,
+    ids: refs.ids,
+    targetWasEmpty: options.targetWasEmpty,
+  });
   const reminders = { created: 0, updated: 0 };
   const window = new TaskWindow(Math.max(1, options.concurrency));
   const total = ctx.staging.size;
@@ -80,7 +86,16 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const failRecord = (record: NormalizedRecord, code: Issue['code'], message: string) => {
     totals.failed += 1;
     done += 1;
-    outputs.issues.add({ file: record.file, row: record.row, severity: 'error', stage: 'load', field: '', value: '', code, message });
+    outputs.issues.add({
+      file: record.file,
+      row: record.row,
+      severity: 'error',
+      stage: 'load',
+      field: '',
+      value: '',
+      code,
+      message,
+    });
     outputs.reject(record.input, record.raw);
   };
   const notSentAll = (items: Planned[], reason: string) => {
@@ -111,7 +126,12 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     const gone: Planned[] = [];
     try {
       if (chunk.kind === 'create') {
-        await createChunk(chunk.items, { client, scope, idempotencyKey: `${options.runId}-c${chunkSeq++}`, events: events(gone) });
+        await createChunk(chunk.items, {
+          client,
+          scope,
+          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
+          events: events(gone),
+        });
       } else {
         await updateChunk(chunk.items, { client, scope, events: events(gone) });
       }
@@ -121,7 +141,12 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
           p.contactId = undefined;
           p.outcome = undefined;
         });
-        await createChunk(gone, { client, scope, idempotencyKey: `${options.runId}-c${chunkSeq++}`, events: events([]) });
+        await createChunk(gone, {
+          client,
+          scope,
+          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
+          events: events([]),
+        });
       }
     } catch (error) {
       notSentAll(chunk.items, notSent(error));
@@ -132,11 +157,14 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
 
   let stoppedBy: unknown;
   const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
-  const stopReason = () => (options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early');
+  const stopReason = () =>
+    options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early';
   const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
   for (const batch of ctx.staging.batches(batchSize)) {
     if (stopped()) {
-      batch.forEach((r) => failRecord(r, 'not_sent', `${stopReason()}; run the same command again to finish`));
+      batch.forEach((r) =>
+        failRecord(r, 'not_sent', `${stopReason()}; run the same command again to finish`),
+      );
       continue;
     }
     let plan;
@@ -174,7 +202,9 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
 const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
   let resumed = 0;
   for (const pending of scope.pendingCreates()) {
-    const { contacts } = JSON.parse(pending.body) as { contacts: Parameters<ServiceClient['createContacts']>[0] };
+    const { contacts } = JSON.parse(pending.body) as {
+      contacts: Parameters<ServiceClient['createContacts']>[0];
+    };
     try {
       const answered = await client.createContacts(contacts, { idempotencyKey: pending.idempotencyKey });
       killPoint('create-answered');

@@ -21,7 +21,10 @@ export const ensureReferences = async (
 ): Promise<{ ids: ReferenceIds; counts: ReferenceCounts }> => {
   const { client, scope, dryRun } = options;
   const ids: ReferenceIds = { groups: new Map(), customFields: new Map() };
-  const counts: ReferenceCounts = { groups: { created: 0, existing: 0 }, customFields: { created: 0, existing: 0 } };
+  const counts: ReferenceCounts = {
+    groups: { created: 0, existing: 0 },
+    customFields: { created: 0, existing: 0 },
+  };
   const knownGroups = scope?.getGroups() ?? new Map();
   const knownFields = scope?.getCustomFields() ?? new Map();
 
@@ -58,7 +61,9 @@ export const ensureReferences = async (
       const definition = {
         name: field.name,
         field_type: field.fieldType,
-        ...(field.categories.length > 0 ? { categories: field.categories.map((category) => ({ category })) } : {}),
+        ...(field.categories.length > 0
+          ? { categories: field.categories.map((category) => ({ category })) }
+          : {}),
       };
       const hash = contentHash(definition);
       const known = knownFields.get(field.name);

@@ -15,7 +15,11 @@ export const syncReminders = async (
 ): Promise<{ created: number; updated: number }> => {
   const counts = { created: 0, updated: 0 };
   const wanted = items.flatMap((p) =>
-    p.record.reminders.map((reminder, index) => ({ key: `${p.record.key}#${index}`, reminder, contactId: p.contactId })),
+    p.record.reminders.map((reminder, index) => ({
+      key: `${p.record.key}#${index}`,
+      reminder,
+      contactId: p.contactId,
+    })),
   );
   if (wanted.length === 0) return counts;
   const known = ctx.scope?.getReminders(wanted.map((w) => w.key)) ?? new Map();
@@ -38,7 +42,9 @@ export const syncReminders = async (
         ctx.scope.putReminder(key, entry.id, hash);
       } else {
         // Stable across runs (identity key + body): a crash before putReminder cannot create it twice.
-        const created = await ctx.client.createReminder(body, { idempotencyKey: `reminder-${contentHash({ key, hash })}` });
+        const created = await ctx.client.createReminder(body, {
+          idempotencyKey: `reminder-${contentHash({ key, hash })}`,
+        });
         ctx.scope.putReminder(key, created.id, hash);
       }
     }),
