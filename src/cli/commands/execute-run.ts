@@ -6,6 +6,7 @@ import { formatSummary } from '../../report/summary.js';
 import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
+import { invocation } from '../invocation.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -66,7 +67,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     if (result.local && !dryRun) {
       process.stdout.write(
         `Data went to the local service's database ${result.local.db}. To look at it:\n` +
-          `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${result.local.keyFile}) npx contact-import serve --db ${result.local.db}\n` +
+          `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${result.local.keyFile}) ${invocation()} serve --db ${result.local.db}\n` +
           `  curl -H "Authorization: Bearer $(cat ${result.local.keyFile})" http://127.0.0.1:8787/_local/contacts\n`,
       );
     }
