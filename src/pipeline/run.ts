@@ -48,7 +48,8 @@ export interface RunResult {
   local?: { db: string; keyFile: string };
 }
 
-export const EXIT = { ok: 0, rejects: 1, failed: 2, interrupted: 130 } as const;
+/** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
+export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130 } as const;
 
 const newRunId = (now: Date): string =>
   `${now
@@ -132,6 +133,12 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       },
       { staging, references, totals, outputs },
     );
+    if (outcome.resumedCreates > 0) {
+      log?.info(
+        { runId, contacts: outcome.resumedCreates },
+        'resent the creates an interrupted run left pending',
+      );
+    }
     if (options.signal?.aborted) status = 'interrupted';
   } catch (error) {
     status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
@@ -153,7 +160,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     status === 'interrupted'
       ? EXIT.interrupted
       : status === 'aborted'
-        ? EXIT.failed
+        ? EXIT.stopped
         : totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read)
           ? EXIT.rejects
           : EXIT.ok;

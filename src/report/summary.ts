@@ -12,7 +12,7 @@ const STATUS_LINE: Record<RunReport['status'], string> = {
 /** The terminal summary of a run: totals, throughput, the top issue codes with an example each. */
 export const formatSummary = (
   report: RunReport,
-  extra: { topIssues: IssueCount[]; outDir: string; files: string[]; topLimit?: number },
+  extra: { topIssues: IssueCount[]; files: string[]; topLimit?: number },
 ): string => {
   const { totals } = report;
   const seconds = Math.max(report.durationMs, 1) / 1000;

@@ -61,9 +61,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const files = [result.reportPath, result.issuesPath, ...result.rejectedPaths];
-    process.stdout.write(
-      `${formatSummary(report, { topIssues: result.topIssues, outDir: result.outDir, files })}\n`,
-    );
+    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files })}\n`);
     if (result.local && !dryRun) {
       process.stdout.write(
         `Data went to the local service's database ${result.local.db}. To look at it:\n` +

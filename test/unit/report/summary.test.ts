@@ -24,7 +24,6 @@ const report = (over: Partial<RunReport> = {}): RunReport => ({
 describe('formatSummary', () => {
   it('shows totals, requests, throughput and the top issue codes with an example', () => {
     const text = formatSummary(report(), {
-      outDir: 'runs/r1',
       files: ['runs/r1/report.json', 'runs/r1/issues.csv'],
       topIssues: [
         {
@@ -56,16 +55,12 @@ describe('formatSummary', () => {
   });
 
   it('says "would be" in a dry run, and shows the error of an aborted run', () => {
-    const dry = formatSummary(report({ dryRun: true }), { outDir: '', files: [], topIssues: [] });
+    const dry = formatSummary(report({ dryRun: true }), { files: [], topIssues: [] });
     expect(dry).toMatch(/^Dry run r1 completed/);
     expect(dry).toContain('would be created 1,000');
     const aborted = formatSummary(
       report({ status: 'aborted', error: { code: 'auth_failed', message: 'no' } }),
-      {
-        outDir: '',
-        files: [],
-        topIssues: [],
-      },
+      { files: [], topIssues: [] },
     );
     expect(aborted).toContain('ABORTED');
     expect(aborted).toContain('error: auth_failed: no');
