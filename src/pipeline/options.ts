@@ -40,6 +40,8 @@ export const runSettingsSchema = z.object({
     .optional(),
   maxRejects: maxRejectsSchema.default({ count: 0 }),
   strict: z.boolean().default(false),
+  /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
+  reread: z.boolean().default(false),
 });
 
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;

@@ -6,6 +6,27 @@ import { RejectedFile } from '../report/rejected-file.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFormat, Issue } from './types.js';
 
+/** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
+export const prepareOutDir = (dir: string): void => {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ImportError(
+      'output_error',
+      `cannot create the output folder ${dir}: ${(error as Error).message}`,
+      { file: dir },
+    );
+  }
+};
+
+/** report.json, written whole then renamed, so a reader never sees half a report. */
+export const writeReportFile = (dir: string, report: RunReport): string => {
+  const path = join(dir, 'report.json');
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+  return path;
+};
+
 /**
  * The files of one run in `--out`: issues.csv, the rejected records of each input, report.json.
  * Issues and rejected records stream to disk as they happen.
@@ -19,15 +40,7 @@ export class RunOutputs {
   constructor(dir: string, inputCount: number) {
     this.dir = dir;
     this.inputCount = inputCount;
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (error) {
-      throw new ImportError(
-        'output_error',
-        `cannot create the output folder ${dir}: ${(error as Error).message}`,
-        { file: dir },
-      );
-    }
+    prepareOutDir(dir);
     this.issues = new IssuesFile(join(dir, 'issues.csv'));
   }
 
@@ -63,11 +76,7 @@ export class RunOutputs {
     await Promise.all([...this.rejected.values()].map((f) => f.close()));
   }
 
-  /** report.json, written whole then renamed, so a reader never sees half a report. */
   writeReport(report: RunReport): string {
-    const path = join(this.dir, 'report.json');
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
-    renameSync(`${path}.tmp`, path);
-    return path;
+    return writeReportFile(this.dir, report);
   }
 }

@@ -6,13 +6,21 @@ import { ImportError, isImportError } from '../errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import type { IssueCount } from '../report/issues-file.js';
 import { emptyTotals, type RunReport, type RunStatus } from '../report/run-report.js';
-import { openLedger, type Ledger } from '../state/index.js';
+import { openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
 import { killPoint } from './load/kill-point.js';
 import { load, type LoadOutcome } from './load/index.js';
 import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
-import { RunOutputs } from './outputs.js';
+import { definitionFingerprint, hashInputs, inputsUntouched, type HashedInput } from './fingerprint.js';
+import { prepareOutDir, RunOutputs, writeReportFile } from './outputs.js';
 import { References } from './references.js';
+import {
+  applyShortcut,
+  decideShortcut,
+  outputsOf,
+  type PreviousRun,
+  type ShortcutOutcome,
+} from './rerun-shortcut.js';
 import { Staging } from './staging.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from './target.js';
 import type { InputInfo } from './types.js';
@@ -69,7 +77,17 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));
-  const outputs = new RunOutputs(outDir, settings.inputs.length);
+  // The files are opened only once the run knows it reads its inputs: a rerun into the same
+  // --out must not truncate the issues.csv it is about to reuse.
+  prepareOutDir(outDir);
+  const definition = settings.dryRun
+    ? undefined
+    : definitionFingerprint({
+        pipeline,
+        ...(settings.region ? { region: settings.region } : {}),
+        strict: settings.strict,
+        match: settings.match,
+      });
   const totals = emptyTotals();
   const references = new References();
   const staging = new Staging();
@@ -81,6 +99,10 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   let target: ConnectedTarget | undefined;
   let ledger: Ledger | undefined;
   let outcome: LoadOutcome | undefined;
+  let outputs: RunOutputs | undefined;
+  let hashed: HashedInput[] | undefined;
+  let previous: PreviousRun | undefined;
+  let shortcut: ShortcutOutcome | undefined;
   try {
     target = await connectTarget({
       ...(options.target ? { target: options.target } : {}),
@@ -90,6 +112,20 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     });
     if (target.scopeId) {
       ledger = openLedger({ dir: settings.stateDir });
+      if (definition) {
+        hashed = await hashInputs(settings.inputs, options.signal);
+        if (hashed && !settings.reread) {
+          const decision = await decideShortcut({
+            ledger,
+            scopeId: target.scopeId,
+            definition,
+            inputs: hashed.map((h) => h.fingerprint),
+            targetEmpty: target.empty,
+          });
+          if (decision.use) previous = decision.previous;
+          else log?.debug({ runId, reason: decision.reason }, 'reading the inputs');
+        }
+      }
       ledger.startRun({
         runId,
         scopeId: target.scopeId,
@@ -103,41 +139,58 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       { runId, pipeline: pipeline.name, target: target.label, dryRun: settings.dryRun },
       'run started',
     );
-    inputs = await extract(
-      {
-        pipeline,
-        inputs: settings.inputs,
-        ...(settings.region ? { region: settings.region } : {}),
-        strict: settings.strict,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.stdin ? { stdin: options.stdin } : {}),
-        onRecord: (done) => {
-          killPoint('read');
-          options.onProgress?.({ phase: 'read', done });
-        },
-      },
-      { outputs, staging, totals, references },
-    );
-    outcome = await load(
-      {
-        ...(target.client ? { client: target.client } : {}),
-        ...(ledger && target.scopeId ? { scope: ledger.scope(target.scopeId) } : {}),
-        dryRun: settings.dryRun,
-        runId,
-        chunkSize: settings.chunkSize,
-        concurrency: settings.concurrency,
-        match: settings.match,
-        targetWasEmpty: target.empty,
-        ...(options.signal ? { signal: options.signal } : {}),
-        onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
-      },
-      { staging, references, totals, outputs },
-    );
-    if (outcome.resumedCreates > 0) {
+    if (previous) {
+      shortcut = await applyShortcut(previous, outDir);
+      inputs = shortcut.inputs;
+      Object.assign(totals, shortcut.totals);
       log?.info(
-        { runId, contacts: outcome.resumedCreates },
-        'resent the creates an interrupted run left pending',
+        { runId, inputsUnchangedSince: previous.runId },
+        `inputs unchanged since run ${previous.runId}: nothing read, nothing sent`,
       );
+    } else {
+      outputs = new RunOutputs(outDir, settings.inputs.length);
+      inputs = await extract(
+        {
+          pipeline,
+          inputs: settings.inputs,
+          ...(settings.region ? { region: settings.region } : {}),
+          strict: settings.strict,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.stdin ? { stdin: options.stdin } : {}),
+          onRecord: (done) => {
+            killPoint('read');
+            options.onProgress?.({ phase: 'read', done });
+          },
+        },
+        { outputs, staging, totals, references },
+      );
+      outcome = await load(
+        {
+          ...(target.client ? { client: target.client } : {}),
+          ...(ledger && target.scopeId ? { scope: ledger.scope(target.scopeId) } : {}),
+          dryRun: settings.dryRun,
+          runId,
+          chunkSize: settings.chunkSize,
+          concurrency: settings.concurrency,
+          match: settings.match,
+          targetWasEmpty: target.empty,
+          ...(options.signal ? { signal: options.signal } : {}),
+          onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
+        },
+        { staging, references, totals, outputs },
+      );
+      if (outcome.targetReset) {
+        log?.warn(
+          { runId, target: target.label },
+          'the target holds no contact but the ledger lists some (reset?): loading everything afresh',
+        );
+      }
+      if (outcome.resumedCreates > 0) {
+        log?.info(
+          { runId, contacts: outcome.resumedCreates },
+          'resent the creates an interrupted run left pending',
+        );
+      }
     }
     if (options.signal?.aborted) status = 'interrupted';
   } catch (error) {
@@ -150,12 +203,23 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     await target?.close();
   }
 
-  await outputs.close();
+  let files: Pick<RunResult, 'issuesPath' | 'rejectedPaths' | 'topIssues'>;
+  if (shortcut) {
+    const { issuesPath, rejectedPaths, topIssues } = shortcut;
+    files = { issuesPath, rejectedPaths, topIssues };
+  } else {
+    // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
+    outputs ??= new RunOutputs(outDir, settings.inputs.length);
+    await outputs.close();
+    const topIssues = outputs.issues.topCodes();
+    totals.warnings = topIssues.reduce(
+      (n, c) => (c.severity === 'warning' && c.code !== 'duplicate' ? n + c.count : n),
+      0,
+    );
+    files = { issuesPath: outputs.issues.path, rejectedPaths: outputs.rejectedPaths(), topIssues };
+  }
   const finished = new Date();
   const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0 };
-  totals.warnings = outputs.issues
-    .topCodes()
-    .reduce((n, c) => (c.severity === 'warning' && c.code !== 'duplicate' ? n + c.count : n), 0);
   const exitCode =
     status === 'interrupted'
       ? EXIT.interrupted
@@ -175,16 +239,21 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     durationMs: finished.getTime() - started.getTime(),
     inputs,
     totals,
-    groups: outcome?.references.groups ?? { created: 0, existing: 0 },
-    customFields: outcome?.references.customFields ?? { created: 0, existing: 0 },
+    groups: shortcut?.groups ?? outcome?.references.groups ?? { created: 0, existing: 0 },
+    customFields: shortcut?.customFields ?? outcome?.references.customFields ?? { created: 0, existing: 0 },
     reminders: outcome?.reminders ?? { created: 0, updated: 0 },
     requests,
     exitCode,
+    ...(shortcut && previous ? { inputsUnchangedSince: previous.runId } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
-  const reportPath = outputs.writeReport(report);
+  const reportPath = writeReportFile(outDir, report);
   if (ledger) {
-    ledger.finishRun(runId, report);
+    const snapshot =
+      status === 'completed' && hashed && definition && (await inputsUntouched(hashed))
+        ? await snapshotOf({ definition, hashed, outDir, shortcut, ...files })
+        : undefined;
+    ledger.finishRun(runId, report, snapshot);
     ledger.close();
   }
   log?.info({ runId, status, totals, exitCode }, 'run finished');
@@ -192,10 +261,29 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     report,
     outDir,
     reportPath,
-    issuesPath: outputs.issues.path,
-    rejectedPaths: outputs.rejectedPaths(),
-    topIssues: outputs.issues.topCodes(),
+    ...files,
     ...(target?.local ? { local: { db: target.local.db, keyFile: target.local.keyFile } } : {}),
+  };
+};
+
+/** What the next run needs to tell whether it may reuse this one's outcome (rerun-shortcut.ts). */
+const snapshotOf = async (run: {
+  definition: string;
+  hashed: HashedInput[];
+  outDir: string;
+  shortcut: ShortcutOutcome | undefined;
+  issuesPath: string;
+  rejectedPaths: string[];
+  topIssues: IssueCount[];
+}): Promise<RunSnapshot | undefined> => {
+  const outputs = run.shortcut?.outputs ?? (await outputsOf(run.outDir, run.issuesPath, run.rejectedPaths));
+  if (!outputs) return undefined;
+  return {
+    definition: run.definition,
+    inputs: run.hashed.map((h) => h.fingerprint),
+    outDir: run.outDir,
+    outputs,
+    topIssues: run.topIssues,
   };
 };
 

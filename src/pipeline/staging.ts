@@ -24,6 +24,7 @@ export class Staging {
   private readonly page: Database.Statement;
   private readonly addMany: (entries: { key: string; json: string }[]) => StageResult[];
   private count = 0;
+  private remindersSeen = false;
 
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
@@ -59,13 +60,25 @@ export class Staging {
     return this.count;
   }
 
+  /** Whether any staged record (a duplicate included) carries a reminder. */
+  get hasReminders(): boolean {
+    return this.remindersSeen;
+  }
+
   /**
    * Stages a batch in one transaction. `texts`, when given, are the records' JSON (serialized where
    * they were normalized, maybe in a worker); then `records` need only carry their key.
    */
   add(records: NormalizedRecord[]): StageResult[];
-  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[];
-  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts?: readonly string[]): StageResult[] {
+  add(
+    records: readonly Pick<NormalizedRecord, 'key' | 'reminders'>[],
+    texts: readonly string[],
+  ): StageResult[];
+  add(
+    records: readonly Pick<NormalizedRecord, 'key' | 'reminders'>[],
+    texts?: readonly string[],
+  ): StageResult[] {
+    if (!this.remindersSeen) this.remindersSeen = records.some((r) => r.reminders.length > 0);
     return this.addMany(records.map((r, i) => ({ key: r.key, json: texts ? texts[i]! : JSON.stringify(r) })));
   }
 

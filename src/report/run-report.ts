@@ -30,6 +30,11 @@ export interface RunReport {
   reminders: { created: number; updated: number };
   requests: { sent: number; retried: number; failed: number };
   exitCode: number;
+  /**
+   * Set when the run read nothing: its inputs were byte-identical to those of this earlier run (same
+   * pipeline, settings and tool version, nothing run in between), so its outcome was reused.
+   */
+  inputsUnchangedSince?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */
   error?: { code: string; message: string; context?: Record<string, unknown> };
 }

@@ -23,6 +23,12 @@ export const formatSummary = (
       `(pipeline ${report.pipeline}, target ${report.target})`,
   );
   if (report.error) lines.push(`  error: ${report.error.code}: ${report.error.message}`);
+  if (report.inputsUnchangedSince) {
+    lines.push(
+      `  inputs unchanged since run ${report.inputsUnchangedSince}: nothing read, no contact sent ` +
+        `(its issues and rejected records are copied here; --reread reads them again)`,
+    );
+  }
   lines.push(
     `  read ${n(totals.read)}: ${verb}created ${n(totals.created)}, ${verb}updated ${n(totals.updated)}, ` +
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
@@ -34,9 +40,13 @@ export const formatSummary = (
       `reminders ${verb}created ${n(report.reminders.created)}, ${verb}updated ${n(report.reminders.updated)}`,
   );
   const loaded = totals.created + totals.updated + totals.unchanged;
+  // A run that reused an earlier outcome read nothing: a records/s figure would be fiction.
+  const throughput = report.inputsUnchangedSince
+    ? ''
+    : `; throughput ${n(Math.round(totals.read / seconds))} records/s read, ${n(Math.round(loaded / seconds))} records/s loaded`;
   lines.push(
-    `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed; ` +
-      `throughput ${n(Math.round(totals.read / seconds))} records/s read, ${n(Math.round(loaded / seconds))} records/s loaded`,
+    `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed` +
+      throughput,
   );
   const top = extra.topIssues.slice(0, extra.topLimit ?? 5);
   if (top.length > 0) {

@@ -15,11 +15,14 @@ export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
 export { contentHash, canonicalJson } from './content-hash.js';
 export type {
   ContactEntry,
+  InputFingerprint,
   Ledger,
   LedgerEntry,
   LedgerScope,
+  LoadRun,
   OpenLedgerOptions,
   PendingCreate,
+  RunSnapshot,
   RunStart,
   RunSummary,
 } from './types.js';

@@ -103,6 +103,11 @@ export class SqliteLedgerScope implements LedgerScope {
   }
 
   putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void {
+    // An update the service applied is idempotent: resent after a power loss, it changes nothing.
+    withoutFsync(this.db, () => this.putContactsNow(entries));
+  }
+
+  private putContactsNow(entries: readonly { key: string; contactId: string; hash: string }[]): void {
     guarded(this.file, 'write contacts', () => {
       this.db
         .transaction(() => {
@@ -116,6 +121,26 @@ export class SqliteLedgerScope implements LedgerScope {
 
   forgetContact(key: string): void {
     guarded(this.file, 'forget a contact', () => this.statements.deleteContact.run(this.scopeId, key));
+  }
+
+  hasContacts(): boolean {
+    return guarded(
+      this.file,
+      'count contacts',
+      () =>
+        this.db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1').get(this.scopeId) !== undefined,
+    );
+  }
+
+  forgetTarget(): void {
+    guarded(this.file, 'forget the target', () => {
+      this.db
+        .transaction(() => {
+          for (const table of ['contacts', 'reminders', 'groups', 'custom_fields', 'pending_creates'])
+            this.db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`).run(this.scopeId);
+        })
+        .immediate();
+    });
   }
 
   getGroups(): Map<string, LedgerEntry> {
@@ -177,7 +202,16 @@ export class SqliteLedgerScope implements LedgerScope {
     });
   }
 
+  /**
+   * Lost to a power loss, this commit leaves the create pending, and the rerun resends it under
+   * the same Idempotency-Key: the service answers with the same ids. Only beginCreate, which must
+   * be on disk before the request leaves, pays for an fsync (docs/reliability.md, "Durability").
+   */
   completeCreate(idempotencyKey: string, ids: readonly string[]): void {
+    withoutFsync(this.db, () => this.completeCreateNow(idempotencyKey, ids));
+  }
+
+  private completeCreateNow(idempotencyKey: string, ids: readonly string[]): void {
     guarded(this.file, 'complete a create', () => {
       this.db
         .transaction(() => {
@@ -241,6 +275,21 @@ export class SqliteLedgerScope implements LedgerScope {
   private named(statement: Database.Statement): Map<string, LedgerEntry> {
     const rows = statement.all(this.scopeId) as { name: string; id: string; hash: string }[];
     return new Map(rows.map((row) => [row.name, { id: row.id, hash: row.hash }]));
+  }
+}
+
+/**
+ * Runs one commit at `synchronous = NORMAL`: in WAL mode it survives a killed process (the WAL is
+ * written before the commit returns) but not a power loss, and costs no fsync. The next FULL
+ * commit's fsync covers the whole WAL, so such a commit is never durable later than one after it.
+ */
+function withoutFsync(db: Database.Database, commit: () => void): void {
+  const level = Number(db.pragma('synchronous', { simple: true }));
+  db.pragma('synchronous = NORMAL');
+  try {
+    commit();
+  } finally {
+    db.pragma(`synchronous = ${level}`);
   }
 }
 

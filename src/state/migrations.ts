@@ -71,11 +71,21 @@ const SCHEMA_V1 = `
   CREATE INDEX runs_by_scope ON runs (scope_id, started_at);
 `;
 
+/**
+ * v2: what a non-dry run read and left (input fingerprints, pipeline fingerprint, out dir and its
+ * files), so a rerun of byte-identical inputs can skip reading them. NULL for older runs: those
+ * simply take the full path once.
+ */
+const SCHEMA_V2 = `
+  ALTER TABLE runs ADD COLUMN snapshot TEXT;  -- JSON RunSnapshot (src/state/types.ts)
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
     db.pragma(`application_id = ${LEDGER_APPLICATION_ID}`);
   },
+  (db) => db.exec(SCHEMA_V2),
 ];
 
 /**

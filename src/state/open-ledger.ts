@@ -5,7 +5,15 @@ import { ImportError } from '../errors/index.js';
 import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
 import { migrate } from './migrations.js';
 import { guarded } from './sqlite-errors.js';
-import type { Ledger, LedgerScope, OpenLedgerOptions, RunStart, RunSummary } from './types.js';
+import type {
+  Ledger,
+  LedgerScope,
+  LoadRun,
+  OpenLedgerOptions,
+  RunSnapshot,
+  RunStart,
+  RunSummary,
+} from './types.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
 
@@ -20,8 +28,9 @@ const BUSY_TIMEOUT_MS = 10_000;
  * adds an fsync of the WAL at every commit, so a commit also survives a power loss or OS crash.
  * That matters here: a create's Idempotency-Key is committed before the request is sent, and with
  * NORMAL a power loss could roll back that commit after the service had created the contacts,
- * so the rerun would create them again. Commits are per chunk (around 100 records), so the fsync
- * costs milliseconds against a network round trip.
+ * so the rerun would create them again. Commits that a rerun can redo from the service (a
+ * create's answered ids, an update's entry) skip the fsync (`withoutFsync` in ledger-scope.ts):
+ * one fsync per create chunk, not two (docs/reliability.md, "Durability").
  */
 export function openLedger(options: OpenLedgerOptions): Ledger {
   const file = path.join(options.dir, LEDGER_FILE);
@@ -61,11 +70,18 @@ interface RunRow {
   finished_at: string | null;
 }
 
+interface LoadRunRow extends RunRow {
+  report: string | null;
+  snapshot: string | null;
+  overlapped: number;
+}
+
 class SqliteLedger implements Ledger {
   private readonly statements: ScopeStatements;
   private readonly insertRun: Database.Statement;
   private readonly updateRun: Database.Statement;
   private readonly selectRuns: Database.Statement;
+  private readonly selectLastLoad: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -76,10 +92,22 @@ class SqliteLedger implements Ledger {
       `INSERT INTO runs (run_id, scope_id, pipeline, inputs, dry_run, status, started_at)
        VALUES (?, ?, ?, ?, ?, 'running', ?)`,
     );
-    this.updateRun = db.prepare('UPDATE runs SET status = ?, finished_at = ?, report = ? WHERE run_id = ?');
+    this.updateRun = db.prepare(
+      'UPDATE runs SET status = ?, finished_at = ?, report = ?, snapshot = ? WHERE run_id = ?',
+    );
     this.selectRuns = db.prepare(
       `SELECT run_id, status, started_at, finished_at FROM runs WHERE scope_id = ?
        ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    );
+    // Overlapped: another non-dry run finished after this one started. Runs that never finished
+    // and started earlier (a crash, later resumed) do not count: their pending creates were
+    // resumed by the runs after them.
+    this.selectLastLoad = db.prepare(
+      `SELECT r.run_id, r.status, r.started_at, r.finished_at, r.report, r.snapshot,
+              EXISTS (SELECT 1 FROM runs o WHERE o.scope_id = r.scope_id AND o.dry_run = 0
+                        AND o.run_id <> r.run_id AND o.finished_at > r.started_at) AS overlapped
+       FROM runs r WHERE r.scope_id = ? AND r.dry_run = 0
+       ORDER BY r.started_at DESC, r.rowid DESC LIMIT 1`,
     );
   }
 
@@ -106,12 +134,18 @@ class SqliteLedger implements Ledger {
     });
   }
 
-  finishRun(runId: string, report: unknown): void {
+  finishRun(runId: string, report: unknown, snapshot?: RunSnapshot): void {
     guarded(this.file, `record the end of run ${runId}`, () => {
       const fields = typeof report === 'object' && report !== null ? (report as Record<string, unknown>) : {};
       const status = typeof fields.status === 'string' ? fields.status : 'completed';
       const finishedAt = typeof fields.finishedAt === 'string' ? fields.finishedAt : new Date().toISOString();
-      const result = this.updateRun.run(status, finishedAt, JSON.stringify(report) ?? null, runId);
+      const result = this.updateRun.run(
+        status,
+        finishedAt,
+        JSON.stringify(report) ?? null,
+        snapshot ? JSON.stringify(snapshot) : null,
+        runId,
+      );
       if (result.changes === 0) {
         throw new ImportError(
           'state_error',
@@ -134,7 +168,32 @@ class SqliteLedger implements Ledger {
     });
   }
 
+  lastLoadRun(scopeId: string): LoadRun | undefined {
+    return guarded(this.file, 'read the last run', () => {
+      const row = this.selectLastLoad.get(scopeId) as LoadRunRow | undefined;
+      if (!row) return undefined;
+      return {
+        runId: row.run_id,
+        status: row.status,
+        startedAt: row.started_at,
+        ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+        ...(row.report === null ? {} : { report: parseJson(row.report) }),
+        ...(row.snapshot === null ? {} : { snapshot: parseJson(row.snapshot) }),
+        overlapped: row.overlapped === 1,
+      };
+    });
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/** Stored JSON that no longer parses (a hand-edited ledger) reads as absent, never as a crash. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

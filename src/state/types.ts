@@ -1,3 +1,5 @@
+import type { IssueCount } from '../report/issues-file.js';
+
 /**
  * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
  * where, so reruns send nothing that is unchanged and a crashed run can be resumed without
@@ -39,6 +41,39 @@ export interface RunStart {
   startedAt: string;
 }
 
+/** One input file as a run found it: the path as given, its size in bytes, the sha256 of its bytes. */
+export interface InputFingerprint {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * What a non-dry run read and left, stored with the run so the next run of byte-identical inputs
+ * can reuse its outcome instead of reading them again (src/pipeline/rerun-shortcut.ts).
+ */
+export interface RunSnapshot {
+  /** Hash of the pipeline definition, the tool version and the outcome-affecting settings. */
+  definition: string;
+  inputs: InputFingerprint[];
+  /** Absolute path of the run's `--out` folder. */
+  outDir: string;
+  /** The files in `outDir` that hold the run's issues and rejected records, with their sizes. */
+  outputs: { name: string; size: number }[];
+  /** The issue codes of the run with their counts and one example each (the terminal summary). */
+  topIssues: IssueCount[];
+}
+
+/** A non-dry run as the ledger holds it. */
+export interface LoadRun extends RunSummary {
+  /** report.json as stored by finishRun; absent while the run is `running` (or if it crashed). */
+  report?: unknown;
+  /** Stored by finishRun when the run could fingerprint its inputs; unchecked JSON. */
+  snapshot?: unknown;
+  /** Another non-dry run of the scope finished after this one started (the two overlapped). */
+  overlapped: boolean;
+}
+
 export interface RunSummary {
   runId: string;
   /** `running` until finishRun; then the report's `status` (`completed`, `interrupted`, `aborted`). */
@@ -57,6 +92,13 @@ export interface LedgerScope {
   putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void;
   /** The contact no longer exists on the target: the next run resolves the key afresh. */
   forgetContact(key: string): void;
+  /** Whether the ledger knows any contact of this scope. */
+  hasContacts(): boolean;
+  /**
+   * The target no longer holds what the ledger says (reset, database deleted): forgets every
+   * contact, reminder, group, custom field and pending create of this scope, in one transaction.
+   */
+  forgetTarget(): void;
 
   /** Group name -> id and hash of the definition sent. */
   getGroups(): Map<string, LedgerEntry>;
@@ -93,10 +135,15 @@ export interface Ledger {
   scope(scopeId: string): LedgerScope;
   /** Records a run as `running`. A runId can be started once. */
   startRun(run: RunStart): void;
-  /** Stores the run's report.json object and its status (`report.status`, else `completed`). */
-  finishRun(runId: string, report: unknown): void;
+  /**
+   * Stores the run's report.json object and its status (`report.status`, else `completed`), and
+   * its snapshot when given.
+   */
+  finishRun(runId: string, report: unknown, snapshot?: RunSnapshot): void;
   /** The scope's most recent runs, newest first. */
   lastRuns(scopeId: string, limit: number): RunSummary[];
+  /** The scope's most recently started non-dry run, whatever its status; undefined when none. */
+  lastLoadRun(scopeId: string): LoadRun | undefined;
   /** Closes the database; further calls throw. Closing twice is a no-op. */
   close(): void;
 }

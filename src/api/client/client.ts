@@ -21,6 +21,8 @@ interface CallSpec<S extends z.ZodType> {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** The body as JSON text already; wins over `body`. */
+  bodyJson?: string;
   headers?: Record<string, string>;
   response: S;
   signal: AbortSignal | undefined;
@@ -71,6 +73,7 @@ export function createClient(options: ClientOptions): ServiceClient {
             path: spec.path,
             ...(spec.query ? { query: spec.query } : {}),
             ...(spec.body !== undefined ? { body: spec.body } : {}),
+            ...(spec.bodyJson !== undefined ? { bodyJson: spec.bodyJson } : {}),
             ...(spec.headers ? { headers: spec.headers } : {}),
             ...(signal ? { signal } : {}),
             onSent: () => {
@@ -120,7 +123,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const result = await call({
         method: 'POST',
         path: '/v1/contacts/',
-        body: { contacts },
+        ...(opts?.bodyJson !== undefined ? { bodyJson: opts.bodyJson } : { body: { contacts } }),
         headers: { 'idempotency-key': opts?.idempotencyKey ?? randomUUID() },
         response: responses.createContacts,
         signal: sig(opts),

@@ -15,6 +15,8 @@ export interface HttpRequest {
   query?: Record<string, QueryValue>;
   /** Serialized as JSON when present. */
   body?: unknown;
+  /** A body that is JSON text already (sent as is, `body` ignored). */
+  bodyJson?: string;
   headers?: Record<string, string>;
   /** The caller's cancellation (client-wide and per-call signals already combined). */
   signal?: AbortSignal;
@@ -71,11 +73,8 @@ export function createTransport(options: TransportOptions): Transport {
       ...req.headers,
       authorization,
     };
-    let body: string | undefined;
-    if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
-    }
+    const body = req.bodyJson ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
+    if (body !== undefined) headers['content-type'] = 'application/json';
     // Serialized before the pace: the start the pacer counts is then close to the real send.
     let start: PacedStart | undefined;
     if (pacer) {

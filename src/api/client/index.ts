@@ -15,6 +15,7 @@ export type {
   ClientOptions,
   ContactPage,
   CreateCallOptions,
+  CreateContactsOptions,
   GlobalSearchParams,
   LocalCustomField,
   LocalGroup,

@@ -66,6 +66,15 @@ export interface CreateCallOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
+export interface CreateContactsOptions extends CreateCallOptions {
+  /**
+   * The request body, `{"contacts": [...]}` as JSON text, when the caller already has it (the
+   * loader records it in the ledger before sending): sent byte for byte instead of serializing
+   * `contacts` again. It must encode the same contacts.
+   */
+  bodyJson?: string;
+}
+
 /** E3 query; `take` 1..100. */
 export interface SearchContactsParams {
   fullName?: string;
@@ -116,7 +125,7 @@ export interface LocalInspection {
 
 export interface ServiceClient {
   /** `POST /v1/contacts/`: created contacts in request order. */
-  createContacts(contacts: ContactWrite[], opts?: CreateCallOptions): Promise<ContactResponse[]>;
+  createContacts(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
   /** E1: `count` is the number updated; unknown ids are skipped, so it can be lower. */
   bulkUpdateContacts(elements: BulkUpdateElement[], opts?: CallOptions): Promise<{ count: number }>;
   /** E2 */

@@ -45,6 +45,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
       ...(flags.region ? { region: flags.region } : {}),
       maxRejects: flags.maxRejects,
       strict: flags.strict,
+      reread: flags.reread ?? false,
       signal: controller.signal,
       stdin: process.stdin,
       logger,

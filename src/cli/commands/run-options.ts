@@ -58,6 +58,8 @@ export interface RunFlags {
   region?: string;
   maxRejects: string;
   strict: boolean;
+  /** `run` only: take the full path even for inputs identical to the last run's. */
+  reread?: boolean;
   json: boolean;
   logLevel: string;
 }

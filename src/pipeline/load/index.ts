@@ -40,6 +40,8 @@ export interface LoadOutcome {
   reminders: { created: number; updated: number };
   /** Creates of an earlier, interrupted run that this run resent and completed. */
   resumedCreates: number;
+  /** The target held no contact while the ledger listed some: the ledger was not trusted. */
+  targetReset: boolean;
 }
 
 interface Chunk {
@@ -59,12 +61,21 @@ const chunksOf = <T>(items: T[], size: number): T[][] => {
  * sent are `failed` with code `not_sent`, and the ledger lets the same command finish the job.
  */
 export const load = async (options: LoadOptions, ctx: LoadContext): Promise<LoadOutcome> => {
-  const { client, scope, dryRun } = options;
+  const { client, dryRun } = options;
   const { totals, outputs } = ctx;
+  const targetReset = isTargetReset(options);
+  const scope = targetReset ? forgetStaleLedger(options) : options.scope;
   const live = !dryRun && client !== undefined && scope !== undefined;
 
   const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
+  const reminders = { created: 0, updated: 0 };
+  if (!live && nothingToCompare(options, scope, ctx.staging)) {
+    // Every staged identity would be created: counting them is enough, no record is read back.
+    totals.created += ctx.staging.size;
+    options.onProgress?.(ctx.staging.size, ctx.staging.size);
+    return { references: refs.counts, reminders, resumedCreates, targetReset };
+  }
   const resolver = new Resolver({
     scope,
     client,
@@ -72,7 +83,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ids: refs.ids,
     targetWasEmpty: options.targetWasEmpty,
   });
-  const reminders = { created: 0, updated: 0 };
   const window = new TaskWindow(Math.max(1, options.concurrency));
   const total = ctx.staging.size;
   let done = 0;
@@ -195,8 +205,30 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     stoppedBy ??= error;
   }
   if (stoppedBy !== undefined) throw stoppedBy;
-  return { references: refs.counts, reminders, resumedCreates };
+  return { references: refs.counts, reminders, resumedCreates, targetReset };
 };
+
+/**
+ * The target answered that it holds no contact (archived ones included) while the ledger lists
+ * some: it was reset (its database deleted, its contacts removed), so the ledger no longer
+ * describes it and trusting it would call every record unchanged and send nothing.
+ */
+const isTargetReset = ({ client, scope, targetWasEmpty }: LoadOptions): boolean =>
+  client !== undefined && scope !== undefined && targetWasEmpty && scope.hasContacts();
+
+/** A live run forgets the scope and loads everything afresh; a dry run just does not consult it. */
+const forgetStaleLedger = ({ scope, dryRun }: LoadOptions): LedgerScope | undefined => {
+  if (dryRun) return undefined;
+  scope!.forgetTarget();
+  return scope;
+};
+
+/** A dry run with no ledger entry to compare with, no search to send and no reminder to count. */
+const nothingToCompare = (options: LoadOptions, scope: LedgerScope | undefined, staging: Staging): boolean =>
+  !options.signal?.aborted &&
+  !staging.hasReminders &&
+  !(scope?.hasContacts() ?? false) &&
+  (options.client === undefined || options.match === 'none' || options.targetWasEmpty);
 
 /** Creates recorded by an earlier run that crashed before their answer: sent again, same key. */
 const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
@@ -206,7 +238,10 @@ const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): 
       contacts: Parameters<ServiceClient['createContacts']>[0];
     };
     try {
-      const answered = await client.createContacts(contacts, { idempotencyKey: pending.idempotencyKey });
+      const answered = await client.createContacts(contacts, {
+        idempotencyKey: pending.idempotencyKey,
+        bodyJson: pending.body,
+      });
       killPoint('create-answered');
       scope.completeCreate(
         pending.idempotencyKey,

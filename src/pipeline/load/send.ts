@@ -55,16 +55,18 @@ export const createChunk = async (
     async (part, path) => {
       const idempotencyKey = `${ctx.idempotencyKey}${path}`;
       const contacts = part.map((p) => p.write);
+      // Serialized once: the ledger keeps these bytes, the request sends them, a resume resends them.
+      const bodyJson = JSON.stringify({ contacts });
       ctx.scope.beginCreate({
         idempotencyKey,
         keys: part.map((p) => p.record.key),
         hashes: part.map((p) => p.hash),
-        body: JSON.stringify({ contacts }),
+        body: bodyJson,
       });
       killPoint('create-recorded');
       let answered;
       try {
-        answered = await ctx.client.createContacts(contacts, { idempotencyKey });
+        answered = await ctx.client.createContacts(contacts, { idempotencyKey, bodyJson });
       } catch (error) {
         // A refused create created nothing: forget the pending row so no rerun resends it.
         if (isRecordProblem(error)) ctx.scope.abandonCreate(idempotencyKey);

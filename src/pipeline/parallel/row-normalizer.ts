@@ -30,6 +30,7 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
         key: record.key,
         groups: record.groups,
         customFields: record.customFields,
+        reminders: record.reminders,
       },
       json: JSON.stringify(record),
     };

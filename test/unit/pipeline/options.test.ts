@@ -13,6 +13,7 @@ describe('parseRunSettings', () => {
       match: 'email',
       maxRejects: { count: 0 },
       strict: false,
+      reread: false,
     });
   });
 

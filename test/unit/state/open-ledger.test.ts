@@ -95,14 +95,14 @@ describe('migrate', () => {
   it('applies the steps after the current version, in order, once', () => {
     const db = new Database(':memory:');
     migrate(db, 'memory', MIGRATIONS);
-    expect(userVersion(db)).toBe(1);
-    const v2 = [
+    expect(userVersion(db)).toBe(MIGRATIONS.length);
+    const next = [
       ...MIGRATIONS,
       (d: Database.Database) => d.exec('ALTER TABLE contacts ADD COLUMN loaded_at TEXT'),
     ];
-    migrate(db, 'memory', v2);
-    expect(userVersion(db)).toBe(2);
-    migrate(db, 'memory', v2); // already there: nothing to do (a second ALTER would throw)
+    migrate(db, 'memory', next);
+    expect(userVersion(db)).toBe(MIGRATIONS.length + 1);
+    migrate(db, 'memory', next); // already there: nothing to do (a second ALTER would throw)
     const columns = (db.prepare('PRAGMA table_info(contacts)').all() as { name: string }[]).map(
       (c) => c.name,
     );
@@ -121,7 +121,7 @@ describe('migrate', () => {
       },
     ];
     expect(() => migrate(db, 'memory', broken)).toThrow(/halfway/);
-    expect(userVersion(db)).toBe(1);
+    expect(userVersion(db)).toBe(MIGRATIONS.length);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'half_done'").get()).toEqual({
       n: 0,
     });
