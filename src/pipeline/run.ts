@@ -90,7 +90,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       });
   const totals = emptyTotals();
   const references = new References();
-  const staging = new Staging();
+  let staging = new Staging();
   const log = options.logger;
 
   let status: RunStatus = 'completed';
@@ -108,7 +108,8 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       ...(options.target ? { target: options.target } : {}),
       stateDir: settings.stateDir,
       dryRun: settings.dryRun,
-      ...(options.client ? { client: options.client } : {}),
+      // The client's own limit is the run's --concurrency: the load window alone cannot raise it.
+      client: { concurrency: settings.concurrency, ...options.client },
     });
     if (target.scopeId) {
       ledger = openLedger({ dir: settings.stateDir });
@@ -149,6 +150,18 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       );
     } else {
       outputs = new RunOutputs(outDir, settings.inputs.length);
+      const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
+      const countOnly =
+        settings.dryRun &&
+        pipeline.spec.reminders.length === 0 &&
+        !(scope?.hasContacts() ?? false) &&
+        (target.client === undefined || settings.match === 'none' || target.empty);
+      if (countOnly) {
+        // Nothing to compare with and nothing to search: every identity would be created, so the
+        // records themselves are not kept, only where they came from.
+        staging.close();
+        staging = new Staging({ keysOnly: true });
+      }
       inputs = await extract(
         {
           pipeline,
@@ -157,6 +170,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
           strict: settings.strict,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
+          keysOnly: countOnly,
           onRecord: (done) => {
             killPoint('read');
             options.onProgress?.({ phase: 'read', done });
@@ -167,7 +181,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       outcome = await load(
         {
           ...(target.client ? { client: target.client } : {}),
-          ...(ledger && target.scopeId ? { scope: ledger.scope(target.scopeId) } : {}),
+          ...(scope ? { scope } : {}),
           dryRun: settings.dryRun,
           runId,
           chunkSize: settings.chunkSize,

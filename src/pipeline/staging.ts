@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { mergeRecords } from './merge.js';
 import type { NormalizedRecord } from './record.js';
 
+/** What a keys-only staging keeps of each record: where it came from, its raw text and its key. */
+export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'input' | 'raw' | 'key'>;
+
 export interface StageResult {
   /** Set when the record's identity was seen before in this run: where the first one came from. */
   duplicateOf?: { file: string; row: number };
@@ -24,9 +27,12 @@ export class Staging {
   private readonly page: Database.Statement;
   private readonly addMany: (entries: { key: string; json: string }[]) => StageResult[];
   private count = 0;
-  private remindersSeen = false;
 
-  constructor() {
+  /**
+   * `keysOnly`: the records' texts are StagedPlace JSON, a duplicate is not merged, and `batches`
+   * yields places: for a dry run that only counts identities (and reports what it did not reach).
+   */
+  constructor(private readonly options: { keysOnly?: boolean } = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
     this.db = new Database(join(this.dir, 'stage.sqlite'));
     // Scratch data, rebuilt by every run: durability would only cost time.
@@ -60,25 +66,13 @@ export class Staging {
     return this.count;
   }
 
-  /** Whether any staged record (a duplicate included) carries a reminder. */
-  get hasReminders(): boolean {
-    return this.remindersSeen;
-  }
-
   /**
    * Stages a batch in one transaction. `texts`, when given, are the records' JSON (serialized where
    * they were normalized, maybe in a worker); then `records` need only carry their key.
    */
   add(records: NormalizedRecord[]): StageResult[];
-  add(
-    records: readonly Pick<NormalizedRecord, 'key' | 'reminders'>[],
-    texts: readonly string[],
-  ): StageResult[];
-  add(
-    records: readonly Pick<NormalizedRecord, 'key' | 'reminders'>[],
-    texts?: readonly string[],
-  ): StageResult[] {
-    if (!this.remindersSeen) this.remindersSeen = records.some((r) => r.reminders.length > 0);
+  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[];
+  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts?: readonly string[]): StageResult[] {
     return this.addMany(records.map((r, i) => ({ key: r.key, json: texts ? texts[i]! : JSON.stringify(r) })));
   }
 
@@ -90,18 +84,33 @@ export class Staging {
     }
     const existing = this.select.get(key) as { seq: number; data: string };
     const first = JSON.parse(existing.data) as NormalizedRecord;
+    if (this.options.keysOnly) return { duplicateOf: { file: first.file, row: first.row } };
     this.update.run(JSON.stringify(mergeRecords(first, JSON.parse(json) as NormalizedRecord)), existing.seq);
     return { duplicateOf: { file: first.file, row: first.row } };
   }
 
-  /** Staged records in first-seen order, in batches. */
-  *batches(size: number): Generator<NormalizedRecord[]> {
+  get keysOnly(): boolean {
+    return this.options.keysOnly === true;
+  }
+
+  /** Staged records in first-seen order, in batches. Not available when keys-only. */
+  batches(size: number): Generator<NormalizedRecord[]> {
+    if (this.keysOnly) throw new Error('a keys-only staging keeps no records to load');
+    return this.pages<NormalizedRecord>(size);
+  }
+
+  /** Where each staged record came from, in first-seen order, in batches; in either mode. */
+  places(size: number): Generator<StagedPlace[]> {
+    return this.pages<StagedPlace>(size);
+  }
+
+  private *pages<T>(size: number): Generator<T[]> {
     let after = 0;
     for (;;) {
       const rows = this.page.all(after, size) as { seq: number; data: string }[];
       if (rows.length === 0) return;
       after = rows[rows.length - 1]!.seq;
-      yield rows.map((row) => JSON.parse(row.data) as NormalizedRecord);
+      yield rows.map((row) => JSON.parse(row.data) as T);
     }
   }
 

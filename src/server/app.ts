@@ -31,6 +31,14 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Called with every unexpected error (answered 500); the service itself never logs. */
   onInternalError?: (error: unknown) => void;
+  /** Counts requests in flight, for the process that started the service. */
+  traffic?: Traffic;
+}
+
+/** Requests being handled now and the most at once so far (what a client's concurrency reached). */
+export interface Traffic {
+  inFlight: number;
+  peak: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -78,6 +86,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('userId', 0);
   app.decorateRequest('answerFault', undefined);
   registerJsonBody(app, options.bodyLimit ?? LIMITS.maxBodyBytes);
+
+  const traffic = options.traffic;
+  if (traffic) {
+    app.addHook('onRequest', async () => {
+      traffic.inFlight += 1;
+      traffic.peak = Math.max(traffic.peak, traffic.inFlight);
+    });
+    app.addHook('onResponse', async () => {
+      traffic.inFlight -= 1;
+    });
+  }
 
   app.addHook('onRequest', async (request) => {
     const userId = options.keys.resolve(request.headers.authorization);

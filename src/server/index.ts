@@ -48,6 +48,8 @@ export interface LocalService {
   addUser(apiKey?: string): string;
   /** How many faults of each kind were injected so far. */
   injectedFaults(): FaultCounts;
+  /** The most requests the service handled at once so far. */
+  peakInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -113,7 +115,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     if (apiKeys.length === 0) addUser();
 
     const faults = new Faults(options);
+    const traffic = { inFlight: 0, peak: 0 };
     const app = buildApp({
+      traffic,
       store,
       keys,
       faults,
@@ -128,6 +132,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       apiKeys,
       addUser,
       injectedFaults: () => ({ ...faults.counts }),
+      peakInFlight: () => traffic.peak,
       close: () => {
         closed ??= app.close().finally(() => store.close());
         return closed;

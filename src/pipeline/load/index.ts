@@ -4,7 +4,7 @@ import type { Totals } from '../../report/run-report.js';
 import type { RunOutputs } from '../outputs.js';
 import type { NormalizedRecord } from '../record.js';
 import type { References } from '../references.js';
-import type { Staging } from '../staging.js';
+import type { Staging, StagedPlace } from '../staging.js';
 import type { Issue } from '../types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
 import { syncReminders } from './reminders.js';
@@ -70,12 +70,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
   const reminders = { created: 0, updated: 0 };
-  if (!live && nothingToCompare(options, scope, ctx.staging)) {
-    // Every staged identity would be created: counting them is enough, no record is read back.
-    totals.created += ctx.staging.size;
-    options.onProgress?.(ctx.staging.size, ctx.staging.size);
-    return { references: refs.counts, reminders, resumedCreates, targetReset };
-  }
   const resolver = new Resolver({
     scope,
     client,
@@ -88,12 +82,14 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   let done = 0;
   let chunkSeq = 0;
 
-  const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) => {
-    totals[outcome] += items.length;
-    done += items.length;
+  const settleCount = (outcome: 'created' | 'updated' | 'unchanged', count: number) => {
+    totals[outcome] += count;
+    done += count;
     options.onProgress?.(done, total);
   };
-  const failRecord = (record: NormalizedRecord, code: Issue['code'], message: string) => {
+  const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
+    settleCount(outcome, items.length);
+  const failRecord = (record: StagedPlace, code: Issue['code'], message: string) => {
     totals.failed += 1;
     done += 1;
     outputs.issues.add({
@@ -165,6 +161,23 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     await withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
   };
 
+  if (ctx.staging.keysOnly) {
+    // A dry run with nothing to compare with: every staged identity would be created.
+    if (!options.signal?.aborted) {
+      settleCount('created', total);
+      return { references: refs.counts, reminders, resumedCreates, targetReset };
+    }
+    for (const places of ctx.staging.places(1000)) {
+      for (const place of places)
+        failRecord(
+          place,
+          'not_sent',
+          'not sent: the run was interrupted; run the same command again to finish',
+        );
+    }
+    return { references: refs.counts, reminders, resumedCreates, targetReset };
+  }
+
   let stoppedBy: unknown;
   const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
   const stopReason = () =>
@@ -222,13 +235,6 @@ const forgetStaleLedger = ({ scope, dryRun }: LoadOptions): LedgerScope | undefi
   scope!.forgetTarget();
   return scope;
 };
-
-/** A dry run with no ledger entry to compare with, no search to send and no reminder to count. */
-const nothingToCompare = (options: LoadOptions, scope: LedgerScope | undefined, staging: Staging): boolean =>
-  !options.signal?.aborted &&
-  !staging.hasReminders &&
-  !(scope?.hasContacts() ?? false) &&
-  (options.client === undefined || options.match === 'none' || options.targetWasEmpty);
 
 /** Creates recorded by an earlier run that crashed before their answer: sent again, same key. */
 const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {

@@ -10,13 +10,12 @@ export interface WorkerSetup {
   input: number;
   region?: string;
   strict: boolean;
+  /** Stage only where each record came from, not the record (a dry run that only counts). */
+  keysOnly?: boolean;
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */
-export type RecordSummary = Pick<
-  NormalizedRecord,
-  'file' | 'row' | 'key' | 'groups' | 'customFields' | 'reminders'
->;
+export type RecordSummary = Pick<NormalizedRecord, 'file' | 'row' | 'key' | 'groups' | 'customFields'>;
 
 /**
  * A record's outcome ready for staging: the record travels as its JSON text (what the staging

@@ -1,7 +1,18 @@
 import { createRowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../normalize-record.js';
+import type { StagedPlace } from '../staging.js';
 import type { SourceRow } from '../types.js';
 import type { PreparedOutcome, WorkerSetup } from './protocol.js';
+
+/** What a keys-only staging keeps of a record: enough to report it, not to load it. */
+const placeOf = (record: StagedPlace): string =>
+  JSON.stringify({
+    file: record.file,
+    row: record.row,
+    input: record.input,
+    raw: record.raw,
+    key: record.key,
+  });
 
 /** map -> normalize -> validate -> serialize for one input's rows: the same in a worker and in-thread. */
 export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => PreparedOutcome) => {
@@ -30,9 +41,8 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
         key: record.key,
         groups: record.groups,
         customFields: record.customFields,
-        reminders: record.reminders,
       },
-      json: JSON.stringify(record),
+      json: setup.keysOnly ? placeOf(record) : JSON.stringify(record),
     };
   };
 };

@@ -17,25 +17,27 @@ const work = mkdtempSync(join(tmpdir(), 'parallel-extract-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** One extract over `inputs`; everything it produced, as text, for comparison. */
-const extractWith = async (workers: number, pipelineName: string, inputs: string[]) => {
+const extractWith = async (workers: number, pipelineName: string, inputs: string[], keysOnly = false) => {
   const pipeline = await loadPipeline(pipelineName);
-  const out = join(work, `out-${pipelineName}-${workers}`);
+  const out = join(work, `out-${pipelineName}-${workers}-${keysOnly}`);
   const outputs = new RunOutputs(out, inputs.length);
-  const staging = new Staging();
+  const staging = new Staging({ keysOnly });
   const totals = emptyTotals();
   const references = new References();
   try {
     const infos = await extract(
-      { pipeline, inputs, strict: false, workers },
+      { pipeline, inputs, strict: false, workers, keysOnly },
       { outputs, staging, totals, references },
     );
-    const staged = [...staging.batches(1000)].flat();
+    const staged = keysOnly ? [] : [...staging.batches(1000)].flat();
+    const places = [...staging.places(1000)].flat();
     await outputs.close();
     const rejected = outputs.rejectedPaths().map((p) => readFileSync(p, 'utf8'));
     return {
       infos,
       totals,
       staged,
+      places,
       issues: readFileSync(outputs.issues.path, 'utf8'),
       rejected,
       groups: [...references.groups].sort(),
@@ -67,6 +69,23 @@ describe('extract with normalize workers', () => {
     // No loss: every record read is rejected, a duplicate, or staged.
     const t = parallel.totals;
     expect(t.rejected + t.duplicates + parallel.staged.length).toBe(t.read);
+  });
+
+  it('keys-only (a dry run that only counts): the same totals, issues, rejects and places, in- and off-thread', async () => {
+    const generic = join(work, 'generic-keys.csv');
+    await generate({ format: 'generic', rows: 2000, seed: 7, out: generic });
+    const full = await extractWith(0, 'generic', [generic]);
+    const inThread = await extractWith(0, 'generic', [generic], true);
+    const parallel = await extractWith(2, 'generic', [generic], true);
+    for (const keysOnly of [inThread, parallel]) {
+      expect(keysOnly.totals).toEqual(full.totals);
+      expect(keysOnly.issues).toBe(full.issues);
+      expect(keysOnly.rejected).toEqual(full.rejected);
+      expect(keysOnly.groups).toEqual(full.groups);
+      expect(keysOnly.places).toEqual(
+        full.staged.map(({ file, row, input, raw, key }) => ({ file, row, input, raw, key })),
+      );
+    }
   });
 
   it('does the same for address-book exports', async () => {

@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/pipeline/run.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { startService, tempDir, type TestService } from './harness.js';
+
+let svc: TestService | undefined;
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+});
+
+/**
+ * `--concurrency` is the number of requests in flight, end to end: the load window and the
+ * client's own limit. With a slow answer (latency) the window fills, so the service sees exactly
+ * that many at once, never more.
+ */
+describe('--concurrency', () => {
+  for (const concurrency of [2, 8]) {
+    it(`puts ${concurrency} requests in flight at once, and no more`, async () => {
+      svc = await startService({ latencyMs: 60 });
+      const dir = tempDir();
+      const file = writeGenericCsv(dir, 'people.csv', people(160));
+      const result = await runImport({
+        pipeline: 'generic',
+        inputs: [file],
+        target: { url: svc.service.url, apiKey: svc.key },
+        stateDir: join(dir, 'state'),
+        outDir: join(dir, 'out'),
+        chunkSize: 10,
+        concurrency,
+      });
+      expect(result.report.totals).toMatchObject({ created: 160, failed: 0 });
+      // Our own read-back client is idle during the run: every request seen came from the run.
+      expect(svc.service.peakInFlight()).toBe(concurrency);
+    });
+  }
+});
