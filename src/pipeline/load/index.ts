@@ -2,7 +2,6 @@ import type { ServiceClient, ServiceError } from '../../api/client/index.js';
 import type { LedgerScope } from '../../state/index.js';
 import type { Totals } from '../../report/run-report.js';
 import type { RunOutputs } from '../outputs.js';
-import type { NormalizedRecord } from '../record.js';
 import type { References } from '../references.js';
 import type { Staging, StagedPlace } from '../staging.js';
 import type { Issue } from '../types.js';
