@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runImport, type RunResult } from '../../src/pipeline/run.js';
@@ -56,5 +56,28 @@ describe('a dry run against the local default target', () => {
     appendFileSync(file, 'Person Number1000,person.1000@example.com,,Chief,Even,red\n');
     const withKnown = await dryRun(file, stateDir, join(dir, 'known'));
     expect(withKnown.report.totals).toMatchObject({ read: 43, created: 40, updated: 1 });
+  });
+
+  it('interrupted after reading: every staged record is reported not sent, nothing is lost', async () => {
+    const dir = tempDir();
+    const file = writeGenericCsv(dir, 'export.csv', people(30));
+    const controller = new AbortController();
+    const result = await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      dryRun: true,
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, 'out'),
+      maxRejects: '100%',
+      signal: controller.signal,
+      onProgress: ({ phase }) => {
+        if (phase === 'read') controller.abort();
+      },
+    });
+    expect(result.report.status).toBe('interrupted');
+    expect(result.report.totals).toMatchObject({ read: 30, created: 0, failed: 30 });
+    expect(outcomes(result.report)).toBe(30);
+    const rejected = readFileSync(result.rejectedPaths[0]!, 'utf8');
+    expect(rejected).toContain('Person.29@Example.com');
   });
 });
