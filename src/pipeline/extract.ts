@@ -19,8 +19,6 @@ export interface ExtractOptions {
   onRecord?: (read: number) => void;
   /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
   workers?: number;
-  /** Stage only each record's place (a dry run that only counts identities). */
-  keysOnly?: boolean;
 }
 
 const BATCH = 500;
@@ -57,7 +55,7 @@ export const extract = async (
       input,
       strict,
       ...(region ? { region } : {}),
-      ...(options.keysOnly ? { keysOnly: true } : {}),
+      ...(staging.keysOnly ? { keysOnly: true } : {}),
     };
     const mapper = createRowMapper(pipeline, source.header, file);
     outputs.addIssues(mapper.headerIssues);

@@ -39,14 +39,7 @@ type Contact = Record<string, unknown>;
  */
 export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): RecordOutcome => {
   const issues: Issue[] = [];
-  const note = (
-    stage: Stage,
-    field: string,
-    value: unknown,
-    code: IssueCode,
-    message: string,
-    severity?: Severity,
-  ) =>
+  const note: Note = (stage, field, value, code, message, severity) => {
     issues.push({
       file: ctx.file,
       row: ctx.row,
@@ -57,6 +50,7 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       code,
       message,
     });
+  };
 
   const contact: Contact = {};
   for (const [field, value] of Object.entries(ctx.constants)) contact[field] = value;

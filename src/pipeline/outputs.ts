@@ -75,8 +75,4 @@ export class RunOutputs {
     await this.issues.close();
     await Promise.all([...this.rejected.values()].map((f) => f.close()));
   }
-
-  writeReport(report: RunReport): string {
-    return writeReportFile(this.dir, report);
-  }
 }

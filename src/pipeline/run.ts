@@ -90,7 +90,6 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       });
   const totals = emptyTotals();
   const references = new References();
-  let staging = new Staging();
   const log = options.logger;
 
   let status: RunStatus = 'completed';
@@ -100,6 +99,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   let ledger: Ledger | undefined;
   let outcome: LoadOutcome | undefined;
   let outputs: RunOutputs | undefined;
+  let staging: Staging | undefined;
   let hashed: HashedInput[] | undefined;
   let previous: PreviousRun | undefined;
   let shortcut: ShortcutOutcome | undefined;
@@ -156,12 +156,9 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         pipeline.spec.reminders.length === 0 &&
         !(scope?.hasContacts() ?? false) &&
         (target.client === undefined || settings.match === 'none' || target.empty);
-      if (countOnly) {
-        // Nothing to compare with and nothing to search: every identity would be created, so the
-        // records themselves are not kept, only where they came from.
-        staging.close();
-        staging = new Staging({ keysOnly: true });
-      }
+      // Nothing to compare with and nothing to search: every identity would be created, so the
+      // records themselves are not kept, only where they came from.
+      staging = new Staging({ keysOnly: countOnly });
       inputs = await extract(
         {
           pipeline,
@@ -170,7 +167,6 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
           strict: settings.strict,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
-          keysOnly: countOnly,
           onRecord: (done) => {
             killPoint('read');
             options.onProgress?.({ phase: 'read', done });
@@ -213,7 +209,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     // The command layer prints the one clear line; the log keeps the detail at info.
     log?.info({ runId, code: failure?.code }, failure?.message ?? 'run interrupted');
   } finally {
-    staging.close();
+    staging?.close();
     await target?.close();
   }
 

@@ -29,8 +29,9 @@ export class Staging {
   private count = 0;
 
   /**
-   * `keysOnly`: the records' texts are StagedPlace JSON, a duplicate is not merged, and `batches`
-   * yields places: for a dry run that only counts identities (and reports what it did not reach).
+   * `keysOnly`: the records' texts are StagedPlace JSON and a duplicate is not merged; only
+   * `places` reads them back. For a dry run that only counts identities (and reports what it did
+   * not reach when interrupted).
    */
   constructor(private readonly options: { keysOnly?: boolean } = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
@@ -67,13 +68,11 @@ export class Staging {
   }
 
   /**
-   * Stages a batch in one transaction. `texts`, when given, are the records' JSON (serialized where
-   * they were normalized, maybe in a worker); then `records` need only carry their key.
+   * Stages a batch in one transaction: `texts[i]` is the JSON of the record keyed `records[i].key`
+   * (serialized where it was normalized, maybe in a worker; a StagedPlace when keys-only).
    */
-  add(records: NormalizedRecord[]): StageResult[];
-  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[];
-  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts?: readonly string[]): StageResult[] {
-    return this.addMany(records.map((r, i) => ({ key: r.key, json: texts ? texts[i]! : JSON.stringify(r) })));
+  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[] {
+    return this.addMany(records.map((r, i) => ({ key: r.key, json: texts[i]! })));
   }
 
   private addOne(key: string, json: string): StageResult {

@@ -30,6 +30,9 @@ export class ScopeStatements {
   readonly selectPending: Database.Statement;
   readonly selectPendingAll: Database.Statement;
   readonly deletePending: Database.Statement;
+  readonly selectAnyContact: Database.Statement;
+  /** Everything a scope holds, table by table: what forgetTarget deletes. */
+  readonly deleteScope: Database.Statement[];
 
   constructor(readonly db: Database.Database) {
     this.upsertContact = db.prepare(
@@ -56,6 +59,10 @@ export class ScopeStatements {
       'SELECT idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
     );
     this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
+    this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');
+    this.deleteScope = ['contacts', 'reminders', 'groups', 'custom_fields', 'pending_creates'].map((table) =>
+      db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`),
+    );
   }
 
   /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
@@ -127,8 +134,7 @@ export class SqliteLedgerScope implements LedgerScope {
     return guarded(
       this.file,
       'count contacts',
-      () =>
-        this.db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1').get(this.scopeId) !== undefined,
+      () => this.statements.selectAnyContact.get(this.scopeId) !== undefined,
     );
   }
 
@@ -136,8 +142,7 @@ export class SqliteLedgerScope implements LedgerScope {
     guarded(this.file, 'forget the target', () => {
       this.db
         .transaction(() => {
-          for (const table of ['contacts', 'reminders', 'groups', 'custom_fields', 'pending_creates'])
-            this.db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`).run(this.scopeId);
+          for (const statement of this.statements.deleteScope) statement.run(this.scopeId);
         })
         .immediate();
     });

@@ -63,20 +63,14 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const { client, dryRun } = options;
   const { totals, outputs } = ctx;
   const targetReset = isTargetReset(options);
-  const scope = targetReset ? forgetStaleLedger(options) : options.scope;
+  // A live run forgets the stale scope and loads everything afresh; a dry run just ignores it.
+  if (targetReset && !dryRun) options.scope?.forgetTarget();
+  const scope = targetReset && dryRun ? undefined : options.scope;
   const live = !dryRun && client !== undefined && scope !== undefined;
 
   const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
   const reminders = { created: 0, updated: 0 };
-  const resolver = new Resolver({
-    scope,
-    client,
-    match: options.match,
-    ids: refs.ids,
-    targetWasEmpty: options.targetWasEmpty,
-  });
-  const window = new TaskWindow(Math.max(1, options.concurrency));
   const total = ctx.staging.size;
   let done = 0;
   let chunkSeq = 0;
@@ -88,6 +82,8 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   };
   const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
     settleCount(outcome, items.length);
+  const stopReason = () =>
+    options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early';
   const failRecord = (record: StagedPlace, code: Issue['code'], message: string) => {
     totals.failed += 1;
     done += 1;
@@ -103,6 +99,17 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     });
     outputs.reject(record.input, record.raw);
   };
+  if (ctx.staging.keysOnly) {
+    // A dry run with nothing to compare with: every staged identity would be created.
+    if (!options.signal?.aborted) settleCount('created', total);
+    else {
+      for (const places of ctx.staging.places(1000))
+        for (const place of places)
+          failRecord(place, 'not_sent', `${stopReason()}; run the same command again to finish`);
+    }
+    return { references: refs.counts, reminders, resumedCreates, targetReset };
+  }
+
   const notSentAll = (items: Planned[], reason: string) => {
     for (const planned of items) {
       if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
@@ -160,27 +167,16 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     await withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
   };
 
-  if (ctx.staging.keysOnly) {
-    // A dry run with nothing to compare with: every staged identity would be created.
-    if (!options.signal?.aborted) {
-      settleCount('created', total);
-      return { references: refs.counts, reminders, resumedCreates, targetReset };
-    }
-    for (const places of ctx.staging.places(1000)) {
-      for (const place of places)
-        failRecord(
-          place,
-          'not_sent',
-          'not sent: the run was interrupted; run the same command again to finish',
-        );
-    }
-    return { references: refs.counts, reminders, resumedCreates, targetReset };
-  }
-
+  const resolver = new Resolver({
+    scope,
+    client,
+    match: options.match,
+    ids: refs.ids,
+    targetWasEmpty: options.targetWasEmpty,
+  });
+  const window = new TaskWindow(Math.max(1, options.concurrency));
   let stoppedBy: unknown;
   const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
-  const stopReason = () =>
-    options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early';
   const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
   for (const batch of ctx.staging.batches(batchSize)) {
     if (stopped()) {
@@ -227,13 +223,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
  */
 const isTargetReset = ({ client, scope, targetWasEmpty }: LoadOptions): boolean =>
   client !== undefined && scope !== undefined && targetWasEmpty && scope.hasContacts();
-
-/** A live run forgets the scope and loads everything afresh; a dry run just does not consult it. */
-const forgetStaleLedger = ({ scope, dryRun }: LoadOptions): LedgerScope | undefined => {
-  if (dryRun) return undefined;
-  scope!.forgetTarget();
-  return scope;
-};
 
 /** Creates recorded by an earlier run that crashed before their answer: sent again, same key. */
 const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {

@@ -26,7 +26,7 @@ const extractWith = async (workers: number, pipelineName: string, inputs: string
   const references = new References();
   try {
     const infos = await extract(
-      { pipeline, inputs, strict: false, workers, keysOnly },
+      { pipeline, inputs, strict: false, workers },
       { outputs, staging, totals, references },
     );
     const staged = keysOnly ? [] : [...staging.batches(1000)].flat();
