@@ -7,8 +7,8 @@ export * as normalize from './normalize/index.js';
 export {
   createClient,
   resolveApiKey,
-  ServiceError,
-  isServiceError,
+  RequestError,
+  isRequestError,
   type ServiceClient,
   type ClientOptions,
 } from './api/client/index.js';

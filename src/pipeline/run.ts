@@ -301,7 +301,7 @@ const snapshotOf = async (run: {
 const asImportError = (error: unknown): ImportError => {
   if (isImportError(error)) return error;
   const e = error as { name?: string; code?: string; status?: number; message?: string; retryable?: boolean };
-  if (e?.name === 'ServiceError') {
+  if (e?.name === 'RequestError') {
     if (e.status === 401)
       return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
     if (e.retryable)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientOptions, ServiceClient } from '../api/client/index.js';
-import { isServiceError } from '../api/client/errors.js';
+import { isRequestError } from '../api/client/errors.js';
 import { ImportError } from '../errors/index.js';
 import type { LocalService } from '../server/index.js';
 import { LOCAL_TARGET, scopeId } from '../state/index.js';
@@ -100,11 +100,11 @@ export const connectTarget = async (options: {
 };
 
 const probeError = (error: unknown, where: string): ImportError => {
-  if (isServiceError(error) && error.status === 401)
+  if (isRequestError(error) && error.status === 401)
     return new ImportError('auth_failed', `the target ${where} refused the API key (401 ${error.code})`, {
       target: where,
     });
-  if (isServiceError(error) && error.status === undefined)
+  if (isRequestError(error) && error.status === undefined)
     return new ImportError('target_unreachable', `cannot reach ${where}: ${error.message}`, {
       target: where,
     });

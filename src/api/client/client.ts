@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { assertUsable } from './api-key.js';
-import { errorFromMalformedSuccess, errorFromResponse, isServiceError, ServiceError } from './errors.js';
+import { errorFromMalformedSuccess, errorFromResponse, isRequestError, RequestError } from './errors.js';
 import { createTransport, type HttpMethod, type QueryValue } from './http.js';
 import { responses } from './responses.js';
 import { runWithRetry, type RetryPolicy } from './retry.js';
@@ -102,10 +102,10 @@ export function createClient(options: ClientOptions): ServiceClient {
       });
     } catch (error) {
       stats.failed += 1;
-      if (isServiceError(error)) throw error;
-      // A bug or an unexpected library error: keep the contract (a ServiceError, key redacted).
+      if (isRequestError(error)) throw error;
+      // A bug or an unexpected library error: keep the contract (a RequestError, key redacted).
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new ServiceError({
+      throw new RequestError({
         method: spec.method,
         path: shownPath,
         code: 'service_error',

@@ -7,7 +7,7 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
 /** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
 export type ClientFailureCode = 'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error';
 
-export interface ServiceErrorInit {
+export interface RequestErrorInit {
   method: string;
   /** Request path without the query string (queries can hold personal data). */
   path: string;
@@ -25,7 +25,7 @@ export interface ServiceErrorInit {
  * `unauthorized`, 400 `invalid_body`, ...) or a client code for failures without an answer.
  * The message never contains the API key: every message is built from redacted parts.
  */
-export class ServiceError extends Error {
+export class RequestError extends Error {
   readonly status?: number;
   readonly code: string;
   readonly details: ErrorDetail[];
@@ -36,9 +36,9 @@ export class ServiceError extends Error {
   /** How many attempts the call made before it gave up with this error. */
   attempts: number;
 
-  constructor(init: ServiceErrorInit) {
+  constructor(init: RequestErrorInit) {
     super(init.message);
-    this.name = 'ServiceError';
+    this.name = 'RequestError';
     this.code = init.code;
     this.details = init.details ?? [];
     this.retryable = init.retryable;
@@ -50,7 +50,7 @@ export class ServiceError extends Error {
   }
 }
 
-export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;
+export const isRequestError = (error: unknown): error is RequestError => error instanceof RequestError;
 
 interface RequestContext {
   method: string;
@@ -92,13 +92,13 @@ const describeDetails = (details: ErrorDetail[]): string =>
     .map((d) => `${d.index !== undefined ? `[${d.index}] ` : ''}${d.path || '(body)'}: ${d.message}`)
     .join('; ') + (details.length > 5 ? `; and ${details.length - 5} more` : '');
 
-/** Turn a non-2xx answer into a ServiceError with the service's code, message and details. */
+/** Turn a non-2xx answer into a RequestError with the service's code, message and details. */
 export function errorFromResponse(
   ctx: RequestContext,
   status: number,
   headers: Record<string, string | string[] | undefined>,
   bodyText: string,
-): ServiceError {
+): RequestError {
   const payload = parseErrorPayload(bodyText);
   const code = payload?.code ?? STATUS_CODES[status] ?? 'service_error';
   const details = (payload?.details ?? []).map((d) => ({
@@ -113,7 +113,7 @@ export function errorFromResponse(
   const message = ctx.redact(
     `${ctx.method} ${ctx.path} answered HTTP ${status} ${code}: ${serviceMessage}${detailText}`,
   );
-  return new ServiceError({
+  return new RequestError({
     method: ctx.method,
     path: ctx.redact(ctx.path),
     status,
@@ -144,14 +144,14 @@ export function errorFromMalformedSuccess(
   ctx: RequestContext,
   status: number,
   problem: { bodyText: string; zodError?: ZodError },
-): ServiceError {
+): RequestError {
   const what = problem.zodError
     ? problem.zodError.issues
         .slice(0, 5)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
         .join('; ')
     : `not JSON (${describeBody(problem.bodyText)})`;
-  return new ServiceError({
+  return new RequestError({
     method: ctx.method,
     path: ctx.redact(ctx.path),
     status,
@@ -174,11 +174,11 @@ export function errorFromTransport(
   kind: TransportFailure,
   cause: unknown,
   timeoutMs: number,
-): ServiceError {
+): RequestError {
   const causeText = describeCause(cause);
   switch (kind) {
     case 'aborted':
-      return new ServiceError({
+      return new RequestError({
         method: ctx.method,
         path: ctx.redact(ctx.path),
         code: 'aborted',
@@ -186,7 +186,7 @@ export function errorFromTransport(
         message: ctx.redact(`${ctx.method} ${ctx.path} was aborted before it completed`),
       });
     case 'timeout':
-      return new ServiceError({
+      return new RequestError({
         method: ctx.method,
         path: ctx.redact(ctx.path),
         code: 'request_timeout',
@@ -194,7 +194,7 @@ export function errorFromTransport(
         message: ctx.redact(`${ctx.method} ${ctx.path} got no complete answer within ${timeoutMs} ms`),
       });
     case 'network':
-      return new ServiceError({
+      return new RequestError({
         method: ctx.method,
         path: ctx.redact(ctx.path),
         code: 'target_unreachable',

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
-import { errorFromTransport, isServiceError, parseRetryAfter, type ServiceError } from './errors.js';
+import { errorFromTransport, isRequestError, parseRetryAfter, type RequestError } from './errors.js';
 import { createPacer, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
 import { redact } from './redact.js';
 
@@ -41,12 +41,12 @@ export interface TransportOptions {
 }
 
 export interface Transport {
-  /** One attempt. Resolves with any HTTP answer; rejects with a ServiceError when none came. */
+  /** One attempt. Resolves with any HTTP answer; rejects with a RequestError when none came. */
   send(req: HttpRequest): Promise<HttpResponse>;
   /** Applied to all text the client produces, so the key can never leak through a message. */
   redact(text: string): string;
-  /** An `aborted` ServiceError for a request, for waits that end by cancellation. */
-  abortedError(method: string, path: string): ServiceError;
+  /** An `aborted` RequestError for a request, for waits that end by cancellation. */
+  abortedError(method: string, path: string): RequestError;
   close(): Promise<void>;
 }
 
@@ -113,7 +113,7 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     send: (req) =>
       limit(sendNow, req).catch((error: unknown) => {
-        if (isServiceError(error)) throw error;
+        if (isRequestError(error)) throw error;
         // Only a request still queued when the transport closed gets here.
         throw errorFromTransport(
           { method: req.method, path: req.path, redact: redactText },

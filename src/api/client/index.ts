@@ -1,5 +1,5 @@
 export { createClient, CLIENT_DEFAULTS } from './client.js';
-export { ServiceError, isServiceError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
+export { RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
 export { redact, REDACTED } from './redact.js';
 export { computeRetryDelay, type RetryPolicy } from './retry.js';

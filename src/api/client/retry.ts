@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isServiceError, type ServiceError } from './errors.js';
+import { isRequestError, type RequestError } from './errors.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -26,12 +26,12 @@ export function computeRetryDelay(retryNumber: number, policy: RetryPolicy, retr
 }
 
 export interface RetryRunOptions<T> {
-  /** One attempt; `attemptNumber` starts at 1. Must throw ServiceError for anything retryable. */
+  /** One attempt; `attemptNumber` starts at 1. Must throw RequestError for anything retryable. */
   attempt: (attemptNumber: number) => Promise<T>;
   policy: RetryPolicy;
   signal?: AbortSignal;
   /** Called before waiting for a retry; `attemptNumber` is the attempt that failed. */
-  onRetry?: (error: ServiceError, attemptNumber: number, delayMs: number) => void;
+  onRetry?: (error: RequestError, attemptNumber: number, delayMs: number) => void;
   /** The error to reject with when `signal` aborts while waiting between attempts. */
   abortError: () => Error;
 }
@@ -48,10 +48,10 @@ export function runWithRetry<T>(options: RetryRunOptions<T>): Promise<T> {
     minTimeout: 0,
     factor: 1,
     onFailedAttempt: ({ error, attemptNumber }) => {
-      if (isServiceError(error)) error.attempts = attemptNumber;
+      if (isRequestError(error)) error.attempts = attemptNumber;
     },
     shouldRetry: async ({ error, attemptNumber }) => {
-      if (!isServiceError(error) || !error.retryable) return false;
+      if (!isRequestError(error) || !error.retryable) return false;
       if (signal?.aborted) throw options.abortError();
       const delayMs = computeRetryDelay(attemptNumber, policy, error.retryAfterMs);
       options.onRetry?.(error, attemptNumber, delayMs);

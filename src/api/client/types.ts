@@ -14,7 +14,7 @@ import type {
   ReminderResponse,
   ReminderUpdate,
 } from '../schemas/index.js';
-import type { ServiceError } from './errors.js';
+import type { RequestError } from './errors.js';
 import type { PacingOptions } from './pacing.js';
 
 export interface RetryEvent {
@@ -23,7 +23,7 @@ export interface RetryEvent {
   path: string;
   /** The attempt that failed (1-based); the retry is attempt + 1. */
   attempt: number;
-  error: ServiceError;
+  error: RequestError;
   /** How long the client waits before the retry (backoff with jitter, at least `Retry-After`). */
   delayMs: number;
 }

@@ -1,4 +1,4 @@
-import type { ServiceClient, ServiceError } from '../../api/client/index.js';
+import type { ServiceClient, RequestError } from '../../api/client/index.js';
 import type { LedgerScope } from '../../state/index.js';
 import type { Totals } from '../../report/run-report.js';
 import type { RunOutputs } from '../outputs.js';
@@ -243,14 +243,14 @@ const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): 
       );
       resumed += answered.length;
     } catch (error) {
-      if ((error as ServiceError).status === 400) scope.abandonCreate(pending.idempotencyKey);
+      if ((error as RequestError).status === 400) scope.abandonCreate(pending.idempotencyKey);
       else throw error;
     }
   }
   return resumed;
 };
 
-const describe = (error: ServiceError): string => {
+const describe = (error: RequestError): string => {
   const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
   return details ? `${error.message} (${details})` : error.message;
 };

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../../api/client/index.js';
-import { isServiceError, type ServiceError } from '../../api/client/errors.js';
+import { isRequestError, type RequestError } from '../../api/client/errors.js';
 import type { LedgerScope } from '../../state/index.js';
 import { killPoint } from './kill-point.js';
 import type { Planned } from './resolve.js';
@@ -7,14 +7,14 @@ import type { Planned } from './resolve.js';
 /** Called the moment records reach an outcome, so nothing is lost if a later request fails. */
 export interface SendEvents {
   settled(outcome: 'created' | 'updated', items: Planned[]): void;
-  failed(planned: Planned, error: ServiceError): void;
+  failed(planned: Planned, error: RequestError): void;
   /** E2 answered 404: the contact is gone from the target. */
   gone(planned: Planned): void;
 }
 
 /** A 400 concerns the records sent; any other failure is the run's problem and propagates. */
-const isRecordProblem = (error: unknown): error is ServiceError =>
-  isServiceError(error) && error.status === 400;
+const isRecordProblem = (error: unknown): error is RequestError =>
+  isRequestError(error) && error.status === 400;
 
 /**
  * DESIGN.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
@@ -113,7 +113,7 @@ export const updateChunk = async (
           await ctx.client.updateContact(planned.contactId!, planned.write);
           done([planned]);
         } catch (error) {
-          if (isServiceError(error) && error.status === 404) {
+          if (isRequestError(error) && error.status === 404) {
             ctx.scope.forgetContact(planned.record.key);
             planned.outcome = 'gone';
             ctx.events.gone(planned);

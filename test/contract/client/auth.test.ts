@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError, type ServiceClient } from '../../../src/api/client/index.js';
+import { RequestError, type ServiceClient } from '../../../src/api/client/index.js';
 import { KEY_A, KEY_B, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** 401 without or with a wrong key on every endpoint; another user's ids are 404 (or not counted). */
@@ -49,10 +49,10 @@ describe('authentication', () => {
     const stranger = h.clientFor(wrongKey);
     for (const [name, call] of everyEndpoint(stranger)) {
       const error = await rejectionOf(call());
-      expect(error, name).toBeInstanceOf(ServiceError);
-      expect((error as ServiceError).status, name).toBe(401);
-      expect((error as ServiceError).code, name).toBe('unauthorized');
-      expect((error as ServiceError).retryable, name).toBe(false);
+      expect(error, name).toBeInstanceOf(RequestError);
+      expect((error as RequestError).status, name).toBe(401);
+      expect((error as RequestError).code, name).toBe('unauthorized');
+      expect((error as RequestError).retryable, name).toBe(false);
       expect(error.message, name).not.toContain(wrongKey);
     }
     expect(stranger.stats()).toMatchObject({ retried: 0, failed: everyEndpoint(stranger).length });
@@ -92,8 +92,8 @@ describe('isolation between users', () => {
     ];
     for (const [name, call] of calls) {
       const error = await rejectionOf(call());
-      expect((error as ServiceError).status, name).toBe(404);
-      expect((error as ServiceError).code, name).toBe('not_found');
+      expect((error as RequestError).status, name).toBe(404);
+      expect((error as RequestError).code, name).toBe('not_found');
     }
     expect((await h.client.local.groups()).find((g) => g.id === ids.group)?.name).toBe('Secret club');
     expect((await h.client.local.customFields()).find((f) => f.id === ids.field)?.name).toBe('Codename');
@@ -114,7 +114,7 @@ describe('isolation between users', () => {
     const [mine] = await other.createContacts([{ full_name: 'B contact' }]);
     const error = (await rejectionOf(
       other.updateContact(mine!.id, { groups_contacts: [{ group_id: ids.group }] }),
-    )) as ServiceError;
+    )) as RequestError;
     expect(error.status).toBe(400);
     expect(error.details.map((d) => d.path)).toContain('groups_contacts.0.group_id');
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ServiceError, type RetryEvent } from '../../../src/api/client/index.js';
+import { createClient, RequestError, type RetryEvent } from '../../../src/api/client/index.js';
 import { KEY_A, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** The client against the service's injected faults: 503, 429, latency; and 400, which is final. */
@@ -31,7 +31,7 @@ describe('retries against injected faults', () => {
 
   it('gives up after its retries with the last 503 and counts the call as failed', async () => {
     h = await startHarness({ failRate: 1, seed: 1 }, { retries: 3 });
-    const error = (await rejectionOf(h.client.searchContacts({}))) as ServiceError;
+    const error = (await rejectionOf(h.client.searchContacts({}))) as RequestError;
     expect(error).toMatchObject({ status: 503, code: 'injected_fault', attempts: 4 });
     expect(h.client.stats()).toEqual({ sent: 4, retried: 3, failed: 1 });
   });
@@ -69,9 +69,9 @@ describe('retries against injected faults', () => {
     h = await startHarness({}, { onRetry: (e) => events.push(e) });
     const error = (await rejectionOf(
       h.client.updateContact('not-a-uuid', { starred: true }),
-    )) as ServiceError;
+    )) as RequestError;
     expect(error.status).toBe(400);
-    const bad = (await rejectionOf(h.client.createContacts([{ birthday_year: 3000 }]))) as ServiceError;
+    const bad = (await rejectionOf(h.client.createContacts([{ birthday_year: 3000 }]))) as RequestError;
     expect(bad.status).toBe(400);
     expect(events).toEqual([]);
     expect(h.client.stats()).toEqual({ sent: 2, retried: 0, failed: 2 });

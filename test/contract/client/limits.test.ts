@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../src/api/client/index.js';
+import { RequestError } from '../../../src/api/client/index.js';
 import { LIMITS, type ContactWrite } from '../../../src/api/schemas/index.js';
 import { rejectionOf, startHarness, type Harness } from './harness.js';
 
@@ -16,14 +16,14 @@ afterAll(async () => {
   await h.close();
 });
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
+async function requestError(promise: Promise<unknown>): Promise<RequestError> {
   const error = await rejectionOf(promise);
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
+  expect(error).toBeInstanceOf(RequestError);
+  return error as RequestError;
 }
 
 async function expect400(promise: Promise<unknown>, path: string, index?: number) {
-  const error = await serviceError(promise);
+  const error = await requestError(promise);
   expect(error.status, error.message).toBe(400);
   expect(error.retryable).toBe(false);
   const detail = error.details.find((d) => d.path === path);
@@ -133,9 +133,9 @@ describe('size limits: 413', () => {
   it(`refuses more than ${MAX_BULK} elements on E1 and on create, without retrying`, async () => {
     const before = h.client.stats();
     const elements = Array.from({ length: MAX_BULK + 1 }, () => ({ contactId, data: { starred: true } }));
-    const bulk = await serviceError(h.client.bulkUpdateContacts(elements));
+    const bulk = await requestError(h.client.bulkUpdateContacts(elements));
     expect(bulk).toMatchObject({ status: 413, code: 'payload_too_large', retryable: false });
-    const create = await serviceError(
+    const create = await requestError(
       h.client.createContacts(Array.from({ length: MAX_BULK + 1 }, (_, i) => ({ full_name: `P${i}` }))),
     );
     expect(create.status).toBe(413);
@@ -147,7 +147,7 @@ describe('size limits: 413', () => {
 
   it('refuses a body over 5 MB', async () => {
     const huge = 'x'.repeat(LIMITS.maxBodyBytes + 1024);
-    const error = await serviceError(h.client.updateContact(contactId, { description: huge }));
+    const error = await requestError(h.client.updateContact(contactId, { description: huge }));
     expect(error).toMatchObject({ status: 413, code: 'payload_too_large' });
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ServiceError, type ServiceClient } from '../../../../src/api/client/index.js';
+import { createClient, RequestError, type ServiceClient } from '../../../../src/api/client/index.js';
 
 /**
  * The client against a plain node:http peer whose every answer the test scripts, for the cases the
@@ -69,13 +69,13 @@ const json = (
   res.end(JSON.stringify(payload));
 };
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+async function rejection(promise: Promise<unknown>): Promise<RequestError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
+  expect(error).toBeInstanceOf(RequestError);
+  return error as RequestError;
 }
 
 describe('client over HTTP', () => {

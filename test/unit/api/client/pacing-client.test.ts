@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ServiceError, type ServiceClient } from '../../../../src/api/client/index.js';
+import { createClient, RequestError, type ServiceClient } from '../../../../src/api/client/index.js';
 
 /**
  * The client's shared gate against a node:http peer that answers the first request with 429 and
@@ -66,7 +66,7 @@ describe('client gate after a 429', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toBeInstanceOf(RequestError);
     expect(error).toMatchObject({ code: 'aborted' });
     expect(performance.now() - started).toBeLessThan(2000);
     expect(peer.arrivals).toHaveLength(1);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { computeRetryDelay, ServiceError } from '../../../../src/api/client/index.js';
+import { computeRetryDelay, RequestError } from '../../../../src/api/client/index.js';
 import { runWithRetry } from '../../../../src/api/client/retry.js';
 
 const policy = { retries: 6, minDelayMs: 100, maxDelayMs: 1000 };
 const failure = (retryable: boolean, retryAfterMs?: number) =>
-  new ServiceError({
+  new RequestError({
     method: 'GET',
     path: '/x',
     code: retryable ? 'injected_fault' : 'invalid_body',
