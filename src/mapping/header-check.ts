@@ -1,5 +1,5 @@
 import type { Issue } from '../pipeline/types.js';
-import { alternatives, familyPattern, isFamily } from './columns.js';
+import { alternatives, familyMatcher, isFamily } from './columns.js';
 import type { Pipeline } from './pipeline.js';
 import type { ColumnRef } from './schema.js';
 
@@ -41,8 +41,8 @@ const references = (pipeline: Pipeline): Reference[] => {
 
 const matches = (column: string, header: readonly string[], headerSet: ReadonlySet<string>): boolean => {
   if (!isFamily(column)) return headerSet.has(column);
-  const pattern = familyPattern(column);
-  return header.some((name) => pattern.test(name));
+  const numberOf = familyMatcher(column);
+  return header.some((name) => numberOf(name) !== undefined);
 };
 
 export const checkHeader = (pipeline: Pipeline, header: readonly string[], file: string): Issue[] => {

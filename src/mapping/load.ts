@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LineCounter, parseDocument } from 'yaml';
+import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { ImportError } from '../errors/index.js';
 import type { Dialect } from '../pipeline/types.js';
 import { displayPath, invalidPipeline, schemaError } from './file-errors.js';
@@ -63,12 +63,37 @@ export const parsePipeline = (text: string, file: string): Pipeline => {
     const line = syntax.linePos?.[0]?.line ?? 1;
     throw invalidPipeline(file, line, '', `not valid YAML: ${syntax.message.split('\n')[0]}`);
   }
-  const data: unknown = doc.toJS() ?? {};
+  const data = toData(doc, lines, file);
   const checked = pipelineFileSchema.safeParse(data);
   if (!checked.success) {
     throw schemaError(file, doc, lines, pipelineFileSchema, data, checked.error.issues[0]!);
   }
   return compile(checked.data, file);
+};
+
+/**
+ * The document as plain data. Aliases are where YAML can hurt: a "billion laughs" document expands
+ * a few lines into billions of nodes (the yaml library stops it with a ReferenceError), and an
+ * alias may name no anchor. Both become a pipeline error on the alias's line.
+ */
+const toData = (doc: Document, lines: LineCounter, file: string): unknown => {
+  try {
+    return doc.toJS() ?? {};
+  } catch (error) {
+    const unresolved = /unresolved alias/i.test((error as Error).message);
+    let line = 1;
+    visit(doc, {
+      Alias: (_, node) => {
+        if (!isAlias(node) || (unresolved && node.resolve(doc) !== undefined)) return undefined;
+        if (node.range) line = lines.linePos(node.range[0]).line;
+        return visit.BREAK;
+      },
+    });
+    const what = unresolved
+      ? 'an alias names no anchor defined before it'
+      : 'its aliases expand to too many nodes (a "billion laughs" document)';
+    throw invalidPipeline(file, line, '', `not valid YAML: ${what}; expected a pipeline without such aliases`);
+  }
 };
 
 const compile = (spec: PipelineFile, file: string): Pipeline => {

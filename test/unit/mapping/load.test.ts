@@ -135,3 +135,35 @@ describe('pipeline file errors name the file, line and key', () => {
     expect(error.message).toMatch(/expected object, got a list/);
   });
 });
+
+describe('YAML aliases', () => {
+  const laughs = (levels: number): string => {
+    const lines = ['lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i <= levels; i++) {
+      lines.push(`lol${i}: &l${i} [${Array.from({ length: 9 }, () => `*l${i - 1}`).join(', ')}]`);
+    }
+    return `name: bomb\n${lines.join('\n')}\n`;
+  };
+
+  it('a billion laughs document is a one-line pipeline error on the first alias, at once', () => {
+    const started = Date.now();
+    const error = failure(laughs(9));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error.code).toBe('pipeline_invalid');
+    expect(error.message).toMatch(/^pipelines\/custom\.yaml:3: not valid YAML: its aliases expand to too many nodes/);
+    expect(error.message).not.toContain('\n');
+    expect(error.context).toMatchObject({ file: FILE, line: 3 });
+  });
+
+  it('an alias without its anchor names its line', () => {
+    const error = failure('name: x\nfields:\n  company: *nowhere\n');
+    expect(error.message).toBe(
+      'pipelines/custom.yaml:3: not valid YAML: an alias names no anchor defined before it; expected a pipeline without such aliases',
+    );
+  });
+
+  it('a few plain aliases still load', () => {
+    const pipeline = parsePipeline('fields:\n  company: &c Company\n  job_title: *c\n', FILE);
+    expect(pipeline.spec.fields).toMatchObject({ company: 'Company', job_title: 'Company' });
+  });
+});
