@@ -92,7 +92,12 @@ const toData = (doc: Document, lines: LineCounter, file: string): unknown => {
     const what = unresolved
       ? 'an alias names no anchor defined before it'
       : 'its aliases expand to too many nodes (a "billion laughs" document)';
-    throw invalidPipeline(file, line, '', `not valid YAML: ${what}; expected a pipeline without such aliases`);
+    throw invalidPipeline(
+      file,
+      line,
+      '',
+      `not valid YAML: ${what}; expected a pipeline without such aliases`,
+    );
   }
 };
 

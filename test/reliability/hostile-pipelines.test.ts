@@ -34,7 +34,12 @@ describe('hostile pipeline files through the CLI', () => {
 
   it('a YAML alias bomb exits 2 with one line naming the pipeline file, no stack (16.12)', async () => {
     const levels = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i <= 12; i++) levels.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 12; i++)
+      levels.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const pipeline = write('bomb.yaml', `${levels.join('\n')}\n`);
     const input = write('one.csv', 'full_name,email\nAnn Lee,ann@example.com\n');
     const started = Date.now();

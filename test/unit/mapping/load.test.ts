@@ -150,7 +150,9 @@ describe('YAML aliases', () => {
     const error = failure(laughs(9));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error.code).toBe('pipeline_invalid');
-    expect(error.message).toMatch(/^pipelines\/custom\.yaml:3: not valid YAML: its aliases expand to too many nodes/);
+    expect(error.message).toMatch(
+      /^pipelines\/custom\.yaml:3: not valid YAML: its aliases expand to too many nodes/,
+    );
     expect(error.message).not.toContain('\n');
     expect(error.context).toMatchObject({ file: FILE, line: 3 });
   });
