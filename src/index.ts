@@ -1,8 +1,8 @@
 /** contact-import as a library: the same core the command line is a thin layer over. */
-export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './pipeline/run.js';
-export type { TargetSpec } from './pipeline/target.js';
+export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './run/run.js';
+export type { TargetSpec } from './run/target.js';
 export { loadPipeline, listPipelines, createRowMapper, type Pipeline } from './mapping/index.js';
-export { openSource, detectFormat } from './sources/index.js';
+export { openSource, detectFormat } from './readers/index.js';
 export * as normalize from './normalize/index.js';
 export {
   createClient,
@@ -11,10 +11,10 @@ export {
   isRequestError,
   type ServiceClient,
   type ClientOptions,
-} from './api/client/index.js';
-export * as schemas from './api/schemas/index.js';
+} from './client/index.js';
+export * as schemas from './core/schemas/index.js';
 export { startLocalService, type LocalService, type LocalServiceOptions } from './server/index.js';
 export { openLedger, scopeId, type Ledger, type LedgerScope } from './state/index.js';
-export { ImportError, isImportError, RUN_CODES, ISSUE_CODES, SERVICE_CODES } from './errors/index.js';
-export type { RunReport, Totals } from './report/run-report.js';
-export type { Issue, DraftContact, SourceItem, InputInfo, Dialect } from './pipeline/types.js';
+export { ImportError, isImportError, RUN_CODES, ISSUE_CODES, SERVICE_CODES } from './core/errors/index.js';
+export type { RunReport } from './report/run-report.js';
+export type { Issue, DraftContact, SourceItem, InputInfo, Dialect, Totals } from './core/types.js';

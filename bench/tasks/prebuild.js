@@ -5,12 +5,12 @@
  */
 import { dist } from './common.js';
 
-const { openSource } = await import(dist('sources/index.js'));
+const { openSource } = await import(dist('readers/index.js'));
 const { loadPipeline, createRowMapper } = await import(dist('mapping/index.js'));
-const { normalizeRecord } = await import(dist('pipeline/normalize-record.js'));
-const { toWriteObject } = await import(dist('pipeline/load/write-object.js'));
-const { References } = await import(dist('pipeline/references.js'));
-const { createClient } = await import(dist('api/client/index.js'));
+const { normalizeRecord } = await import(dist('normalize/normalize-record.js'));
+const { toWriteObject } = await import(dist('load/write-object.js'));
+const { References } = await import(dist('package/references.js'));
+const { createClient } = await import(dist('client/index.js'));
 
 export const prebuild = async ({ file, pipelineName = 'generic', url, apiKey }) => {
   const pipeline = await loadPipeline(pipelineName);

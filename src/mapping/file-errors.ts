@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isMap, isScalar, type Document, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 
 /**
  * Turns YAML syntax errors and zod issues into ImportErrors that name the file, the line and the

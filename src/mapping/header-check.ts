@@ -1,4 +1,4 @@
-import type { Issue } from '../pipeline/types.js';
+import type { Issue } from '../core/types.js';
 import { alternatives, familyMatcher, isFamily } from './columns.js';
 import type { Pipeline } from './pipeline.js';
 import type { ColumnRef } from './schema.js';

@@ -6,7 +6,7 @@ import type {
   Issue,
   Sourced,
   SourceRow,
-} from '../pipeline/types.js';
+} from '../core/types.js';
 import { Cells, type ExplodeOptions } from './cells.js';
 import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';

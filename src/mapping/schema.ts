@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTACT_WRITE_FIELDS, contactWriteSchema, FIELD_TYPES } from '../api/schemas/index.js';
+import { CONTACT_WRITE_FIELDS, contactWriteSchema, FIELD_TYPES } from '../core/schemas/index.js';
 
 /**
  * The schema of a pipeline file (docs/pipelines.md documents every key). Objects are strict so a

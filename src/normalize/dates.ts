@@ -1,4 +1,4 @@
-import { LIMITS } from '../api/schemas/limits.js';
+import { LIMITS } from '../core/schemas/limits.js';
 import { compileDateFormat, matchPattern, type CompiledDateFormat, type DateFields } from './date-formats.js';
 import { fail, ok, quote, type Normalized } from './result.js';
 

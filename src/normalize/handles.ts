@@ -1,4 +1,4 @@
-import type { SocialField } from '../api/schemas/limits.js';
+import type { SocialField } from '../core/schemas/limits.js';
 import { fail, ok, quote, type Normalized } from './result.js';
 import { normalizeWebsite } from './urls.js';
 

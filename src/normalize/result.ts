@@ -1,4 +1,4 @@
-import type { IssueCode } from '../errors/codes.js';
+import type { IssueCode } from '../core/errors/codes.js';
 
 /** What every fallible normalizer returns: the normalized value, or an issue code and a message. */
 export type Normalized<T> = { ok: true; value: T } | { ok: false; code: IssueCode; message: string };

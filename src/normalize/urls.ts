@@ -1,4 +1,4 @@
-import { LIMITS } from '../api/schemas/limits.js';
+import { LIMITS } from '../core/schemas/limits.js';
 import { fail, ok, quote, type Normalized } from './result.js';
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
-import type { Issue } from '../pipeline/types.js';
+import type { Issue, IssueCount } from '../core/types.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 
 export const ISSUE_COLUMNS = [
@@ -17,13 +17,6 @@ export const ISSUE_COLUMNS = [
 
 /** Values longer than this are cut in issues.csv: a 5 MB cell is evidence enough at 200 characters. */
 const MAX_VALUE_CHARS = 200;
-
-export interface IssueCount {
-  code: string;
-  severity: Issue['severity'];
-  count: number;
-  example: Issue;
-}
 
 /**
  * Streams issues.csv as issues happen and keeps only counts and one example per code, so memory

@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { InputFormat } from '../pipeline/types.js';
+import type { InputFormat } from '../core/types.js';
 import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {

@@ -1,17 +1,6 @@
-import type { InputInfo } from '../pipeline/types.js';
+import type { InputInfo, Totals } from '../core/types.js';
 
 export type RunStatus = 'completed' | 'interrupted' | 'aborted';
-
-export interface Totals {
-  read: number;
-  rejected: number;
-  duplicates: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  warnings: number;
-}
 
 /** report.json, exactly the contract of DESIGN.md "Outputs of a run" (plus `error` when aborted). */
 export interface RunReport {

@@ -1,4 +1,4 @@
-import type { IssueCount } from './issues-file.js';
+import type { IssueCount } from '../core/types.js';
 import type { RunReport } from './run-report.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');

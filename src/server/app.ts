@@ -1,5 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { LIMITS } from '../api/schemas/limits.js';
+import { LIMITS } from '../core/schemas/limits.js';
 import type { KeyRing } from './auth.js';
 import { ServiceError, errorEnvelope, isServiceError } from './envelope.js';
 import type { AnswerFault, Faults } from './faults.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ErrorDetail, ErrorPayload } from '../api/schemas/envelope.js';
-import { SERVICE_CODES, type ServiceCode } from '../errors/codes.js';
+import type { ErrorDetail, ErrorPayload } from '../core/schemas/envelope.js';
+import { SERVICE_CODES, type ServiceCode } from '../core/errors/codes.js';
 
 /** How many problems one error answer lists; a 500-element bad bulk must not answer megabytes. */
 const MAX_DETAILS = 50;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { LIMITS } from '../api/schemas/limits.js';
-import { ImportError } from '../errors/import-error.js';
+import { LIMITS } from '../core/schemas/limits.js';
+import { ImportError } from '../core/errors/import-error.js';
 import { buildApp } from './app.js';
 import { KeyRing, generateApiKey, isUsableApiKey } from './auth.js';
 import { Faults, type FaultCounts } from './faults.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 import { guarded } from './sqlite-errors.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 

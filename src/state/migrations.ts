@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 
 /**
  * Schema versions live in PRAGMA user_version. MIGRATIONS[i] takes a database from version i to

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
 import { migrate } from './migrations.js';
 import { guarded } from './sqlite-errors.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 
 /**
  * A fixed, public application salt. It is not a secret: it only makes our scope ids differ from a

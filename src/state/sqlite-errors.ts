@@ -1,4 +1,4 @@
-import { ImportError } from '../errors/index.js';
+import { ImportError } from '../core/errors/index.js';
 
 /**
  * Runs one ledger operation and turns any database failure (disk full, locked by another process,

@@ -1,4 +1,4 @@
-import type { IssueCount } from '../report/issues-file.js';
+import type { IssueCount } from '../core/types.js';
 
 /**
  * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
@@ -50,7 +50,7 @@ export interface InputFingerprint {
 
 /**
  * What a non-dry run read and left, stored with the run so the next run of byte-identical inputs
- * can reuse its outcome instead of reading them again (src/pipeline/rerun-shortcut.ts).
+ * can reuse its outcome instead of reading them again (src/run/rerun-shortcut.ts).
  */
 export interface RunSnapshot {
   /** Hash of the pipeline definition, the tool version and the outcome-affecting settings. */

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runImport, type RunResult } from '../../src/pipeline/run.js';
+import { runImport, type RunResult } from '../../src/run/run.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { outcomes, tempDir } from './harness.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { createClient, type ServiceClient } from '../../src/api/client/index.js';
+import { createClient, type ServiceClient } from '../../src/client/index.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../src/server/index.js';
 

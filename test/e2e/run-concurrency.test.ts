@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runImport } from '../../src/pipeline/run.js';
+import { runImport } from '../../src/run/run.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { startService, tempDir, type TestService } from './harness.js';
 

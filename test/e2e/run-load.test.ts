@@ -156,7 +156,7 @@ describe('contact-import run against the local service', () => {
     // Each user's first run creates everything: the ledger did not mix them up.
     expect(readReport(join(dir, 'a')).totals.created).toBe(15);
     expect(readReport(join(dir, 'b')).totals.created).toBe(15);
-    const { createClient } = await import('../../src/api/client/index.js');
+    const { createClient } = await import('../../src/client/index.js');
     const other = createClient({ baseUrl: svc.service.url, apiKey: second });
     const mine = await svc.client.local.contacts();
     const theirs = await other.local.contacts();

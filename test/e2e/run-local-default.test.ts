@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client/index.js';
+import { createClient } from '../../src/client/index.js';
 import { startLocalService } from '../../src/server/index.js';
 import { readReport, runCli, SAMPLES, tempDir } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runImport, type RunOptions, type RunResult } from '../../src/pipeline/run.js';
+import { runImport, type RunOptions, type RunResult } from '../../src/run/run.js';
 import { BUILTIN_DIR } from '../../src/mapping/load.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { outcomes, startService, tempDir, type TestService } from './harness.js';

@@ -11,7 +11,7 @@ import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
  * Issue 6.1: a 20,000-contact run against the local service (its database on disk) is SIGKILLed at
  * seeded points, one per phase, each run resuming what the previous one left, until a run
  * completes. The kill points are the CLI's test-only hook CONTACT_IMPORT_TEST_KILL_AT (see
- * src/pipeline/load/kill-point.ts), so each kill lands where the plan says, not where a timer
+ * src/load/kill-point.ts), so each kill lands where the plan says, not where a timer
  * happened to fire. RELIABILITY_SEED replays another plan.
  */
 const COUNT = 20_000;

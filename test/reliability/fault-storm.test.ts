@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultCounts } from '../../src/server/faults.js';
-import { runImport, type RunResult } from '../../src/pipeline/run.js';
+import { runImport, type RunResult } from '../../src/run/run.js';
 import { people, writeGenericCsv, type Person } from '../e2e/generic-csv.js';
 import { readIssues, startService, tempDir, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
-import type { ServiceClient } from '../../src/api/client/index.js';
+import type { ServiceClient } from '../../src/client/index.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import type { Person } from '../e2e/generic-csv.js';
 import { outcomes } from '../e2e/harness.js';

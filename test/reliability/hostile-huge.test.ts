@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client/index.js';
+import { createClient } from '../../src/client/index.js';
 import { readIssues, readReport, runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
 
 /**
@@ -91,7 +91,7 @@ describe('huge hostile inputs, memory capped', () => {
         ...repeat('x'.repeat(1024 * 1024), 50),
       ]);
       const { result, stored, out } = await run(file, 'long-line');
-      // Reading stops at the record past the 16 MB bound (src/sources/limits.ts), before any request.
+      // Reading stops at the record past the 16 MB bound (src/readers/limits.ts), before any request.
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/input_unreadable: Row 2 of .*long-line\.csv is longer than/);

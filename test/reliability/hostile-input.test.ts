@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client/index.js';
-import { isImportError } from '../../src/errors/index.js';
-import { runImport } from '../../src/pipeline/run.js';
+import { createClient } from '../../src/client/index.js';
+import { isImportError } from '../../src/core/errors/index.js';
+import { runImport } from '../../src/run/run.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import { TESTDATA, outcomes, readIssues, startService, tempDir, type TestService } from '../e2e/harness.js';
 import { HOSTILE } from './helpers.js';

@@ -1,7 +1,7 @@
-import { resolveApiKey } from '../../api/client/api-key.js';
-import { isImportError } from '../../errors/index.js';
-import type { RunResult } from '../../pipeline/run.js';
-import type { TargetSpec } from '../../pipeline/target.js';
+import { resolveApiKey } from '../../client/api-key.js';
+import { isImportError } from '../../core/errors/index.js';
+import type { RunResult } from '../../run/run.js';
+import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
@@ -31,7 +31,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   try {
     const target = await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
-    const { runImport } = await import('../../pipeline/run.js');
+    const { runImport } = await import('../../run/run.js');
     result = await runImport({
       pipeline: flags.pipeline,
       inputs: restoreStdinDash(flags.inputs),

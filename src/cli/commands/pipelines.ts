@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { isImportError } from '../../errors/index.js';
+import { isImportError } from '../../core/errors/index.js';
 import { listPipelines, type PipelineSummary } from '../../mapping/index.js';
 
 interface PipelinesArgs {

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { isImportError } from '../../errors/index.js';
+import { isImportError } from '../../core/errors/index.js';
 import { DEFAULT_PORT } from '../../server/defaults.js';
 import type { LocalServiceOptions } from '../../server/index.js';
 

@@ -3,7 +3,7 @@ import {
   bulkUpdateBodySchema,
   contactWriteSchema,
   createContactsBodySchema,
-} from '../../api/schemas/contact.js';
+} from '../../core/schemas/contact.js';
 import { notFound, ok, parseOr400 } from '../envelope.js';
 import { checkBulkSize, pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';

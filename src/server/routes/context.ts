@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { uuid } from '../../api/schemas/primitives.js';
+import { uuid } from '../../core/schemas/primitives.js';
 import { ServiceError } from '../envelope.js';
 import type { Store } from '../store/index.js';
 

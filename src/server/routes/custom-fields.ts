@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { customFieldCreateBodySchema, customFieldUpdateBodySchema } from '../../api/schemas/custom-field.js';
+import { customFieldCreateBodySchema, customFieldUpdateBodySchema } from '../../core/schemas/custom-field.js';
 import { notFound, ok, parseOr400 } from '../envelope.js';
 import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { groupCreateBodySchema, groupUpdateBodySchema } from '../../api/schemas/group.js';
+import { groupCreateBodySchema, groupUpdateBodySchema } from '../../core/schemas/group.js';
 import { notFound, ok, parseOr400 } from '../envelope.js';
 import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';

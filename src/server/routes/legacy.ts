@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { legacyUpdateBodySchema } from '../../api/schemas/legacy.js';
+import { legacyUpdateBodySchema } from '../../core/schemas/legacy.js';
 import { badReference, notFound, ok, parseOr400 } from '../envelope.js';
 import { pathId, type RouteContext } from './context.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { reminderCreateBodySchema, reminderUpdateBodySchema } from '../../api/schemas/reminder.js';
+import { reminderCreateBodySchema, reminderUpdateBodySchema } from '../../core/schemas/reminder.js';
 import { notFound, ok, parseOr400 } from '../envelope.js';
 import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../../api/schemas/limits.js';
-import { globalSearchQuerySchema, searchQuerySchema } from '../../api/schemas/search.js';
+import { LIMITS } from '../../core/schemas/limits.js';
+import { globalSearchQuerySchema, searchQuerySchema } from '../../core/schemas/search.js';
 import { ok, parseOr400 } from '../envelope.js';
 import { decodeCursor, page } from '../store/cursor.js';
 import type { RouteContext } from './context.js';

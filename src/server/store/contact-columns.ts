@@ -1,4 +1,4 @@
-import { CONTACT_WRITE_FIELDS, type ContactWrite } from '../../api/schemas/contact.js';
+import { CONTACT_WRITE_FIELDS, type ContactWrite } from '../../core/schemas/contact.js';
 
 /** Write fields that are lists or list operations: kept in their own tables, merged on update. */
 export const LIST_FIELDS = [

@@ -1,4 +1,4 @@
-import type { ContactWrite } from '../../api/schemas/contact.js';
+import type { ContactWrite } from '../../core/schemas/contact.js';
 import { badReference } from '../envelope.js';
 import type { Db } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ContactResponse, ContactWrite } from '../../api/schemas/contact.js';
-import type { LocalContact } from '../../api/schemas/local.js';
+import type { ContactResponse, ContactWrite } from '../../core/schemas/contact.js';
+import type { LocalContact } from '../../core/schemas/local.js';
 import { ContactLists, type WriteLocation } from './contact-lists.js';
 import { SCALAR_FIELDS, decodeScalar, encodeScalar, quote, type SqlValue } from './contact-columns.js';
 import type { Statement } from 'better-sqlite3';

@@ -3,7 +3,7 @@ import type {
   CustomFieldCreate,
   CustomFieldResponse,
   CustomFieldUpdate,
-} from '../../api/schemas/custom-field.js';
+} from '../../core/schemas/custom-field.js';
 import type { Db } from './schema.js';
 
 interface CustomFieldRow {

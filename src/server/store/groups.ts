@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GroupCreate, GroupResponse, GroupUpdate } from '../../api/schemas/group.js';
+import type { GroupCreate, GroupResponse, GroupUpdate } from '../../core/schemas/group.js';
 import { badReference } from '../envelope.js';
 import type { Db } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../api/schemas/limits.js';
+import { LIMITS } from '../../core/schemas/limits.js';
 import type { Db } from './schema.js';
 
 export interface StoredAnswer {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReminderCreate, ReminderResponse, ReminderUpdate } from '../../api/schemas/reminder.js';
+import type { ReminderCreate, ReminderResponse, ReminderUpdate } from '../../core/schemas/reminder.js';
 import { badReference } from '../envelope.js';
 import type { Db } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestError, type ServiceClient } from '../../../src/api/client/index.js';
+import { RequestError, type ServiceClient } from '../../../src/client/index.js';
 import { KEY_A, KEY_B, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** 401 without or with a wrong key on every endpoint; another user's ids are 404 (or not counted). */

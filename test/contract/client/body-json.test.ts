@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client/index.js';
+import { createClient } from '../../../src/client/index.js';
 import { startHarness, type Harness } from './harness.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, RequestError, type RetryEvent } from '../../../src/api/client/index.js';
+import { createClient, RequestError, type RetryEvent } from '../../../src/client/index.js';
 import { KEY_A, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** The client against the service's injected faults: 503, 429, latency; and 400, which is final. */

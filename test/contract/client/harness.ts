@@ -1,4 +1,4 @@
-import { createClient, type ClientOptions, type ServiceClient } from '../../../src/api/client/index.js';
+import { createClient, type ClientOptions, type ServiceClient } from '../../../src/client/index.js';
 import { startLocalService } from '../../../src/server/index.js';
 
 export type LocalService = Awaited<ReturnType<typeof startLocalService>>;

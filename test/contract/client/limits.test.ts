@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestError } from '../../../src/api/client/index.js';
-import { LIMITS, type ContactWrite } from '../../../src/api/schemas/index.js';
+import { RequestError } from '../../../src/client/index.js';
+import { LIMITS, type ContactWrite } from '../../../src/core/schemas/index.js';
 import { rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** Every limit of API.md and DESIGN.md is enforced with a 400 (or 413) whose details name the field. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTACT_WRITE_FIELDS, type ContactWrite } from '../../../src/api/schemas/index.js';
+import { CONTACT_WRITE_FIELDS, type ContactWrite } from '../../../src/core/schemas/index.js';
 import { startHarness, type Harness } from './harness.js';
 
 /** Every field of the contact write shape survives a create and an update, read back via /_local/. */

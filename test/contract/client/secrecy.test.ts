@@ -8,7 +8,7 @@ import {
   resolveApiKey,
   type RetryEvent,
   type ServiceClient,
-} from '../../../src/api/client/index.js';
+} from '../../../src/client/index.js';
 import { KEY_A, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /**

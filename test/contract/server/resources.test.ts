@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFieldResponseSchema } from '../../../src/api/schemas/custom-field.js';
-import { groupResponseSchema } from '../../../src/api/schemas/group.js';
-import { reminderResponseSchema } from '../../../src/api/schemas/reminder.js';
+import { customFieldResponseSchema } from '../../../src/core/schemas/custom-field.js';
+import { groupResponseSchema } from '../../../src/core/schemas/group.js';
+import { reminderResponseSchema } from '../../../src/core/schemas/reminder.js';
 import type { LocalService } from '../../../src/server/index.js';
 import { UNKNOWN_ID, caller, startTestService } from './http.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../src/api/schemas/limits.js';
+import { LIMITS } from '../../../src/core/schemas/limits.js';
 import type { LocalService } from '../../../src/server/index.js';
 import { caller, startTestService } from './http.js';
 

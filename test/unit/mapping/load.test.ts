@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../src/errors/index.js';
+import { ImportError } from '../../../src/core/errors/index.js';
 import { listPipelines, loadPipeline, parsePipeline } from '../../../src/mapping/index.js';
 import { formatPipelineList } from '../../../src/cli/commands/pipelines.js';
 

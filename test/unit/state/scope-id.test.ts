@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../src/errors/index.js';
+import { ImportError } from '../../../src/core/errors/index.js';
 import { normalizeTarget, scopeId } from '../../../src/state/index.js';
 
 describe('normalizeTarget', () => {

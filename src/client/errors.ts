@@ -1,0 +1,214 @@
+import type { ZodError } from 'zod';
+import { errorEnvelopeSchema, type ErrorDetail } from '../core/schemas/index.js';
+
+/** HTTP statuses worth another attempt; every other 4xx/5xx is final. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
+export type ClientFailureCode = 'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error';
+
+export interface RequestErrorInit {
+  method: string;
+  /** Request path without the query string (queries can hold personal data). */
+  path: string;
+  code: string;
+  message: string;
+  retryable: boolean;
+  status?: number;
+  details?: ErrorDetail[];
+  retryAfterMs?: number;
+  attempts?: number;
+}
+
+/**
+ * A request that did not succeed. `code` is the service's own code for HTTP failures (401
+ * `unauthorized`, 400 `invalid_body`, ...) or a client code for failures without an answer.
+ * The message never contains the API key: every message is built from redacted parts.
+ */
+export class RequestError extends Error {
+  readonly status?: number;
+  readonly code: string;
+  readonly details: ErrorDetail[];
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly method: string;
+  readonly path: string;
+  /** How many attempts the call made before it gave up with this error. */
+  attempts: number;
+
+  constructor(init: RequestErrorInit) {
+    super(init.message);
+    this.name = 'RequestError';
+    this.code = init.code;
+    this.details = init.details ?? [];
+    this.retryable = init.retryable;
+    this.method = init.method;
+    this.path = init.path;
+    this.attempts = init.attempts ?? 1;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export const isRequestError = (error: unknown): error is RequestError => error instanceof RequestError;
+
+interface RequestContext {
+  method: string;
+  path: string;
+  /** Applied to every piece of text that goes into a message. */
+  redact: (text: string) => string;
+}
+
+/** Fallback codes for error answers whose body is not the service's error envelope. */
+const STATUS_CODES: Record<number, string> = {
+  400: 'invalid_body',
+  401: 'unauthorized',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * `Retry-After` as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3).
+ * Unparseable values give undefined, so the plain backoff applies.
+ */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+const describeDetails = (details: ErrorDetail[]): string =>
+  details
+    .slice(0, 5)
+    .map((d) => `${d.index !== undefined ? `[${d.index}] ` : ''}${d.path || '(body)'}: ${d.message}`)
+    .join('; ') + (details.length > 5 ? `; and ${details.length - 5} more` : '');
+
+/** Turn a non-2xx answer into a RequestError with the service's code, message and details. */
+export function errorFromResponse(
+  ctx: RequestContext,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  bodyText: string,
+): RequestError {
+  const payload = parseErrorPayload(bodyText);
+  const code = payload?.code ?? STATUS_CODES[status] ?? 'service_error';
+  const details = (payload?.details ?? []).map((d) => ({
+    ...d,
+    path: ctx.redact(d.path),
+    message: ctx.redact(d.message),
+  }));
+  const serviceMessage =
+    payload?.message ?? `a body that is not the service's error envelope (${describeBody(bodyText)})`;
+  const retryAfterMs = status === 429 ? parseRetryAfter(headers['retry-after']) : undefined;
+  const detailText = details.length > 0 ? ` [${describeDetails(details)}]` : '';
+  const message = ctx.redact(
+    `${ctx.method} ${ctx.path} answered HTTP ${status} ${code}: ${serviceMessage}${detailText}`,
+  );
+  return new RequestError({
+    method: ctx.method,
+    path: ctx.redact(ctx.path),
+    status,
+    code,
+    message,
+    details,
+    retryable: RETRYABLE_STATUSES.has(status),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+}
+
+function parseErrorPayload(bodyText: string) {
+  try {
+    const parsed = errorEnvelopeSchema.safeParse(JSON.parse(bodyText));
+    return parsed.success ? parsed.data.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const describeBody = (bodyText: string): string =>
+  bodyText.length === 0
+    ? 'empty'
+    : `${bodyText.length} bytes starting ${JSON.stringify(bodyText.slice(0, 60))}`;
+
+/** A 2xx answer that does not have the shape the endpoint promises: final, not a crash. */
+export function errorFromMalformedSuccess(
+  ctx: RequestContext,
+  status: number,
+  problem: { bodyText: string; zodError?: ZodError },
+): RequestError {
+  const what = problem.zodError
+    ? problem.zodError.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ')
+    : `not JSON (${describeBody(problem.bodyText)})`;
+  return new RequestError({
+    method: ctx.method,
+    path: ctx.redact(ctx.path),
+    status,
+    code: 'service_error',
+    retryable: false,
+    message: ctx.redact(
+      `${ctx.method} ${ctx.path} answered HTTP ${status} with a body of the wrong shape: ${what}`,
+    ),
+  });
+}
+
+export type TransportFailure = 'aborted' | 'timeout' | 'network';
+
+/**
+ * A failure before a complete answer arrived. Timeouts and network errors are retryable; an abort
+ * by the caller is final. The underlying error's code and message are kept, redacted.
+ */
+export function errorFromTransport(
+  ctx: RequestContext,
+  kind: TransportFailure,
+  cause: unknown,
+  timeoutMs: number,
+): RequestError {
+  const causeText = describeCause(cause);
+  switch (kind) {
+    case 'aborted':
+      return new RequestError({
+        method: ctx.method,
+        path: ctx.redact(ctx.path),
+        code: 'aborted',
+        retryable: false,
+        message: ctx.redact(`${ctx.method} ${ctx.path} was aborted before it completed`),
+      });
+    case 'timeout':
+      return new RequestError({
+        method: ctx.method,
+        path: ctx.redact(ctx.path),
+        code: 'request_timeout',
+        retryable: true,
+        message: ctx.redact(`${ctx.method} ${ctx.path} got no complete answer within ${timeoutMs} ms`),
+      });
+    case 'network':
+      return new RequestError({
+        method: ctx.method,
+        path: ctx.redact(ctx.path),
+        code: 'target_unreachable',
+        retryable: true,
+        message: ctx.redact(`${ctx.method} ${ctx.path} failed on the network: ${causeText}`),
+      });
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+    return `${typeof code === 'string' ? `${code} ` : ''}${cause.message}${inner}`;
+  }
+  return String(cause);
+}

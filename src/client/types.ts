@@ -1,0 +1,159 @@
+import type {
+  BulkUpdateElement,
+  ContactResponse,
+  ContactWrite,
+  CustomFieldCreate,
+  CustomFieldResponse,
+  CustomFieldUpdate,
+  GroupCreate,
+  GroupResponse,
+  GroupUpdate,
+  LegacyUpdateBody,
+  LocalContact,
+  ReminderCreate,
+  ReminderResponse,
+  ReminderUpdate,
+} from '../core/schemas/index.js';
+import type { RequestError } from './errors.js';
+import type { PacingOptions } from './pacing.js';
+
+export interface RetryEvent {
+  method: string;
+  /** Request path without the query string. */
+  path: string;
+  /** The attempt that failed (1-based); the retry is attempt + 1. */
+  attempt: number;
+  error: RequestError;
+  /** How long the client waits before the retry (backoff with jitter, at least `Retry-After`). */
+  delayMs: number;
+}
+
+export interface ClientOptions {
+  /** Origin of the target: v1 at `${baseUrl}/v1`, E11 at `${baseUrl}/api/rest`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, from sending to the last byte of the answer. Default 30 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 6. */
+  retries?: number;
+  /** Default 250. */
+  minRetryDelayMs?: number;
+  /** Default 30 000; a longer `Retry-After` still wins. */
+  maxRetryDelayMs?: number;
+  /** Requests in flight at once across all calls. Default 4. */
+  concurrency?: number;
+  /** Cancels everything, in flight, waiting for a retry, and queued. */
+  signal?: AbortSignal;
+  onRetry?: (event: RetryEvent) => void;
+  /** Jitter source in [0, 1); tests pin it. Default Math.random. */
+  random?: () => number;
+  /**
+   * After a 429, no attempt of this client starts before its `Retry-After` has passed, and attempts
+   * are spaced to stay just under the rate the 429 revealed. `false` turns this off. Default on.
+   */
+  pacing?: PacingOptions | false;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateCallOptions extends CallOptions {
+  /**
+   * Sent as `Idempotency-Key` on every attempt of this call. When absent the client makes one per
+   * call, so its own retries never create twice; pass one to survive a crash between runs.
+   */
+  idempotencyKey?: string;
+}
+
+export interface CreateContactsOptions extends CreateCallOptions {
+  /**
+   * The request body, `{"contacts": [...]}` as JSON text, when the caller already has it (the
+   * loader records it in the ledger before sending): sent byte for byte instead of serializing
+   * `contacts` again. It must encode the same contacts.
+   */
+  bodyJson?: string;
+}
+
+/** E3 query; `take` 1..100. */
+export interface SearchContactsParams {
+  fullName?: string;
+  take?: number;
+  cursor?: string;
+}
+
+/** E4 query. */
+export interface GlobalSearchParams {
+  searchQuery?: string;
+  archived?: boolean;
+  minimal?: boolean;
+  exactMatch?: boolean;
+  enhanced?: boolean;
+  take?: number;
+  cursor?: string;
+  has_groups?: boolean;
+}
+
+export interface ContactPage {
+  contacts: ContactResponse[];
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+export interface RequestStats {
+  /** Attempts handed to the network. */
+  sent: number;
+  /** Attempts that were retries of an earlier failed attempt. */
+  retried: number;
+  /** Calls that ended in an error (after any retries). */
+  failed: number;
+}
+
+/** Everything `/_local/` returns beyond the API's response shapes is kept (loose objects). */
+export type LocalGroup = GroupResponse & Record<string, unknown>;
+export type LocalCustomField = CustomFieldResponse & Record<string, unknown>;
+export type LocalReminder = ReminderResponse & Record<string, unknown>;
+
+/** The local service's inspection routes (not part of the service's API). */
+export interface LocalInspection {
+  contacts(opts?: CallOptions): Promise<LocalContact[]>;
+  contact(id: string, opts?: CallOptions): Promise<LocalContact>;
+  groups(opts?: CallOptions): Promise<LocalGroup[]>;
+  customFields(opts?: CallOptions): Promise<LocalCustomField[]>;
+  reminders(opts?: CallOptions): Promise<LocalReminder[]>;
+}
+
+export interface ServiceClient {
+  /** `POST /v1/contacts/`: created contacts in request order. */
+  createContacts(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
+  /** E1: `count` is the number updated; unknown ids are skipped, so it can be lower. */
+  bulkUpdateContacts(elements: BulkUpdateElement[], opts?: CallOptions): Promise<{ count: number }>;
+  /** E2 */
+  updateContact(id: string, data: ContactWrite, opts?: CallOptions): Promise<ContactResponse>;
+  /** E3 */
+  searchContacts(query: SearchContactsParams, opts?: CallOptions): Promise<ContactPage>;
+  /** E4 */
+  globalSearch(query: GlobalSearchParams, opts?: CallOptions): Promise<ContactPage>;
+  /** E5 */
+  createReminder(reminder: ReminderCreate, opts?: CreateCallOptions): Promise<ReminderResponse>;
+  /** E6 */
+  updateReminder(id: string, reminder: ReminderUpdate, opts?: CallOptions): Promise<ReminderResponse>;
+  /** E7 */
+  createGroup(group: GroupCreate, opts?: CreateCallOptions): Promise<GroupResponse>;
+  /** E8 */
+  updateGroup(id: string, group: GroupUpdate, opts?: CallOptions): Promise<GroupResponse>;
+  /** E9 */
+  createCustomField(customField: CustomFieldCreate, opts?: CreateCallOptions): Promise<CustomFieldResponse>;
+  /** E10 */
+  updateCustomField(
+    id: string,
+    customField: CustomFieldUpdate,
+    opts?: CallOptions,
+  ): Promise<CustomFieldResponse>;
+  /** E11, the older form: answers like E2. */
+  legacyUpdateContact(id: string, body: LegacyUpdateBody, opts?: CallOptions): Promise<ContactResponse>;
+  local: LocalInspection;
+  stats(): RequestStats;
+  /** Closes the keep-alive agent; queued requests fail as aborted. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,166 @@
+/**
+ * The types that pass between stages: source -> map -> normalize -> validate -> dedupe -> resolve
+ * -> load -> report. Each stage owns its folder; these are the only shapes they share.
+ */
+import type { IssueCode } from './errors/codes.js';
+
+export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson';
+
+/** What a reader learned about one input; `rows` is the number of data records read. */
+export interface InputInfo {
+  path: string;
+  format: InputFormat;
+  encoding: string;
+  delimiter: string | null;
+  rows: number;
+}
+
+/** How to read a source. Everything is optional: readers detect what is not declared. */
+export interface Dialect {
+  format?: InputFormat;
+  /** A single character, `\t` for TSV; detected from the header line when absent. */
+  delimiter?: string;
+  /** `utf-8`, `utf-16le`, `utf-16be`, `windows-1252`; detected (BOM, then validity) when absent. */
+  encoding?: string;
+  /** Lines before the header to skip (worknet exports have three). */
+  skipLines?: number;
+}
+
+/** One data record as read: its file, 1-based data row, values by header name, and raw text. */
+export interface SourceRow {
+  kind: 'row';
+  file: string;
+  row: number;
+  values: Record<string, unknown>;
+  /** The record's source text, verbatim, so rejected files can be written back unchanged. */
+  raw: string;
+}
+
+/** A record the reader could not turn into values (ragged row, bad NDJSON line). */
+export interface SourceProblem {
+  kind: 'problem';
+  file: string;
+  row: number;
+  code: IssueCode;
+  message: string;
+  raw: string;
+}
+
+export type SourceItem = SourceRow | SourceProblem;
+
+/** A header cell the reader renamed (empty or repeated name); the caller reports it as a warning. */
+export interface HeaderIssue {
+  code: Extract<IssueCode, 'empty_header' | 'duplicate_header'>;
+  /** 1-based column. */
+  column: number;
+  /** The cell as written. */
+  name: string;
+  /** The name its values are read under. */
+  renamed: string;
+  message: string;
+}
+
+export interface OpenedSource {
+  /** Filled as reading goes; final once `items` is exhausted. */
+  info: InputInfo;
+  /** Header cells for CSV/TSV (after preamble lines), undefined for JSON. */
+  header: string[] | undefined;
+  /** The header line verbatim (CSV/TSV), for rejected files. */
+  rawHeader: string | undefined;
+  items: AsyncIterable<SourceItem>;
+  /** Header cells renamed to keep names unique and non-empty (CSV/TSV); `header` holds the new names. */
+  headerIssues?: HeaderIssue[];
+  /** Releases the input when `items` will not be read to its end (breaking out of a loop also does). */
+  close?: () => Promise<void>;
+}
+
+export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load';
+export type Severity = 'error' | 'warning';
+
+/** One row of issues.csv. */
+export interface Issue {
+  file: string;
+  row: number;
+  severity: Severity;
+  stage: Stage;
+  field: string;
+  value: string;
+  code: IssueCode;
+  message: string;
+}
+
+/** A value taken from a column, with the column's name kept for issue rows. */
+export interface Sourced<T = string> {
+  value: T;
+  /** The source column (or JSON key) the value came from. */
+  field: string;
+}
+
+export interface DraftEmail extends Sourced {
+  label?: string;
+}
+
+export interface DraftPhone extends Sourced {
+  label?: string;
+}
+
+export interface DraftCustomField extends Sourced {
+  /** The custom field definition's name on the service. */
+  name: string;
+  fieldType: 'input' | 'autocomplete' | 'datepicker';
+  /** Options for `autocomplete` definitions. */
+  categories?: string[];
+  /** The pipeline's date format for this `datepicker` field's values, when it declares one. */
+  dateFormat?: string;
+}
+
+export interface DraftReminder {
+  text: Sourced;
+  due?: Sourced;
+  recurrence?: Sourced;
+  /** The pipeline's date format for `due`, when its reminders section declares one. */
+  dateFormat?: string;
+}
+
+/** What the mapping stage makes of one row: raw column values sorted into contact concepts. */
+export interface DraftContact {
+  name: {
+    full?: Sourced;
+    first?: Sourced;
+    middle?: Sourced;
+    last?: Sourced;
+    prefix?: Sourced;
+    suffix?: Sourced;
+    nickname?: Sourced;
+  };
+  emails: DraftEmail[];
+  phones: DraftPhone[];
+  /** Other contact write fields by their write name (job_title, website, birthday, worknet, ...). */
+  fields: Record<string, Sourced<unknown>>;
+  /** Group names (system labels already dropped). */
+  groups: Sourced[];
+  customFields: DraftCustomField[];
+  reminders: DraftReminder[];
+  /** Values of the pipeline's `key` columns, when it declares them. */
+  key?: string[];
+}
+
+/** How many records ended in each outcome; every record read ends in exactly one (plus warnings). */
+export interface Totals {
+  read: number;
+  rejected: number;
+  duplicates: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  warnings: number;
+}
+
+/** One issue code's count in a run, with its first example. */
+export interface IssueCount {
+  code: string;
+  severity: Issue['severity'];
+  count: number;
+  example: Issue;
+}

@@ -1,0 +1,263 @@
+import type { ServiceClient, RequestError } from '../client/index.js';
+import type { LedgerScope } from '../state/index.js';
+import type { References } from '../package/references.js';
+import type { Staging, StagedPlace } from '../package/staging.js';
+import type { Issue, Totals } from '../core/types.js';
+import { ensureReferences, type ReferenceCounts } from './references.js';
+import { syncReminders } from './reminders.js';
+import { Resolver, type MatchMode, type Planned } from './resolve.js';
+import { createChunk, updateChunk, type SendEvents } from './send.js';
+import { killPoint } from './kill-point.js';
+import { TaskWindow } from './window.js';
+
+export interface LoadOptions {
+  client?: ServiceClient;
+  scope?: LedgerScope;
+  dryRun: boolean;
+  runId: string;
+  chunkSize: number;
+  concurrency: number;
+  match: MatchMode;
+  /** The target held no contacts when the run began: no e-mail search can hit, so none is sent. */
+  targetWasEmpty: boolean;
+  /** Graceful stop: no new chunk starts; chunks in flight finish. */
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Where the load stage reports a record it could not load: its issue, and its raw text. */
+export interface FailedRecordSink {
+  issues: { add(issue: Issue): void };
+  reject(input: number, raw: string): void;
+}
+
+export interface LoadContext {
+  staging: Staging;
+  references: References;
+  totals: Totals;
+  outputs: FailedRecordSink;
+}
+
+export interface LoadOutcome {
+  references: ReferenceCounts;
+  reminders: { created: number; updated: number };
+  /** Creates of an earlier, interrupted run that this run resent and completed. */
+  resumedCreates: number;
+  /** The target held no contact while the ledger listed some: the ledger was not trusted. */
+  targetReset: boolean;
+}
+
+interface Chunk {
+  kind: 'create' | 'update' | 'unchanged';
+  items: Planned[];
+}
+
+const chunksOf = <T>(items: T[], size: number): T[][] => {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+};
+
+/**
+ * resolve -> load over the staged records. Every staged record ends created, updated, unchanged
+ * or failed; when the run stops early (a run-level failure or a graceful stop) the records not
+ * sent are `failed` with code `not_sent`, and the ledger lets the same command finish the job.
+ */
+export const load = async (options: LoadOptions, ctx: LoadContext): Promise<LoadOutcome> => {
+  const { client, dryRun } = options;
+  const { totals, outputs } = ctx;
+  const targetReset = isTargetReset(options);
+  // A live run forgets the stale scope and loads everything afresh; a dry run just ignores it.
+  if (targetReset && !dryRun) options.scope?.forgetTarget();
+  const scope = targetReset && dryRun ? undefined : options.scope;
+  const live = !dryRun && client !== undefined && scope !== undefined;
+
+  const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
+  const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
+  const reminders = { created: 0, updated: 0 };
+  const total = ctx.staging.size;
+  let done = 0;
+  let chunkSeq = 0;
+
+  const settleCount = (outcome: 'created' | 'updated' | 'unchanged', count: number) => {
+    totals[outcome] += count;
+    done += count;
+    options.onProgress?.(done, total);
+  };
+  const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
+    settleCount(outcome, items.length);
+  const stopReason = () =>
+    options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early';
+  const failRecord = (record: StagedPlace, code: Issue['code'], message: string) => {
+    totals.failed += 1;
+    done += 1;
+    outputs.issues.add({
+      file: record.file,
+      row: record.row,
+      severity: 'error',
+      stage: 'load',
+      field: '',
+      value: '',
+      code,
+      message,
+    });
+    outputs.reject(record.input, record.raw);
+  };
+  if (ctx.staging.keysOnly) {
+    // A dry run with nothing to compare with: every staged identity would be created.
+    if (!options.signal?.aborted) settleCount('created', total);
+    else {
+      for (const places of ctx.staging.places(1000))
+        for (const place of places)
+          failRecord(place, 'not_sent', `${stopReason()}; run the same command again to finish`);
+    }
+    return { references: refs.counts, reminders, resumedCreates, targetReset };
+  }
+
+  const notSentAll = (items: Planned[], reason: string) => {
+    for (const planned of items) {
+      if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
+      planned.outcome = 'failed';
+      failRecord(planned.record, 'not_sent', reason);
+    }
+  };
+  const withReminders = async (items: Planned[]) => {
+    const counts = await syncReminders(items, { client, scope, dryRun });
+    reminders.created += counts.created;
+    reminders.updated += counts.updated;
+  };
+  const events = (gone: Planned[]): SendEvents => ({
+    settled: settle,
+    failed: (planned, error) => failRecord(planned.record, 'service_rejected', describe(error)),
+    gone: (planned) => gone.push(planned),
+  });
+
+  const send = async (chunk: Chunk): Promise<void> => {
+    if (!live) {
+      chunk.items.forEach((p) => (p.outcome = chunk.kind === 'create' ? 'created' : 'updated'));
+      settle(chunk.kind === 'create' ? 'created' : 'updated', chunk.items);
+      await withReminders(chunk.items);
+      return;
+    }
+    const gone: Planned[] = [];
+    try {
+      if (chunk.kind === 'create') {
+        await createChunk(chunk.items, {
+          client,
+          scope,
+          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
+          events: events(gone),
+        });
+      } else {
+        await updateChunk(chunk.items, { client, scope, events: events(gone) });
+      }
+      // A contact deleted on the target since it was loaded is created again.
+      if (gone.length > 0) {
+        gone.forEach((p) => {
+          p.contactId = undefined;
+          p.outcome = undefined;
+        });
+        await createChunk(gone, {
+          client,
+          scope,
+          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
+          events: events([]),
+        });
+      }
+    } catch (error) {
+      notSentAll(chunk.items, notSent(error));
+      throw error;
+    }
+    await withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
+  };
+
+  const resolver = new Resolver({
+    scope,
+    client,
+    match: options.match,
+    ids: refs.ids,
+    targetWasEmpty: options.targetWasEmpty,
+  });
+  const window = new TaskWindow(Math.max(1, options.concurrency));
+  let stoppedBy: unknown;
+  const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
+  const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
+  for (const batch of ctx.staging.batches(batchSize)) {
+    if (stopped()) {
+      batch.forEach((r) =>
+        failRecord(r, 'not_sent', `${stopReason()}; run the same command again to finish`),
+      );
+      continue;
+    }
+    let plan;
+    try {
+      plan = await resolver.plan(batch);
+    } catch (error) {
+      stoppedBy ??= error;
+      batch.forEach((r) => failRecord(r, 'not_sent', notSent(error)));
+      continue;
+    }
+    plan.unchanged.forEach((p) => (p.outcome = 'unchanged'));
+    settle('unchanged', plan.unchanged);
+    const chunks: Chunk[] = [
+      ...(plan.unchanged.length > 0 ? [{ kind: 'unchanged' as const, items: plan.unchanged }] : []),
+      ...chunksOf(plan.updates, options.chunkSize).map((items) => ({ kind: 'update' as const, items })),
+      ...chunksOf(plan.creates, options.chunkSize).map((items) => ({ kind: 'create' as const, items })),
+    ];
+    for (const chunk of chunks) {
+      const task = chunk.kind === 'unchanged' ? () => withReminders(chunk.items) : () => send(chunk);
+      if (stopped() || !(await window.run(task))) {
+        notSentAll(chunk.items, `${stopReason()}; run the same command again to finish`);
+      }
+    }
+  }
+  try {
+    await window.drain();
+  } catch (error) {
+    stoppedBy ??= error;
+  }
+  if (stoppedBy !== undefined) throw stoppedBy;
+  return { references: refs.counts, reminders, resumedCreates, targetReset };
+};
+
+/**
+ * The target answered that it holds no contact (archived ones included) while the ledger lists
+ * some: it was reset (its database deleted, its contacts removed), so the ledger no longer
+ * describes it and trusting it would call every record unchanged and send nothing.
+ */
+const isTargetReset = ({ client, scope, targetWasEmpty }: LoadOptions): boolean =>
+  client !== undefined && scope !== undefined && targetWasEmpty && scope.hasContacts();
+
+/** Creates recorded by an earlier run that crashed before their answer: sent again, same key. */
+const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
+  let resumed = 0;
+  for (const pending of scope.pendingCreates()) {
+    const { contacts } = JSON.parse(pending.body) as {
+      contacts: Parameters<ServiceClient['createContacts']>[0];
+    };
+    try {
+      const answered = await client.createContacts(contacts, {
+        idempotencyKey: pending.idempotencyKey,
+        bodyJson: pending.body,
+      });
+      killPoint('create-answered');
+      scope.completeCreate(
+        pending.idempotencyKey,
+        answered.map((c) => c.id),
+      );
+      resumed += answered.length;
+    } catch (error) {
+      if ((error as RequestError).status === 400) scope.abandonCreate(pending.idempotencyKey);
+      else throw error;
+    }
+  }
+  return resumed;
+};
+
+const describe = (error: RequestError): string => {
+  const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return details ? `${error.message} (${details})` : error.message;
+};
+
+const notSent = (error: unknown): string =>
+  `not sent: ${error instanceof Error ? error.message : String(error)}; run the same command again to finish`;

@@ -1,0 +1,129 @@
+import type { ServiceClient } from '../client/index.js';
+import { isRequestError, type RequestError } from '../client/errors.js';
+import type { LedgerScope } from '../state/index.js';
+import { killPoint } from './kill-point.js';
+import type { Planned } from './resolve.js';
+
+/** Called the moment records reach an outcome, so nothing is lost if a later request fails. */
+export interface SendEvents {
+  settled(outcome: 'created' | 'updated', items: Planned[]): void;
+  failed(planned: Planned, error: RequestError): void;
+  /** E2 answered 404: the contact is gone from the target. */
+  gone(planned: Planned): void;
+}
+
+/** A 400 concerns the records sent; any other failure is the run's problem and propagates. */
+const isRecordProblem = (error: unknown): error is RequestError =>
+  isRequestError(error) && error.status === 400;
+
+/**
+ * DESIGN.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
+ * good ones load, the bad ones fail with the service's message.
+ */
+const splitOn400 = async (
+  items: Planned[],
+  send: (part: Planned[], path: string) => Promise<void>,
+  onFailed: SendEvents['failed'],
+  path = '',
+): Promise<void> => {
+  try {
+    await send(items, path);
+  } catch (error) {
+    if (!isRecordProblem(error)) throw error;
+    if (items.length === 1) {
+      items[0]!.outcome = 'failed';
+      onFailed(items[0]!, error);
+      return;
+    }
+    const middle = Math.ceil(items.length / 2);
+    await splitOn400(items.slice(0, middle), send, onFailed, `${path}.0`);
+    await splitOn400(items.slice(middle), send, onFailed, `${path}.1`);
+  }
+};
+
+/**
+ * Creates one chunk with `POST /v1/contacts/`. The chunk is recorded in the ledger with its
+ * Idempotency-Key before it is sent, and completed with the answered ids in one transaction, so a
+ * crash at any instant is resumed by sending the same key again.
+ */
+export const createChunk = async (
+  items: Planned[],
+  ctx: { client: ServiceClient; scope: LedgerScope; idempotencyKey: string; events: SendEvents },
+): Promise<void> => {
+  await splitOn400(
+    items,
+    async (part, path) => {
+      const idempotencyKey = `${ctx.idempotencyKey}${path}`;
+      const contacts = part.map((p) => p.write);
+      // Serialized once: the ledger keeps these bytes, the request sends them, a resume resends them.
+      const bodyJson = JSON.stringify({ contacts });
+      ctx.scope.beginCreate({
+        idempotencyKey,
+        keys: part.map((p) => p.record.key),
+        hashes: part.map((p) => p.hash),
+        body: bodyJson,
+      });
+      killPoint('create-recorded');
+      let answered;
+      try {
+        answered = await ctx.client.createContacts(contacts, { idempotencyKey, bodyJson });
+      } catch (error) {
+        // A refused create created nothing: forget the pending row so no rerun resends it.
+        if (isRecordProblem(error)) ctx.scope.abandonCreate(idempotencyKey);
+        throw error;
+      }
+      killPoint('create-answered');
+      ctx.scope.completeCreate(
+        idempotencyKey,
+        answered.map((c) => c.id),
+      );
+      killPoint('create-done');
+      part.forEach((p, i) => {
+        p.contactId = answered[i]!.id;
+        p.outcome = 'created';
+      });
+      ctx.events.settled('created', part);
+    },
+    ctx.events.failed,
+  );
+};
+
+/**
+ * Updates one chunk with E1. `count` is checked: a shortfall is resolved record by record with E2,
+ * where a 404 means the contact is gone (the caller re-creates it).
+ */
+export const updateChunk = async (
+  items: Planned[],
+  ctx: { client: ServiceClient; scope: LedgerScope; events: SendEvents },
+): Promise<void> => {
+  const done = (planned: Planned[]) => {
+    ctx.scope.putContacts(planned.map((p) => ({ key: p.record.key, contactId: p.contactId!, hash: p.hash })));
+    planned.forEach((p) => (p.outcome = 'updated'));
+    ctx.events.settled('updated', planned);
+  };
+  await splitOn400(
+    items,
+    async (part) => {
+      const { count } = await ctx.client.bulkUpdateContacts(
+        part.map((p) => ({ contactId: p.contactId!, data: p.write })),
+      );
+      if (count === part.length) return done(part);
+      for (const planned of part) {
+        try {
+          await ctx.client.updateContact(planned.contactId!, planned.write);
+          done([planned]);
+        } catch (error) {
+          if (isRequestError(error) && error.status === 404) {
+            ctx.scope.forgetContact(planned.record.key);
+            planned.outcome = 'gone';
+            ctx.events.gone(planned);
+          } else if (isRecordProblem(error)) {
+            planned.outcome = 'failed';
+            ctx.events.failed(planned, error);
+          } else throw error;
+        }
+      }
+    },
+    ctx.events.failed,
+  );
+};

@@ -1,0 +1,57 @@
+/**
+ * The readers: CSV, TSV, JSON arrays and NDJSON, streamed so memory stays flat whatever the input
+ * size. Every record carries its file and 1-based data row; records a reader cannot turn into
+ * values are yielded as problems, and only a file that cannot be read at all throws ImportError.
+ */
+import type { Dialect, InputFormat, OpenedSource } from '../core/types.js';
+import { openCsv } from './csv.js';
+import { detectFormat } from './detect.js';
+import { openJson } from './json.js';
+import { openNdjson } from './ndjson.js';
+import { openText } from './text-source.js';
+
+export { detectFormat };
+export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
+
+export interface OpenSourceOptions {
+  signal?: AbortSignal;
+  /** Read for the path `-`; defaults to process.stdin. */
+  stdin?: NodeJS.ReadableStream;
+}
+
+/** How standard input (the path `-`) is named in reports and messages. */
+export const STDIN_LABEL = '<stdin>';
+
+/**
+ * Opens one input: reads just enough to know its encoding, delimiter and header, then yields its
+ * records as `items` are pulled. `info.rows` counts the items consumed so far.
+ */
+export async function openSource(
+  path: string,
+  dialect: Dialect,
+  options: OpenSourceOptions = {},
+): Promise<OpenedSource> {
+  const format: InputFormat = dialect.format ?? detectFormat(path);
+  const text = await openText({
+    path,
+    encoding: dialect.encoding,
+    signal: options.signal,
+    stdin: options.stdin,
+  });
+  // `-` is formula-leading in a spreadsheet and says little in a message; stdin gets a name.
+  const file = path === '-' ? STDIN_LABEL : path;
+  switch (format) {
+    case 'csv':
+    case 'tsv':
+      return openCsv(text, {
+        path: file,
+        format,
+        delimiter: dialect.delimiter,
+        skipLines: dialect.skipLines,
+      });
+    case 'json':
+      return openJson(text, file);
+    case 'ndjson':
+      return openNdjson(text, file);
+  }
+}

@@ -1,0 +1,168 @@
+import { createRowMapper, type Pipeline } from '../mapping/index.js';
+import { openSource } from '../readers/index.js';
+import type { InputInfo, Issue, SourceItem, SourceRow, Totals } from '../core/types.js';
+import { NormalizePool, workersFor } from './parallel/normalize-pool.js';
+import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/protocol.js';
+import { createRowNormalizer } from './parallel/row-normalizer.js';
+import type { RunOutputs } from './outputs.js';
+import type { Staging } from '../package/staging.js';
+import type { References } from '../package/references.js';
+
+export interface ExtractOptions {
+  pipeline: Pipeline;
+  inputs: string[];
+  region?: string;
+  strict: boolean;
+  signal?: AbortSignal;
+  stdin?: NodeJS.ReadableStream;
+  onRecord?: (read: number) => void;
+  /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
+  workers?: number;
+}
+
+const BATCH = 500;
+
+/**
+ * source -> map -> normalize -> validate -> dedupe, for every input in turn. Every record read is
+ * counted once and ends rejected (with its issues and its raw text in the rejected file) or staged
+ * (new identity, or merged into an earlier one as a duplicate).
+ */
+export const extract = async (
+  options: ExtractOptions,
+  ctx: { outputs: RunOutputs; staging: Staging; totals: Totals; references: References },
+): Promise<InputInfo[]> => {
+  const { pipeline, strict } = options;
+  const { outputs, staging, totals, references } = ctx;
+  const region = options.region ?? pipeline.region;
+  const infos: InputInfo[] = [];
+
+  for (const [input, path] of options.inputs.entries()) {
+    // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
+    if (options.signal?.aborted) break;
+    const source = await openSource(path, pipeline.dialect, { signal: options.signal, stdin: options.stdin });
+    const file = source.info.path;
+    outputs.registerInput(input, {
+      path: file,
+      format: source.info.format,
+      rawHeader: source.rawHeader,
+      delimiter: source.info.delimiter,
+    });
+    const setup: WorkerSetup = {
+      pipeline,
+      header: source.header,
+      file,
+      input,
+      strict,
+      ...(region ? { region } : {}),
+      ...(staging.keysOnly ? { keysOnly: true } : {}),
+    };
+    const mapper = createRowMapper(pipeline, source.header, file);
+    outputs.addIssues(mapper.headerIssues);
+    for (const h of source.headerIssues ?? []) {
+      // Row 0 is the header line: the problem is the file's, not a record's.
+      outputs.issues.add({
+        file,
+        row: 0,
+        severity: 'warning',
+        stage: 'read',
+        field: h.name,
+        value: h.renamed,
+        code: h.code,
+        message: h.message,
+      });
+    }
+
+    const settle = (items: SourceItem[], outcomes: PreparedOutcome[]) => {
+      const staged: RecordSummary[] = [];
+      const texts: string[] = [];
+      let next = 0;
+      for (const item of items) {
+        if (item.kind === 'problem') {
+          totals.rejected += 1;
+          outputs.issues.add({
+            file: item.file,
+            row: item.row,
+            severity: 'error',
+            stage: 'read',
+            field: '',
+            value: item.raw,
+            code: item.code,
+            message: item.message,
+          });
+          outputs.reject(input, item.raw);
+          continue;
+        }
+        const outcome = outcomes[next++]!;
+        if (outcome.issues.length > 0) outputs.addIssues(outcome.issues);
+        if (outcome.ok) {
+          staged.push(outcome.summary);
+          texts.push(outcome.json);
+        } else {
+          totals.rejected += 1;
+          outputs.reject(input, item.raw);
+        }
+      }
+      if (staged.length === 0) return;
+      const results = staging.add(staged, texts);
+      results.forEach((result, i) => {
+        const record = staged[i]!;
+        references.collect(record);
+        if (!result.duplicateOf) return;
+        totals.duplicates += 1;
+        outputs.issues.add(duplicateIssue(record, result.duplicateOf));
+      });
+    };
+
+    // Batches go to the workers in read order and are settled in that order, a bounded number in
+    // flight: the output is the same as in-thread, and memory does not grow with the input.
+    const workers = workersFor(path, options.workers);
+    const pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
+    const normalize = pool ? undefined : createRowNormalizer(setup);
+    const inFlight: { items: SourceItem[]; outcomes: Promise<PreparedOutcome[]> }[] = [];
+    const maxInFlight = workers * 3;
+    let items: SourceItem[] = [];
+    let rows: SourceRow[] = [];
+    const dispatch = async () => {
+      if (pool) {
+        inFlight.push({ items, outcomes: pool.submit(rows) });
+        while (inFlight.length > maxInFlight) {
+          const oldest = inFlight.shift()!;
+          settle(oldest.items, await oldest.outcomes);
+        }
+      } else settle(items, rows.map(normalize!));
+      items = [];
+      rows = [];
+    };
+
+    try {
+      for await (const item of source.items) {
+        totals.read += 1;
+        items.push(item);
+        if (item.kind === 'row') rows.push(item);
+        if (items.length >= BATCH) await dispatch();
+        if ((totals.read & 1023) === 0) {
+          options.onRecord?.(totals.read);
+          if (options.signal?.aborted) break;
+        }
+      }
+      if (items.length > 0) await dispatch();
+      for (const batch of inFlight.splice(0)) settle(batch.items, await batch.outcomes);
+    } finally {
+      await pool?.close();
+    }
+    options.onRecord?.(totals.read);
+    infos.push({ ...source.info });
+  }
+  return infos;
+};
+
+const duplicateIssue = (record: RecordSummary, first: { file: string; row: number }): Issue => ({
+  file: record.file,
+  row: record.row,
+  severity: 'warning',
+  stage: 'dedupe',
+  field: '',
+  value: record.key.replace(/^[a-z]+:/, '').replaceAll('\u001f', ' | '),
+  code: 'duplicate',
+  message: `same identity as ${first.file === record.file ? '' : `${first.file} `}row ${first.row}; merged into it`,
+});

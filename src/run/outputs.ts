@@ -1,0 +1,78 @@
+import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { ImportError } from '../core/errors/index.js';
+import { IssuesFile } from '../report/issues-file.js';
+import { RejectedFile } from '../report/rejected-file.js';
+import type { RunReport } from '../report/run-report.js';
+import type { InputFormat, Issue } from '../core/types.js';
+
+/** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
+export const prepareOutDir = (dir: string): void => {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ImportError(
+      'output_error',
+      `cannot create the output folder ${dir}: ${(error as Error).message}`,
+      { file: dir },
+    );
+  }
+};
+
+/** report.json, written whole then renamed, so a reader never sees half a report. */
+export const writeReportFile = (dir: string, report: RunReport): string => {
+  const path = join(dir, 'report.json');
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+  return path;
+};
+
+/**
+ * The files of one run in `--out`: issues.csv, the rejected records of each input, report.json.
+ * Issues and rejected records stream to disk as they happen.
+ */
+export class RunOutputs {
+  readonly dir: string;
+  readonly issues: IssuesFile;
+  private readonly rejected = new Map<number, RejectedFile>();
+  private readonly inputCount: number;
+
+  constructor(dir: string, inputCount: number) {
+    this.dir = dir;
+    this.inputCount = inputCount;
+    prepareOutDir(dir);
+    this.issues = new IssuesFile(join(dir, 'issues.csv'));
+  }
+
+  addIssues(issues: Issue[]): void {
+    for (const issue of issues) this.issues.add(issue);
+  }
+
+  /** Opens the rejected file of input `index` (its header and format are known once it is open). */
+  registerInput(
+    index: number,
+    source: { path: string; format: InputFormat; rawHeader?: string; delimiter?: string | null },
+  ): void {
+    if (this.rejected.has(index)) return;
+    const ext = source.format;
+    const name =
+      this.inputCount === 1
+        ? `rejected.${ext}`
+        : `rejected.${index + 1}-${basename(source.path, extname(source.path)) || 'stdin'}.${ext}`;
+    this.rejected.set(index, new RejectedFile({ ...source, path: join(this.dir, name) }));
+  }
+
+  reject(input: number, raw: string): void {
+    this.rejected.get(input)?.add(raw);
+  }
+
+  /** Paths of the rejected files that hold records. */
+  rejectedPaths(): string[] {
+    return [...this.rejected.values()].filter((f) => f.records > 0).map((f) => f.path);
+  }
+
+  async close(): Promise<void> {
+    await this.issues.close();
+    await Promise.all([...this.rejected.values()].map((f) => f.close()));
+  }
+}

@@ -1,0 +1,33 @@
+import type { Pipeline } from '../../mapping/index.js';
+import type { NormalizedRecord } from '../../normalize/record.js';
+import type { Issue, SourceRow } from '../../core/types.js';
+
+/** What a normalize worker needs to map and normalize rows of one input, sent once at start. */
+export interface WorkerSetup {
+  pipeline: Pipeline;
+  header: string[] | undefined;
+  file: string;
+  input: number;
+  region?: string;
+  strict: boolean;
+  /** Stage only where each record came from, not the record (a dry run that only counts). */
+  keysOnly?: boolean;
+}
+
+/** What the main thread needs of a staged record: where it came from, its identity and references. */
+export type RecordSummary = Pick<NormalizedRecord, 'file' | 'row' | 'key' | 'groups' | 'customFields'>;
+
+/**
+ * A record's outcome ready for staging: the record travels as its JSON text (what the staging
+ * store keeps anyway), so it is serialized once, in the worker, and copied as one string.
+ */
+export type PreparedOutcome =
+  { ok: true; issues: Issue[]; summary: RecordSummary; json: string } | { ok: false; issues: Issue[] };
+
+/** A batch of source rows, and the outcomes in the same order (or why the worker failed). */
+export interface BatchRequest {
+  id: number;
+  rows: SourceRow[];
+}
+
+export type BatchAnswer = { id: number; outcomes: PreparedOutcome[] } | { id: number; error: string };

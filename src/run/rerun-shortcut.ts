@@ -1,0 +1,193 @@
+import { copyFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ISSUE_CODES, type IssueCode } from '../core/errors/index.js';
+import type { InputInfo, IssueCount, Totals } from '../core/types.js';
+import type { RunReport } from '../report/run-report.js';
+import type { InputFingerprint, Ledger, RunSnapshot } from '../state/index.js';
+
+/**
+ * The rerun shortcut: when a run's inputs are byte-identical to those of the last run in its scope,
+ * with the same pipeline definition, settings and tool version, and that run completed with no
+ * failed record and nothing has run since, the outcome is known without reading a record: every
+ * record loaded then is `unchanged` now, every reject and warning is the same. Anything short of
+ * certain takes the full path; this is only an optimization.
+ */
+
+const count = z.number().int().min(0);
+const severity = z.enum(['error', 'warning']);
+const issueCode = z.enum(Object.keys(ISSUE_CODES) as [IssueCode, ...IssueCode[]]);
+
+const issueSchema = z.object({
+  file: z.string(),
+  row: count,
+  severity,
+  stage: z.enum(['read', 'map', 'normalize', 'validate', 'dedupe', 'resolve', 'load']),
+  field: z.string(),
+  value: z.string(),
+  code: issueCode,
+  message: z.string(),
+});
+
+const snapshotSchema = z.object({
+  definition: z.string().min(1),
+  inputs: z.array(z.object({ path: z.string(), size: count, sha256: z.string() })).min(1),
+  outDir: z.string().min(1),
+  outputs: z.array(z.object({ name: z.string().min(1), size: count })).min(1),
+  topIssues: z.array(z.object({ code: z.string(), severity, count, example: issueSchema })),
+});
+
+const createdExisting = z.object({ created: count, existing: count });
+
+/** The parts of the earlier report.json the shortcut carries over. */
+const reportSchema = z.object({
+  dryRun: z.literal(false),
+  status: z.literal('completed'),
+  inputs: z.array(
+    z.object({
+      path: z.string(),
+      format: z.enum(['csv', 'tsv', 'json', 'ndjson']),
+      encoding: z.string(),
+      delimiter: z.string().nullable(),
+      rows: count,
+    }),
+  ),
+  totals: z.object({
+    read: count,
+    rejected: count,
+    duplicates: count,
+    created: count,
+    updated: count,
+    unchanged: count,
+    failed: count,
+    warnings: count,
+  }),
+  groups: createdExisting,
+  customFields: createdExisting,
+});
+
+type PreviousReport = z.infer<typeof reportSchema>;
+
+export interface PreviousRun {
+  runId: string;
+  report: PreviousReport;
+  snapshot: RunSnapshot;
+}
+
+export type ShortcutDecision = { use: true; previous: PreviousRun } | { use: false; reason: string };
+
+export interface ShortcutCheck {
+  ledger: Ledger;
+  scopeId: string;
+  /** definitionFingerprint() of this run. */
+  definition: string;
+  /** This run's inputs, in order. */
+  inputs: readonly InputFingerprint[];
+  /** The target held no contacts when this run connected. */
+  targetEmpty: boolean;
+}
+
+const no = (reason: string): ShortcutDecision => ({ use: false, reason });
+
+const sameInput = (a: InputFingerprint, b: InputFingerprint): boolean =>
+  a.path === b.path && a.size === b.size && a.sha256 === b.sha256;
+
+/** Decides, before this run is recorded, whether it can reuse the last run's outcome. */
+export const decideShortcut = async (check: ShortcutCheck): Promise<ShortcutDecision> => {
+  const last = check.ledger.lastLoadRun(check.scopeId);
+  if (!last) return no('no earlier run in this scope');
+  const id = last.runId;
+  if (last.status !== 'completed') return no(`the last run ${id} ended ${last.status}`);
+  if (last.overlapped) return no(`another run overlapped the last run ${id}`);
+  const snapshot = snapshotSchema.safeParse(last.snapshot);
+  if (!snapshot.success) return no(`the last run ${id} left no fingerprint of its inputs`);
+  const report = reportSchema.safeParse(last.report);
+  if (!report.success) return no(`the last run ${id} left no usable report`);
+  const { totals } = report.data;
+  if (totals.failed > 0) return no(`the last run ${id} had ${totals.failed} failed records`);
+  if (snapshot.data.definition !== check.definition)
+    return no(`the pipeline, its settings or the tool version changed since the last run ${id}`);
+  const before = snapshot.data.inputs;
+  if (before.length !== check.inputs.length || check.inputs.some((input, i) => !sameInput(input, before[i]!)))
+    return no(`the inputs differ from those of the last run ${id}`);
+  if (check.ledger.scope(check.scopeId).pendingCreates().length > 0)
+    return no('the ledger holds creates an interrupted run left pending');
+  const loaded = totals.created + totals.updated + totals.unchanged;
+  if (check.targetEmpty && loaded > 0)
+    return no(`the target holds no contacts, but the last run ${id} left ${loaded}`);
+  for (const output of snapshot.data.outputs) {
+    const path = join(snapshot.data.outDir, output.name);
+    const size = await stat(path).then(
+      (s) => (s.isFile() ? s.size : undefined),
+      () => undefined,
+    );
+    if (size !== output.size) return no(`the output ${path} of the last run ${id} is gone or changed`);
+  }
+  return { use: true, previous: { runId: id, report: report.data, snapshot: snapshot.data } };
+};
+
+export interface ShortcutOutcome {
+  inputs: InputInfo[];
+  totals: Totals;
+  groups: RunReport['groups'];
+  customFields: RunReport['customFields'];
+  issuesPath: string;
+  rejectedPaths: string[];
+  topIssues: IssueCount[];
+  /** The files written in `outDir` with their sizes, for this run's own snapshot. */
+  outputs: RunSnapshot['outputs'];
+}
+
+/**
+ * This run's outcome from the earlier one: its issues.csv and rejected files copied into `outDir`
+ * (so a user still sees every rejected record), every record loaded then counted `unchanged`.
+ */
+export const applyShortcut = async (previous: PreviousRun, outDir: string): Promise<ShortcutOutcome> => {
+  const { report, snapshot } = previous;
+  for (const output of snapshot.outputs) {
+    const from = resolve(snapshot.outDir, output.name);
+    const to = resolve(outDir, output.name);
+    if (from !== to) await copyFile(from, to);
+  }
+  const { totals } = report;
+  const paths = snapshot.outputs.map((o) => join(outDir, o.name));
+  return {
+    inputs: report.inputs,
+    totals: {
+      read: totals.read,
+      rejected: totals.rejected,
+      duplicates: totals.duplicates,
+      created: 0,
+      updated: 0,
+      unchanged: totals.created + totals.updated + totals.unchanged,
+      failed: 0,
+      warnings: totals.warnings,
+    },
+    groups: { created: 0, existing: report.groups.created + report.groups.existing },
+    customFields: { created: 0, existing: report.customFields.created + report.customFields.existing },
+    issuesPath: paths[0]!,
+    rejectedPaths: paths.slice(1),
+    topIssues: snapshot.topIssues,
+    outputs: snapshot.outputs,
+  };
+};
+
+/** The files a run leaves in its out dir (issues.csv first, then the rejected files), with sizes. */
+export const outputsOf = async (
+  outDir: string,
+  issuesPath: string,
+  rejectedPaths: readonly string[],
+): Promise<RunSnapshot['outputs'] | undefined> => {
+  const outputs: RunSnapshot['outputs'] = [];
+  for (const path of [issuesPath, ...rejectedPaths]) {
+    if (dirname(resolve(path)) !== resolve(outDir)) return undefined;
+    const name = basename(path);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => undefined,
+    );
+    if (size === undefined) return undefined;
+    outputs.push({ name, size });
+  }
+  return outputs;
+};

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { computeRetryDelay, RequestError } from '../../../src/client/index.js';
+import { runWithRetry } from '../../../src/client/retry.js';
+
+const policy = { retries: 6, minDelayMs: 100, maxDelayMs: 1000 };
+const failure = (retryable: boolean, retryAfterMs?: number) =>
+  new RequestError({
+    method: 'GET',
+    path: '/x',
+    code: retryable ? 'injected_fault' : 'invalid_body',
+    message: 'failed',
+    retryable,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+const abortError = () => new Error('aborted');
+
+describe('computeRetryDelay', () => {
+  it('doubles per retry, jitters between 1x and 2x, and caps at the maximum', () => {
+    const low = { ...policy, random: () => 0 };
+    const high = { ...policy, random: () => 0.999 };
+    expect([1, 2, 3, 4, 5].map((n) => computeRetryDelay(n, low))).toEqual([100, 200, 400, 800, 1000]);
+    expect(computeRetryDelay(1, high)).toBe(200);
+    expect(computeRetryDelay(2, high)).toBe(400);
+    expect(computeRetryDelay(4, high)).toBe(1000);
+  });
+
+  it('never returns less than Retry-After, even above the cap', () => {
+    const low = { ...policy, random: () => 0 };
+    expect(computeRetryDelay(1, low, 750)).toBe(750);
+    expect(computeRetryDelay(1, low, 5000)).toBe(5000);
+    expect(computeRetryDelay(3, low, 50)).toBe(400);
+  });
+
+  it('spreads delays with the default random source', () => {
+    const delays = new Set(Array.from({ length: 20 }, () => computeRetryDelay(3, policy)));
+    expect(delays.size).toBeGreaterThan(1);
+    for (const delay of delays) {
+      expect(delay).toBeGreaterThanOrEqual(400);
+      expect(delay).toBeLessThanOrEqual(800);
+    }
+  });
+});
+
+describe('runWithRetry', () => {
+  const fast = { retries: 3, minDelayMs: 1, maxDelayMs: 5 };
+
+  it('retries retryable failures until success and reports each retry', async () => {
+    const events: [number, number][] = [];
+    let calls = 0;
+    const result = await runWithRetry({
+      policy: fast,
+      abortError,
+      onRetry: (_error, attempt, delayMs) => events.push([attempt, delayMs]),
+      attempt: async (n) => {
+        calls = n;
+        if (n < 3) throw failure(true);
+        return 'ok';
+      },
+    });
+    expect(result).toBe('ok');
+    expect(calls).toBe(3);
+    expect(events.map(([attempt]) => attempt)).toEqual([1, 2]);
+  });
+
+  it('does not retry a final failure', async () => {
+    let calls = 0;
+    const error = await runWithRetry({
+      policy: fast,
+      abortError,
+      attempt: async () => {
+        calls += 1;
+        throw failure(false);
+      },
+    }).catch((e: unknown) => e);
+    expect(calls).toBe(1);
+    expect(error).toMatchObject({ code: 'invalid_body', attempts: 1 });
+  });
+
+  it('gives up after the retry budget with the last error and its attempt count', async () => {
+    let calls = 0;
+    const error = await runWithRetry({
+      policy: fast,
+      abortError,
+      attempt: async () => {
+        calls += 1;
+        throw failure(true);
+      },
+    }).catch((e: unknown) => e);
+    expect(calls).toBe(4);
+    expect(error).toMatchObject({ code: 'injected_fault', attempts: 4 });
+  });
+
+  it('waits at least Retry-After before the next attempt', async () => {
+    const times: number[] = [];
+    await runWithRetry({
+      policy: fast,
+      abortError,
+      attempt: async (n) => {
+        times.push(performance.now());
+        if (n === 1) throw failure(true, 120);
+        return 'ok';
+      },
+    });
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(115);
+  });
+
+  it('stops waiting and rejects when aborted between attempts', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 30);
+    const error = await runWithRetry({
+      policy: { retries: 3, minDelayMs: 10_000, maxDelayMs: 10_000 },
+      signal: controller.signal,
+      abortError,
+      attempt: async () => {
+        throw failure(true);
+      },
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('aborted');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
