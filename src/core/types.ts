@@ -153,7 +153,10 @@ export interface Totals {
   created: number;
   updated: number;
   unchanged: number;
+  /** Sent and not loaded: the target refused the record, or its request exhausted every retry. */
   failed: number;
+  /** Read but not sent: the run was interrupted or stopped first. The same command sends them. */
+  pending: number;
   warnings: number;
 }
 

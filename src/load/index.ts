@@ -59,9 +59,10 @@ const chunksOf = <T>(items: T[], size: number): T[][] => {
 };
 
 /**
- * resolve -> load over the staged records. Every staged record ends created, updated, unchanged
- * or failed; when the run stops early (a run-level failure or a graceful stop) the records not
- * sent are `failed` with code `not_sent`, and the ledger lets the same command finish the job.
+ * resolve -> load over the staged records. Every staged record ends created, updated, unchanged,
+ * failed (sent, and refused or out of retries) or pending: when the run stops early (a run-level
+ * failure or a graceful stop) the records not sent are `pending`, in no issue and no rejected file,
+ * and the ledger lets the same command finish the job.
  */
 export const load = async (options: LoadOptions, ctx: LoadContext): Promise<LoadOutcome> => {
   const { client, dryRun } = options;
@@ -86,8 +87,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   };
   const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
     settleCount(outcome, items.length);
-  const stopReason = () =>
-    options.signal?.aborted ? 'not sent: the run was interrupted' : 'not sent: the run stopped early';
   const failRecord = (record: StagedPlace, code: Issue['code'], message: string) => {
     totals.failed += 1;
     done += 1;
@@ -106,19 +105,24 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   if (ctx.staging.keysOnly) {
     // A dry run with nothing to compare with: every staged identity would be created.
     if (!options.signal?.aborted) settleCount('created', total);
-    else {
-      for (const places of ctx.staging.places(1000))
-        for (const place of places)
-          failRecord(place, 'not_sent', `${stopReason()}; run the same command again to finish`);
-    }
+    else totals.pending += total;
     return { references: refs.counts, reminders, resumedCreates, targetReset };
   }
 
-  const notSentAll = (items: Planned[], reason: string) => {
+  /** Records of a chunk that never got an outcome: not sent, so pending. */
+  const pendingAll = (items: Planned[]) => {
+    for (const planned of items) {
+      if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
+      planned.outcome = 'pending';
+      totals.pending += 1;
+    }
+  };
+  /** The chunk's request was sent and failed for good (retries exhausted, a refusal): failed. */
+  const failAll = (items: Planned[], error: unknown) => {
     for (const planned of items) {
       if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
       planned.outcome = 'failed';
-      failRecord(planned.record, 'not_sent', reason);
+      failRecord(planned.record, 'load_failed', sentButFailed(error));
     }
   };
   const withReminders = async (items: Planned[]) => {
@@ -165,7 +169,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
         });
       }
     } catch (error) {
-      notSentAll(chunk.items, notSent(error));
+      failAll(chunk.items, error);
       throw error;
     }
     await withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
@@ -184,17 +188,16 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
   for (const batch of ctx.staging.batches(batchSize)) {
     if (stopped()) {
-      batch.forEach((r) =>
-        failRecord(r, 'not_sent', `${stopReason()}; run the same command again to finish`),
-      );
+      totals.pending += batch.length;
       continue;
     }
     let plan;
     try {
       plan = await resolver.plan(batch);
     } catch (error) {
+      // The search failed, not the records: none of them was sent.
       stoppedBy ??= error;
-      batch.forEach((r) => failRecord(r, 'not_sent', notSent(error)));
+      totals.pending += batch.length;
       continue;
     }
     plan.unchanged.forEach((p) => (p.outcome = 'unchanged'));
@@ -206,9 +209,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ];
     for (const chunk of chunks) {
       const task = chunk.kind === 'unchanged' ? () => withReminders(chunk.items) : () => send(chunk);
-      if (stopped() || !(await window.run(task))) {
-        notSentAll(chunk.items, `${stopReason()}; run the same command again to finish`);
-      }
+      if (stopped() || !(await window.run(task))) pendingAll(chunk.items);
     }
   }
   try {
@@ -259,5 +260,5 @@ const describe = (error: RequestError): string => {
   return details ? `${error.message} (${details})` : error.message;
 };
 
-const notSent = (error: unknown): string =>
-  `not sent: ${error instanceof Error ? error.message : String(error)}; run the same command again to finish`;
+const sentButFailed = (error: unknown): string =>
+  `${error instanceof Error ? error.message : String(error)}; the same command sends it again`;

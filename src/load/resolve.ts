@@ -11,7 +11,7 @@ export interface Planned {
   /** Known or found contact id: an update; absent: a create. */
   contactId?: string;
   /** Set the moment the record's outcome is known, so a stopped run can tell what was not sent. */
-  outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone';
+  outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending';
 }
 
 export interface Plan {

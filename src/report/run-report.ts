@@ -36,9 +36,10 @@ export const emptyTotals = (): Totals => ({
   updated: 0,
   unchanged: 0,
   failed: 0,
+  pending: 0,
   warnings: 0,
 });
 
-/** The invariant every report keeps: each record read ends in exactly one outcome. */
+/** The invariant every report keeps, whatever its status: each record read ends in exactly one outcome. */
 export const outcomesTotal = (t: Totals): number =>
-  t.rejected + t.duplicates + t.created + t.updated + t.unchanged + t.failed;
+  t.rejected + t.duplicates + t.created + t.updated + t.unchanged + t.failed + t.pending;

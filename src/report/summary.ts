@@ -32,8 +32,11 @@ export const formatSummary = (
   lines.push(
     `  read ${n(totals.read)}: ${verb}created ${n(totals.created)}, ${verb}updated ${n(totals.updated)}, ` +
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
-      `failed ${n(totals.failed)}; warnings ${n(totals.warnings)}`,
+      `failed ${n(totals.failed)}${totals.pending > 0 ? `, pending ${n(totals.pending)}` : ''}; warnings ${n(totals.warnings)}`,
   );
+  if (totals.pending > 0) {
+    lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
+  }
   lines.push(
     `  groups ${verb}created ${n(report.groups.created)} (existing ${n(report.groups.existing)}), ` +
       `custom fields ${verb}created ${n(report.customFields.created)} (existing ${n(report.customFields.existing)}), ` +

@@ -29,18 +29,26 @@ const BATCH = 500;
  */
 export const extract = async (
   options: ExtractOptions,
-  ctx: { outputs: RunOutputs; staging: Staging; totals: Totals; references: References },
+  ctx: {
+    outputs: RunOutputs;
+    staging: Staging;
+    totals: Totals;
+    references: References;
+    /** Each input as soon as it is open, its counts live: a run stopped mid-input still lists it. */
+    opened?: InputInfo[];
+  },
 ): Promise<InputInfo[]> => {
   const { pipeline, strict } = options;
   const { outputs, staging, totals, references } = ctx;
   const region = options.region ?? pipeline.region;
-  const infos: InputInfo[] = [];
+  const infos = ctx.opened ?? [];
 
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
     if (options.signal?.aborted) break;
     const source = await openSource(path, pipeline.dialect, { signal: options.signal, stdin: options.stdin });
     const file = source.info.path;
+    infos.push(source.info);
     outputs.registerInput(input, {
       path: file,
       format: source.info.format,
@@ -151,7 +159,6 @@ export const extract = async (
       await pool?.close();
     }
     options.onRecord?.(totals.read);
-    infos.push({ ...source.info });
   }
   return infos;
 };

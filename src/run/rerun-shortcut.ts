@@ -161,6 +161,7 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
       updated: 0,
       unchanged: totals.created + totals.updated + totals.unchanged,
       failed: 0,
+      pending: 0,
       warnings: totals.warnings,
     },
     groups: { created: 0, existing: report.groups.created + report.groups.existing },

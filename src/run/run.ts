@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ClientOptions } from '../client/index.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
-import { emptyTotals, type RunReport, type RunStatus } from '../report/run-report.js';
+import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import { openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
 import { killPoint } from '../load/kill-point.js';
@@ -94,6 +94,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   let status: RunStatus = 'completed';
   let failure: ImportError | undefined;
   let inputs: InputInfo[] = [];
+  const opened: InputInfo[] = [];
   let target: ConnectedTarget | undefined;
   let ledger: Ledger | undefined;
   let outcome: LoadOutcome | undefined;
@@ -171,7 +172,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
             options.onProgress?.({ phase: 'read', done });
           },
         },
-        { outputs, staging, totals, references },
+        { outputs, staging, totals, references, opened },
       );
       outcome = await load(
         {
@@ -203,6 +204,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     }
     if (options.signal?.aborted) status = 'interrupted';
   } catch (error) {
+    if (!shortcut) inputs = opened;
     status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
     if (status === 'aborted') failure = asImportError(error);
     // The command layer prints the one clear line; the log keeps the detail at info.
@@ -227,6 +229,8 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     );
     files = { issuesPath: outputs.issues.path, rejectedPaths: outputs.rejectedPaths(), topIssues };
   }
+  // Whatever stopped the run and wherever: a record read that reached no outcome was not sent.
+  totals.pending += totals.read - outcomesTotal(totals);
   const finished = new Date();
   const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0 };
   const exitCode =

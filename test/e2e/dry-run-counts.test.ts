@@ -58,7 +58,7 @@ describe('a dry run against the local default target', () => {
     expect(withKnown.report.totals).toMatchObject({ read: 43, created: 40, updated: 1 });
   });
 
-  it('interrupted after reading: every staged record is reported not sent, nothing is lost', async () => {
+  it('interrupted after reading: every staged record is pending, nothing is lost', async () => {
     const dir = tempDir();
     const file = writeGenericCsv(dir, 'export.csv', people(30));
     const controller = new AbortController();
@@ -75,9 +75,10 @@ describe('a dry run against the local default target', () => {
       },
     });
     expect(result.report.status).toBe('interrupted');
-    expect(result.report.totals).toMatchObject({ read: 30, created: 0, failed: 30 });
+    expect(result.report.totals).toMatchObject({ read: 30, created: 0, failed: 0, pending: 30 });
     expect(outcomes(result.report)).toBe(30);
-    const rejected = readFileSync(result.rejectedPaths[0]!, 'utf8');
-    expect(rejected).toContain('Person.29@Example.com');
+    // Pending records are no one's mistake: no rejected file, no issue.
+    expect(result.rejectedPaths).toEqual([]);
+    expect(readFileSync(result.issuesPath, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 });

@@ -65,4 +65,15 @@ describe('formatSummary', () => {
     expect(aborted).toContain('ABORTED');
     expect(aborted).toContain('error: auth_failed: no');
   });
+
+  it('counts records not sent as pending and says how to continue', () => {
+    const totals = { ...emptyTotals(), read: 1200, created: 700, rejected: 150, duplicates: 50, pending: 300 };
+    const text = formatSummary(report({ status: 'interrupted', exitCode: 130, totals }), {
+      files: [],
+      topIssues: [],
+    });
+    expect(text).toContain('rejected 150, failed 0, pending 300; warnings 0');
+    expect(text).toContain('300 not sent yet: run the same command to continue');
+    expect(formatSummary(report(), { files: [], topIssues: [] })).not.toContain('not sent yet');
+  });
 });
