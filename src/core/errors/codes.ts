@@ -48,7 +48,8 @@ export const ISSUE_CODES = {
   duplicate: 'The record has the same identity as an earlier one and was merged into it.',
   // load
   service_rejected: 'The service refused the record.',
-  load_failed: 'The request carrying the record failed for good (out of retries); the same command sends it again.',
+  load_failed:
+    'The request carrying the record failed for good (out of retries); the same command sends it again.',
   contact_gone: 'The contact recorded for this identity no longer exists on the target.',
 } as const;
 

@@ -67,7 +67,14 @@ describe('formatSummary', () => {
   });
 
   it('counts records not sent as pending and says how to continue', () => {
-    const totals = { ...emptyTotals(), read: 1200, created: 700, rejected: 150, duplicates: 50, pending: 300 };
+    const totals = {
+      ...emptyTotals(),
+      read: 1200,
+      created: 700,
+      rejected: 150,
+      duplicates: 50,
+      pending: 300,
+    };
     const text = formatSummary(report({ status: 'interrupted', exitCode: 130, totals }), {
       files: [],
       topIssues: [],
