@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import type { Issue, IssueCount } from '../core/types.js';
+import { commitFile, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 
 export const ISSUE_COLUMNS = [
@@ -24,6 +25,8 @@ const MAX_VALUE_CHARS = 200;
  */
 export class IssuesFile {
   readonly path: string;
+  /** Where the rows go until close() renames it to `path`. */
+  private readonly temporary: string;
   private readonly out: WriteStream;
   private readonly counts = new Map<string, IssueCount>();
   private pending: string[] = [];
@@ -32,7 +35,8 @@ export class IssuesFile {
 
   constructor(path: string) {
     this.path = path;
-    this.out = createWriteStream(path, { encoding: 'utf8' });
+    this.temporary = temporaryPathFor(path);
+    this.out = createWriteStream(this.temporary, { encoding: 'utf8' });
     this.out.write(stringify([ISSUE_COLUMNS as unknown as string[]]));
   }
 
@@ -80,5 +84,6 @@ export class IssuesFile {
     this.flushPending();
     this.out.end();
     await once(this.out, 'finish');
+    commitFile(this.temporary, this.path);
   }
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { InputFormat } from '../core/types.js';
+import { commitFile, temporaryPathFor } from './atomic-file.js';
 import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
@@ -23,6 +24,8 @@ export class RejectedFile {
   readonly path: string;
   private readonly options: RejectedFileOptions;
   private out: WriteStream | undefined;
+  /** Where the records go until close() renames it to `path`. */
+  private temporary: string | undefined;
   private count = 0;
 
   constructor(options: RejectedFileOptions) {
@@ -45,7 +48,8 @@ export class RejectedFile {
 
   private open(): WriteStream {
     if (this.out) return this.out;
-    this.out = createWriteStream(this.path, { encoding: 'utf8' });
+    this.temporary = temporaryPathFor(this.path);
+    this.out = createWriteStream(this.temporary, { encoding: 'utf8' });
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
     else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)
@@ -74,5 +78,7 @@ export class RejectedFile {
     if (this.options.format === 'json') this.out.write('\n]\n');
     this.out.end();
     await once(this.out, 'finish');
+    if (this.temporary) commitFile(this.temporary, this.path);
+    this.temporary = undefined;
   }
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
+import { writeFileAtomic } from '../report/atomic-file.js';
 import { IssuesFile } from '../report/issues-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
 import type { RunReport } from '../report/run-report.js';
@@ -22,10 +23,28 @@ export const prepareOutDir = (dir: string): void => {
 /** report.json, written whole then renamed, so a reader never sees half a report. */
 export const writeReportFile = (dir: string, report: RunReport): string => {
   const path = join(dir, 'report.json');
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
-  renameSync(`${path}.tmp`, path);
+  writeFileAtomic(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
 };
+
+/** The files a run may write in its `--out` besides the rejected files. */
+const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv'];
+/** Every format a rejected file can take (a workbook's rejects are CSV). */
+const REJECTED_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'vcf'];
+
+/** The rejected file of input `index` of `inputCount`, in `format`. */
+const rejectedName = (index: number, inputCount: number, inputPath: string, format: string): string =>
+  inputCount === 1
+    ? `rejected.${format}`
+    : `rejected.${index + 1}-${basename(inputPath, extname(inputPath)) || 'stdin'}.${format}`;
+
+/** Every path in `dir` a run over `inputs` may write, whatever their formats turn out to be. */
+export const outputPathsOf = (dir: string, inputs: readonly string[]): string[] => [
+  ...REPORT_FILES.map((name) => join(dir, name)),
+  ...inputs.flatMap((input, index) =>
+    REJECTED_FORMATS.map((format) => join(dir, rejectedName(index, inputs.length, input, format))),
+  ),
+];
 
 /**
  * The files of one run in `--out`: issues.csv, the rejected records of each input, report.json.
@@ -54,11 +73,7 @@ export class RunOutputs {
     source: { path: string; format: InputFormat; rawHeader?: string; delimiter?: string | null },
   ): void {
     if (this.rejected.has(index)) return;
-    const ext = source.format;
-    const name =
-      this.inputCount === 1
-        ? `rejected.${ext}`
-        : `rejected.${index + 1}-${basename(source.path, extname(source.path)) || 'stdin'}.${ext}`;
+    const name = rejectedName(index, this.inputCount, source.path, source.format);
     this.rejected.set(index, new RejectedFile({ ...source, path: join(this.dir, name) }));
   }
 

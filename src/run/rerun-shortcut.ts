@@ -1,8 +1,9 @@
-import { copyFile, stat } from 'node:fs/promises';
+import { copyFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ISSUE_CODES, type IssueCode } from '../core/errors/index.js';
 import type { InputInfo, IssueCount, Totals } from '../core/types.js';
+import { temporaryPathFor } from '../report/atomic-file.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFingerprint, Ledger, RunSnapshot } from '../state/index.js';
 
@@ -147,7 +148,10 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
   for (const output of snapshot.outputs) {
     const from = resolve(snapshot.outDir, output.name);
     const to = resolve(outDir, output.name);
-    if (from !== to) await copyFile(from, to);
+    if (from === to) continue;
+    const temporary = temporaryPathFor(to);
+    await copyFile(from, temporary);
+    await rename(temporary, to);
   }
   const { totals } = report;
   const paths = snapshot.outputs.map((o) => join(outDir, o.name));

@@ -11,7 +11,8 @@ import { killPoint } from '../load/kill-point.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
 import { definitionFingerprint, hashInputs, inputsUntouched, type HashedInput } from './fingerprint.js';
-import { prepareOutDir, RunOutputs, writeReportFile } from './outputs.js';
+import { outputPathsOf, prepareOutDir, RunOutputs, writeReportFile } from './outputs.js';
+import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import { References } from '../package/references.js';
 import {
   applyShortcut,
@@ -76,6 +77,10 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));
+  assertOutputsSpareInputs(settings.inputs, [
+    ...outputPathsOf(outDir, settings.inputs),
+    ...stateFilesOf(settings.stateDir),
+  ]);
   // The files are opened only once the run knows it reads its inputs: a rerun into the same
   // --out must not truncate the issues.csv it is about to reuse.
   prepareOutDir(outDir);

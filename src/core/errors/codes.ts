@@ -21,6 +21,7 @@ export const RUN_CODES = {
   service_error: 'The service answered in a way the run cannot continue from.',
   state_error: 'The state directory (ledger) cannot be used.',
   output_error: 'The report files cannot be written.',
+  output_replaces_input: 'A file the run would write is one of its inputs.',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
 } as const;
