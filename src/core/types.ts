@@ -4,7 +4,7 @@
  */
 import type { IssueCode } from './errors/codes.js';
 
-export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson';
+export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx';
 
 /** What a reader learned about one input; `rows` is the number of data records read. */
 export interface InputInfo {
@@ -13,6 +13,8 @@ export interface InputInfo {
   encoding: string;
   delimiter: string | null;
   rows: number;
+  /** The worksheet read, for a workbook (.xlsx). */
+  sheet?: string;
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */
@@ -22,8 +24,10 @@ export interface Dialect {
   delimiter?: string;
   /** `utf-8`, `utf-16le`, `utf-16be`, `windows-1252`; detected (BOM, then validity) when absent. */
   encoding?: string;
-  /** Lines before the header to skip (worknet exports have three). */
+  /** Lines before the header to skip (worknet exports have three); for a workbook, sheet rows. */
   skipLines?: number;
+  /** The worksheet of a workbook to read; the first visible one when absent. */
+  sheet?: string;
 }
 
 /** One data record as read: its file, 1-based data row, values by header name, and raw text. */
@@ -31,6 +35,8 @@ export interface SourceRow {
   kind: 'row';
   file: string;
   row: number;
+  /** 1-based line of the file where the record starts (a workbook: the sheet's row number), when the reader knows it. */
+  line?: number;
   values: Record<string, unknown>;
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */
   raw: string;
@@ -41,6 +47,7 @@ export interface SourceProblem {
   kind: 'problem';
   file: string;
   row: number;
+  line?: number;
   code: IssueCode;
   message: string;
   raw: string;

@@ -108,6 +108,7 @@ const compile = (spec: PipelineFile, file: string): Pipeline => {
   if (source.delimiter !== undefined) dialect.delimiter = source.delimiter;
   if (source.encoding !== 'auto') dialect.encoding = source.encoding;
   if (source.skip_lines > 0) dialect.skipLines = source.skip_lines;
+  if (source.sheet !== undefined) dialect.sheet = source.sheet;
 
   const pipeline: Pipeline = {
     name: spec.name ?? path.basename(file, path.extname(file)),

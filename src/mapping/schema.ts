@@ -24,7 +24,8 @@ const dateFormat = z
 const separator = z.union([z.string().min(1), z.literal(false)]);
 
 const sourceSchema = z.strictObject({
-  format: z.enum(['csv', 'tsv', 'json', 'ndjson']).optional(),
+  format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'xlsx']).optional(),
+  sheet: z.string().min(1).optional(),
   delimiter: z.string().length(1, { message: 'expected one character (use "\\t" for a tab)' }).optional(),
   encoding: z.enum(['auto', 'utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).default('auto'),
   skip_lines: z.number().int().min(0).default(0),

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
 import type { InputFormat } from '../core/types.js';
+import { UNSUPPORTED_SPREADSHEETS } from './file-kind.js';
 import { completeUtf8Length, isUtf8 } from './utf8.js';
 
 const FORMAT_BY_EXTENSION: Record<string, InputFormat> = {
@@ -9,6 +10,8 @@ const FORMAT_BY_EXTENSION: Record<string, InputFormat> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
 };
 
 /** The format told by the file name; `-` (stdin) is CSV unless the dialect declares a format. */
@@ -17,9 +20,12 @@ export function detectFormat(path: string): InputFormat {
   const extension = extname(path).toLowerCase();
   const format = FORMAT_BY_EXTENSION[extension];
   if (format) return format;
+  const unsupported = UNSUPPORTED_SPREADSHEETS[extension];
+  if (unsupported)
+    throw new ImportError('input_format_unsupported', `${path} ${unsupported}`, { file: path });
   throw new ImportError(
     'input_format_unknown',
-    `Cannot tell the format of ${path} from its extension "${extension}"; expected .csv, .tsv, .json, .ndjson or .jsonl, or a declared format.`,
+    `Cannot tell the format of ${path} from its extension "${extension}"; expected .csv, .tsv, .json, .ndjson, .jsonl or .xlsx, or a declared format.`,
     { file: path },
   );
 }

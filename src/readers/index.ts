@@ -3,11 +3,13 @@
  * size. Every record carries its file and 1-based data row; records a reader cannot turn into
  * values are yielded as problems, and only a file that cannot be read at all throws ImportError.
  */
+import { ImportError } from '../core/errors/index.js';
 import type { Dialect, InputFormat, OpenedSource } from '../core/types.js';
 import { openCsv } from './csv.js';
 import { detectFormat } from './detect.js';
 import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
+import { openXlsx } from '../readers/xlsx.js';
 import { openText } from './text-source.js';
 
 export { detectFormat };
@@ -32,14 +34,23 @@ export async function openSource(
   options: OpenSourceOptions = {},
 ): Promise<OpenedSource> {
   const format: InputFormat = dialect.format ?? detectFormat(path);
+  // `-` is formula-leading in a spreadsheet and says little in a message; stdin gets a name.
+  const file = path === '-' ? STDIN_LABEL : path;
+  if (format === 'xlsx') {
+    return openXlsx({
+      path,
+      file,
+      ...(dialect.sheet !== undefined ? { sheet: dialect.sheet } : {}),
+      ...(dialect.skipLines !== undefined ? { skipLines: dialect.skipLines } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
   const text = await openText({
     path,
     encoding: dialect.encoding,
     signal: options.signal,
     stdin: options.stdin,
   });
-  // `-` is formula-leading in a spreadsheet and says little in a message; stdin gets a name.
-  const file = path === '-' ? STDIN_LABEL : path;
   switch (format) {
     case 'csv':
     case 'tsv':
@@ -54,4 +65,5 @@ export async function openSource(
     case 'ndjson':
       return openNdjson(text, file);
   }
+  throw new ImportError('input_format_unknown', `No reader for the format "${format as string}".`, { file });
 }

@@ -1,5 +1,6 @@
 import { openBytes, type ByteSource } from './byte-source.js';
 import { canonicalEncoding, createTranscoder, type Transcoder } from './decode.js';
+import { assertNotBinaryKind } from './file-kind.js';
 import { assertNotBinary, detectEncoding } from './detect.js';
 import { DETECT_BYTES } from './limits.js';
 
@@ -55,6 +56,7 @@ export async function openText(options: TextSourceOptions): Promise<TextSource> 
   const bytes = await openBytes(options);
   try {
     const { prefix, atEnd } = await readPrefix(bytes);
+    assertNotBinaryKind(prefix, options.path);
     const { encoding, bomLength } = detectEncoding(prefix, atEnd, declared);
     assertNotBinary(prefix.subarray(bomLength), encoding, options.path);
     const transcoder = createTranscoder(encoding);

@@ -23,6 +23,8 @@ const maxRejectsSchema = z.union([
 /** Run options are checked once here, at the boundary; the stages trust them. */
 export const runSettingsSchema = z.object({
   inputs: z.array(z.string().min(1)).min(1, 'at least one input file is needed'),
+  /** The worksheet of the .xlsx inputs to read (else the pipeline's, else the first visible one). */
+  sheet: z.string().min(1, 'expected a sheet name').optional(),
   dryRun: z.boolean().default(false),
   outDir: z.string().min(1).optional(),
   stateDir: z.string().min(1).default('.contact-import'),

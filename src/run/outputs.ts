@@ -73,8 +73,10 @@ export class RunOutputs {
     source: { path: string; format: InputFormat; rawHeader?: string; delimiter?: string | null },
   ): void {
     if (this.rejected.has(index)) return;
-    const name = rejectedName(index, this.inputCount, source.path, source.format);
-    this.rejected.set(index, new RejectedFile({ ...source, path: join(this.dir, name) }));
+    // A workbook's rejects are a CSV file with the sheet's header: it opens in any spreadsheet program.
+    const format = source.format === 'xlsx' ? 'csv' : source.format;
+    const name = rejectedName(index, this.inputCount, source.path, format);
+    this.rejected.set(index, new RejectedFile({ ...source, format, path: join(this.dir, name) }));
   }
 
   reject(input: number, raw: string): void {

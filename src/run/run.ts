@@ -7,6 +7,7 @@ import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import { openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
+import { withSheet } from './sheet-option.js';
 import { killPoint } from '../load/kill-point.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
@@ -72,8 +73,9 @@ const newRunId = (now: Date): string =>
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const settings = parseRunSettings(options);
-  const pipeline =
+  const loaded =
     typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
+  const pipeline = withSheet(loaded, settings.sheet, settings.inputs);
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));

@@ -35,6 +35,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     result = await runImport({
       pipeline: flags.pipeline,
       inputs: restoreStdinDash(flags.inputs),
+      ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
       dryRun,
       ...(target ? { target } : {}),
       ...(flags.out ? { outDir: flags.out } : {}),

@@ -12,7 +12,11 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       type: 'string',
       array: true,
       demandOption: true,
-      describe: '.csv .tsv .json .ndjson .jsonl, or - for stdin',
+      describe: '.csv .tsv .json .ndjson .jsonl .xlsx, or - for stdin',
+    })
+    .option('sheet', {
+      type: 'string',
+      describe: 'worksheet of the .xlsx inputs to read (default: the first)',
     })
     .option('target', {
       type: 'string',
@@ -48,6 +52,7 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
 export interface RunFlags {
   pipeline: string;
   inputs: string[];
+  sheet?: string;
   target?: string;
   apiKeyFile?: string;
   out?: string;

@@ -12,6 +12,9 @@ export const RUN_CODES = {
   input_not_found: 'An input file does not exist.',
   input_unreadable: 'An input file cannot be read as the declared format.',
   input_format_unknown: 'The input format cannot be told from the file name.',
+  input_format_unsupported:
+    'The input is a kind of file this tool does not read as given (an old Excel workbook, a workbook named as text).',
+  sheet_not_found: 'The workbook has no sheet by the name given.',
   config_invalid: 'An option or environment value is not valid.',
   api_key_missing: 'No API key was given for the target.',
   auth_failed: 'The target refused the API key.',

@@ -169,3 +169,14 @@ describe('YAML aliases', () => {
     expect(pipeline.spec.fields).toMatchObject({ company: 'Company', job_title: 'Company' });
   });
 });
+
+describe('workbook sources', () => {
+  it('declares the xlsx format and the sheet to read in `source`', () => {
+    const pipeline = parsePipeline('source:\n  format: xlsx\n  sheet: Contacts\n  skip_lines: 2\n', FILE);
+    expect(pipeline.dialect).toEqual({ format: 'xlsx', sheet: 'Contacts', skipLines: 2 });
+  });
+
+  it('refuses an empty sheet name', () => {
+    expect(failure('source:\n  sheet: ""\n').message).toContain('sheet');
+  });
+});

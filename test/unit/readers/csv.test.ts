@@ -20,8 +20,8 @@ describe('detectFormat', () => {
   });
 
   it('refuses an unknown extension with input_format_unknown naming the file', () => {
-    expect(() => detectFormat('contacts.xlsx')).toThrow(
-      expect.objectContaining({ code: 'input_format_unknown', context: { file: 'contacts.xlsx' } }),
+    expect(() => detectFormat('contacts.docx')).toThrow(
+      expect.objectContaining({ code: 'input_format_unknown', context: { file: 'contacts.docx' } }),
     );
   });
 });

@@ -1,0 +1,174 @@
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { LocalContact } from '../../src/core/schemas/local.js';
+import { readIssues, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/xlsx');
+const WORKBOOK = join(FIXTURES, 'people.xlsx');
+
+const dirs: string[] = [];
+const services: TestService[] = [];
+const freshDir = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+afterEach(async () => {
+  for (const svc of services.splice(0)) await svc.close();
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (dir: string, svc: TestService, args: string[]) =>
+  runCli(['run', 'generic', ...args, '--target', svc.service.url, '--state', join(dir, 'state')], {
+    cwd: dir,
+    env: { CONTACT_IMPORT_API_KEY: svc.key },
+  });
+
+/** What a contact holds, without what the service made up (ids, times): comparable across services. */
+type Held = Record<string, unknown> & Pick<LocalContact, 'contact_phone_numbers'>;
+
+const held = (contact: LocalContact): Held => {
+  const {
+    id: _id,
+    created_at: _created,
+    updated_at: _updated,
+    groups_contacts,
+    custom_fields,
+    ...rest
+  } = contact;
+  return {
+    ...rest,
+    groups: groups_contacts.map((g) => g.name).sort(),
+    custom_fields: custom_fields.map((f) => [f.name, f.text_value]),
+  };
+};
+
+const loaded = async (svc: TestService) =>
+  (await svc.client.local.contacts())
+    .map(held)
+    .sort((a, b) => String(a['full_name']).localeCompare(String(b['full_name'])));
+
+/** The exit-2 contract: one line on stderr, no stack trace. */
+const expectOneLine = (stderr: string): string => {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at /m);
+  return lines[0]!;
+};
+
+describe('contact-import run with an Excel workbook', () => {
+  it('loads the same people from the workbook as from its CSV export', async () => {
+    const dir = freshDir();
+    const fromWorkbook = await startService();
+    const fromCsv = await startService();
+    services.push(fromWorkbook, fromCsv);
+
+    const workbookRun = await run(dir, fromWorkbook, [WORKBOOK, '--out', join(dir, 'xlsx')]);
+    expect(workbookRun.stderr).toBe('');
+    expect(workbookRun.code).toBe(0);
+    const report = readReport(join(dir, 'xlsx'));
+    expect(report.inputs).toEqual([
+      { path: WORKBOOK, format: 'xlsx', encoding: 'utf-8', delimiter: null, rows: 5, sheet: 'People' },
+    ]);
+    expect(report.totals).toMatchObject({ read: 5, created: 5, rejected: 0, failed: 0 });
+
+    // The CSV export keeps the sheet's empty row as a line of commas: one reject there.
+    const csvRun = await run(dir, fromCsv, [
+      join(FIXTURES, 'people.csv'),
+      '--out',
+      join(dir, 'csv'),
+      '--max-rejects',
+      '1',
+    ]);
+    expect(csvRun.code).toBe(0);
+    expect(readReport(join(dir, 'csv')).totals).toMatchObject({ read: 6, created: 5, rejected: 1 });
+
+    const workbookPeople = await loaded(fromWorkbook);
+    expect(workbookPeople).toHaveLength(5);
+    expect(workbookPeople).toEqual(await loaded(fromCsv));
+
+    const grace = workbookPeople.find((c) => c['full_name'] === 'Grace Hopper')!;
+    expect(grace.contact_phone_numbers.map((p) => p.phone_number_sanitized)).toEqual(['+12025550143']);
+    expect(grace['birthday']).toBe('1906-12-09');
+    expect(grace['description']).toBe('Works at US Navy');
+    const ada = workbookPeople.find((c) => c['full_name'] === 'Ada Lovelace')!;
+    expect(ada.contact_phone_numbers.map((p) => p.phone_number)).toEqual(['+44 20 7946 0000']);
+  });
+
+  it('reads the sheet --sheet names', async () => {
+    const dir = freshDir();
+    const svc = await startService();
+    services.push(svc);
+    const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Other people', '--out', join(dir, 'out')]);
+    expect(result.code).toBe(0);
+    expect(readReport(join(dir, 'out')).inputs[0]).toMatchObject({ sheet: 'Other people', rows: 2 });
+    expect((await loaded(svc)).map((c) => c['full_name'])).toEqual(['Linus Example', 'Radia Perlman']);
+  });
+
+  it("writes a workbook's rejects as rejected.csv with the sheet's header", async () => {
+    const dir = freshDir();
+    const svc = await startService();
+    services.push(svc);
+    const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Stray', '--out', join(dir, 'out')]);
+    expect(result.code).toBe(1);
+    const rejected = readFileSync(join(dir, 'out', 'rejected.csv'), 'utf8').split('\n');
+    expect(rejected[0]).toMatch(/^full_name,email\b/);
+    expect(rejected[1]).toMatch(/^Stray Person,stray@example\.com,,a note right of the header\b/);
+    expect(readIssues(join(dir, 'out'))).toMatchObject([{ row: '1', code: 'row_ragged', severity: 'error' }]);
+    expect((await loaded(svc)).map((c) => c['full_name'])).toEqual(['Kept Person']);
+  });
+
+  it('refuses an unknown --sheet in one line that lists the sheets (exit 2)', async () => {
+    const dir = freshDir();
+    const svc = await startService();
+    services.push(svc);
+    const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Contacts', '--out', join(dir, 'out')]);
+    expect(result.code).toBe(2);
+    const line = expectOneLine(result.stderr);
+    expect(line).toContain(`has no sheet named "Contacts"; its sheets are "People", "Other people"`);
+  });
+
+  it('refuses --sheet when no input is a workbook (exit 2)', async () => {
+    const dir = freshDir();
+    const svc = await startService();
+    services.push(svc);
+    const result = await run(dir, svc, [join(FIXTURES, 'people.csv'), '--sheet', 'People']);
+    expect(result.code).toBe(2);
+    expect(expectOneLine(result.stderr)).toContain('no input is an Excel workbook (.xlsx)');
+  });
+});
+
+describe('contact-import with spreadsheets it does not read as given', () => {
+  it('an old .xls workbook: one line saying to save it as .xlsx or CSV (exit 2)', async () => {
+    const dir = freshDir();
+    copyFileSync(join(FIXTURES, 'people.xls'), join(dir, 'people.xls'));
+    const result = await runCli(['validate', 'generic', 'people.xls'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(expectOneLine(result.stderr)).toContain(
+      'people.xls is an old Excel 97-2003 workbook: save it as .xlsx or CSV.',
+    );
+  });
+
+  it('an .xlsx renamed .csv: one line saying to rename it (exit 2)', async () => {
+    const dir = freshDir();
+    copyFileSync(WORKBOOK, join(dir, 'people.csv'));
+    const result = await runCli(['validate', 'generic', 'people.csv'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(expectOneLine(result.stderr)).toContain(
+      'people.csv is an Excel workbook (.xlsx), not CSV text: rename it to .xlsx.',
+    );
+  });
+
+  it('an .xls renamed .csv: one line naming the old Excel format (exit 2)', async () => {
+    const dir = freshDir();
+    copyFileSync(join(FIXTURES, 'people.xls'), join(dir, 'people.csv'));
+    const result = await runCli(['validate', 'generic', 'people.csv'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(expectOneLine(result.stderr)).toContain(
+      'people.csv is an old Excel 97-2003 workbook (.xls), not CSV text: save it as .xlsx or CSV.',
+    );
+  });
+});
