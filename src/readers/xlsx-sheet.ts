@@ -51,10 +51,12 @@ export interface ReadSheetOptions {
  * sheet's data; what follows (merges, print settings) is not read.
  */
 export async function* readSheetRows(
-  stream: Readable,
+  open: () => Promise<Readable>,
   workbook: WorkbookModel,
   options: ReadSheetOptions,
 ): AsyncGenerator<SheetRow> {
+  // Opened here, not by the caller: a generator returned before it starts leaves no stream open.
+  const stream = await open();
   const ready: SheetRow[] = [];
   let row: SheetRow = { line: 0, cells: [] };
   let column = 0;

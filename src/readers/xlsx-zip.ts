@@ -12,8 +12,9 @@ import { describeBinaryKind } from './file-kind.js';
 export interface WorkbookZip {
   /** The part's name as stored, found case-insensitively (OPC part names ignore case). */
   find(name: string): string | undefined;
-  /** The part's inflated bytes, streamed. */
+  /** The part's inflated bytes, streamed; destroy the stream when not read to its end. */
   stream(name: string): Promise<Readable>;
+  /** Resolves once the file is closed: after every part stream has ended or been destroyed. */
   close(): Promise<void>;
 }
 
@@ -84,6 +85,8 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
     throw await notAWorkbook(path, file, error);
   }
   const entryOf = (name: string): Entry | undefined => entries.get(name.replace(/^\//, '').toLowerCase());
+  // yauzl closes the file once the last open part stream is destroyed; `close` waits for that.
+  let closed: Promise<void> | undefined;
   return {
     find: (name) => entryOf(name)?.fileName,
     stream: async (name) => {
@@ -100,8 +103,12 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
         );
       }
     },
-    close: async () => {
-      if (zip.isOpen) zip.close();
-    },
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        zip.once('close', resolve);
+        // A file that fails to close has nothing more to give: closing is done either way.
+        zip.once('error', () => resolve());
+        zip.close();
+      })),
   };
 }

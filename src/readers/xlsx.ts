@@ -66,7 +66,10 @@ export async function openXlsx(options: XlsxOptions): Promise<OpenedSource> {
     const workbook = await readWorkbookModel(zip, file);
     const sheet = pickSheet(workbook.sheets, options.sheet, file);
     const merges = await readMergedCells(await zip.stream(sheet.part), signal);
-    rows = readSheetRows(await zip.stream(sheet.part), workbook, { file, signal });
+    rows = readSheetRows(() => zip.stream(sheet.part), workbook, {
+      file,
+      ...(signal ? { signal } : {}),
+    });
     const skipLines = options.skipLines ?? 0;
     let headerRow: SheetRow | undefined;
     for (let next = await rows.next(); !next.done; next = await rows.next()) {
