@@ -14,6 +14,13 @@ const freshDir = (): string => {
   dirs.push(dir);
   return dir;
 };
+const freshService = async (): Promise<TestService> => {
+  const svc = await startService();
+  services.push(svc);
+  return svc;
+};
+/** A folder and a local service of its own, both gone after the test. */
+const freshRun = async () => ({ dir: freshDir(), svc: await freshService() });
 afterEach(async () => {
   for (const svc of services.splice(0)) await svc.close();
 });
@@ -62,9 +69,8 @@ const expectOneLine = (stderr: string): string => {
 describe('contact-import run with an Excel workbook', () => {
   it('loads the same people from the workbook as from its CSV export', async () => {
     const dir = freshDir();
-    const fromWorkbook = await startService();
-    const fromCsv = await startService();
-    services.push(fromWorkbook, fromCsv);
+    const fromWorkbook = await freshService();
+    const fromCsv = await freshService();
 
     const workbookRun = await run(dir, fromWorkbook, [WORKBOOK, '--out', join(dir, 'xlsx')]);
     expect(workbookRun.stderr).toBe('');
@@ -99,9 +105,7 @@ describe('contact-import run with an Excel workbook', () => {
   });
 
   it('reads the sheet --sheet names', async () => {
-    const dir = freshDir();
-    const svc = await startService();
-    services.push(svc);
+    const { dir, svc } = await freshRun();
     const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Other people', '--out', join(dir, 'out')]);
     expect(result.code).toBe(0);
     expect(readReport(join(dir, 'out')).inputs[0]).toMatchObject({ sheet: 'Other people', rows: 2 });
@@ -109,9 +113,7 @@ describe('contact-import run with an Excel workbook', () => {
   });
 
   it("writes a workbook's rejects as rejected.csv with the sheet's header", async () => {
-    const dir = freshDir();
-    const svc = await startService();
-    services.push(svc);
+    const { dir, svc } = await freshRun();
     const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Stray', '--out', join(dir, 'out')]);
     expect(result.code).toBe(1);
     const rejected = readFileSync(join(dir, 'out', 'rejected.csv'), 'utf8').split('\n');
@@ -122,9 +124,7 @@ describe('contact-import run with an Excel workbook', () => {
   });
 
   it('refuses an unknown --sheet in one line that lists the sheets (exit 2)', async () => {
-    const dir = freshDir();
-    const svc = await startService();
-    services.push(svc);
+    const { dir, svc } = await freshRun();
     const result = await run(dir, svc, [WORKBOOK, '--sheet', 'Contacts', '--out', join(dir, 'out')]);
     expect(result.code).toBe(2);
     const line = expectOneLine(result.stderr);
@@ -132,9 +132,7 @@ describe('contact-import run with an Excel workbook', () => {
   });
 
   it('refuses --sheet when no input is a workbook (exit 2)', async () => {
-    const dir = freshDir();
-    const svc = await startService();
-    services.push(svc);
+    const { dir, svc } = await freshRun();
     const result = await run(dir, svc, [join(FIXTURES, 'people.csv'), '--sheet', 'People']);
     expect(result.code).toBe(2);
     expect(expectOneLine(result.stderr)).toContain('no input is an Excel workbook (.xlsx)');
@@ -142,33 +140,23 @@ describe('contact-import run with an Excel workbook', () => {
 });
 
 describe('contact-import with spreadsheets it does not read as given', () => {
-  it('an old .xls workbook: one line saying to save it as .xlsx or CSV (exit 2)', async () => {
-    const dir = freshDir();
-    copyFileSync(join(FIXTURES, 'people.xls'), join(dir, 'people.xls'));
-    const result = await runCli(['validate', 'generic', 'people.xls'], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(expectOneLine(result.stderr)).toContain(
-      'people.xls is an old Excel 97-2003 workbook: save it as .xlsx or CSV.',
-    );
-  });
-
-  it('an .xlsx renamed .csv: one line saying to rename it (exit 2)', async () => {
-    const dir = freshDir();
-    copyFileSync(WORKBOOK, join(dir, 'people.csv'));
-    const result = await runCli(['validate', 'generic', 'people.csv'], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(expectOneLine(result.stderr)).toContain(
+  it.each([
+    ['people.xls', 'people.xls', 'people.xls is an old Excel 97-2003 workbook: save it as .xlsx or CSV.'],
+    [
+      'people.xlsx',
+      'people.csv',
       'people.csv is an Excel workbook (.xlsx), not CSV text: rename it to .xlsx.',
-    );
-  });
-
-  it('an .xls renamed .csv: one line naming the old Excel format (exit 2)', async () => {
-    const dir = freshDir();
-    copyFileSync(join(FIXTURES, 'people.xls'), join(dir, 'people.csv'));
-    const result = await runCli(['validate', 'generic', 'people.csv'], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(expectOneLine(result.stderr)).toContain(
+    ],
+    [
+      'people.xls',
+      'people.csv',
       'people.csv is an old Excel 97-2003 workbook (.xls), not CSV text: save it as .xlsx or CSV.',
-    );
+    ],
+  ])('%s named %s: one line saying what it is and what to do (exit 2)', async (fixture, name, message) => {
+    const dir = freshDir();
+    copyFileSync(join(FIXTURES, fixture), join(dir, name));
+    const result = await runCli(['validate', 'generic', name], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(expectOneLine(result.stderr)).toContain(message);
   });
 });
