@@ -1,11 +1,16 @@
 import type { ZodError } from 'zod';
+import type { RunCode } from '../core/errors/index.js';
 import { errorEnvelopeSchema, type ErrorDetail } from '../core/schemas/index.js';
+import { describeNetworkCause, networkCodeOf } from './causes.js';
 
 /** HTTP statuses worth another attempt; every other 4xx/5xx is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
-export type ClientFailureCode = 'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error';
+export type ClientFailureCode = Extract<
+  RunCode,
+  'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error' | 'response_too_large'
+>;
 
 export interface RequestErrorInit {
   method: string;
@@ -18,6 +23,8 @@ export interface RequestErrorInit {
   details?: ErrorDetail[];
   retryAfterMs?: number;
   attempts?: number;
+  /** For failures without an answer: the system's code (`ECONNREFUSED`, `ENOTFOUND`, TLS codes). */
+  networkCode?: string;
 }
 
 /**
@@ -33,6 +40,7 @@ export class RequestError extends Error {
   readonly retryAfterMs?: number;
   readonly method: string;
   readonly path: string;
+  readonly networkCode?: string;
   /** How many attempts the call made before it gave up with this error. */
   attempts: number;
 
@@ -47,16 +55,19 @@ export class RequestError extends Error {
     this.attempts = init.attempts ?? 1;
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.networkCode !== undefined) this.networkCode = init.networkCode;
   }
 }
 
 export const isRequestError = (error: unknown): error is RequestError => error instanceof RequestError;
 
-interface RequestContext {
+export interface RequestContext {
   method: string;
   path: string;
   /** Applied to every piece of text that goes into a message. */
   redact: (text: string) => string;
+  /** Where the API key came from, named in a 401's message (never the key itself). */
+  keySource?: string;
 }
 
 /** Fallback codes for error answers whose body is not the service's error envelope. */
@@ -110,8 +121,12 @@ export function errorFromResponse(
     payload?.message ?? `a body that is not the service's error envelope (${describeBody(bodyText)})`;
   const retryAfterMs = status === 429 ? parseRetryAfter(headers['retry-after']) : undefined;
   const detailText = details.length > 0 ? ` [${describeDetails(details)}]` : '';
+  const keyText =
+    status === 401 && ctx.keySource !== undefined
+      ? `; the API key from ${ctx.keySource} was refused, check it there`
+      : '';
   const message = ctx.redact(
-    `${ctx.method} ${ctx.path} answered HTTP ${status} ${code}: ${serviceMessage}${detailText}`,
+    `${ctx.method} ${ctx.path} answered HTTP ${status} ${code}: ${serviceMessage}${detailText}${keyText}`,
   );
   return new RequestError({
     method: ctx.method,
@@ -167,7 +182,7 @@ export type TransportFailure = 'aborted' | 'timeout' | 'network';
 
 /**
  * A failure before a complete answer arrived. Timeouts and network errors are retryable; an abort
- * by the caller is final. The underlying error's code and message are kept, redacted.
+ * by the caller is final. The underlying error's code is kept (`networkCode`) and said in words.
  */
 export function errorFromTransport(
   ctx: RequestContext,
@@ -175,40 +190,57 @@ export function errorFromTransport(
   cause: unknown,
   timeoutMs: number,
 ): RequestError {
-  const causeText = describeCause(cause);
+  const base = { method: ctx.method, path: ctx.redact(ctx.path) };
   switch (kind) {
     case 'aborted':
       return new RequestError({
-        method: ctx.method,
-        path: ctx.redact(ctx.path),
+        ...base,
         code: 'aborted',
         retryable: false,
         message: ctx.redact(`${ctx.method} ${ctx.path} was aborted before it completed`),
       });
     case 'timeout':
       return new RequestError({
-        method: ctx.method,
-        path: ctx.redact(ctx.path),
+        ...base,
         code: 'request_timeout',
         retryable: true,
-        message: ctx.redact(`${ctx.method} ${ctx.path} got no complete answer within ${timeoutMs} ms`),
+        message: ctx.redact(
+          `${ctx.method} ${ctx.path} got no complete answer within ${formatDuration(timeoutMs)}`,
+        ),
       });
-    case 'network':
+    case 'network': {
+      const networkCode = networkCodeOf(cause);
       return new RequestError({
-        method: ctx.method,
-        path: ctx.redact(ctx.path),
+        ...base,
         code: 'target_unreachable',
         retryable: true,
-        message: ctx.redact(`${ctx.method} ${ctx.path} failed on the network: ${causeText}`),
+        ...(networkCode !== undefined ? { networkCode } : {}),
+        message: ctx.redact(`${ctx.method} ${ctx.path} failed on the network: ${describeNetworkCause(cause)}`),
       });
+    }
   }
 }
 
-function describeCause(cause: unknown): string {
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
-    return `${typeof code === 'string' ? `${code} ` : ''}${cause.message}${inner}`;
-  }
-  return String(cause);
+/** An answer longer than the client reads: final, retrying would read it again. */
+export function errorFromOversizedAnswer(ctx: RequestContext, status: number, limitBytes: number): RequestError {
+  return new RequestError({
+    method: ctx.method,
+    path: ctx.redact(ctx.path),
+    status,
+    code: 'response_too_large',
+    retryable: false,
+    message: ctx.redact(
+      `${ctx.method} ${ctx.path} answered HTTP ${status} with a body over ${formatBytes(limitBytes)}, ` +
+        `more than the client reads (maxResponseBytes); the target does not answer like the service`,
+    ),
+  });
 }
+
+/** "250 ms", "10 s", "2.5 s". */
+export const formatDuration = (ms: number): string =>
+  ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+
+const MB = 1024 * 1024;
+/** "64 MB" for whole megabytes, else bytes: limits are set in one or the other. */
+export const formatBytes = (bytes: number): string =>
+  bytes >= MB && bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;

@@ -1,12 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import pLimit from 'p-limit';
-import { Agent, request } from 'undici';
-import { errorFromTransport, isRequestError, parseRetryAfter, type RequestError } from './errors.js';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { HttpMethod, QueryValue } from './endpoint.js';
+import {
+  errorFromOversizedAnswer,
+  errorFromTransport,
+  isRequestError,
+  parseRetryAfter,
+  type RequestContext,
+  type RequestError,
+} from './errors.js';
 import { createPacer, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
-import { redact } from './redact.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
-export type QueryValue = string | number | boolean | undefined;
+import { createRedactor } from './redact.js';
 
 export interface HttpRequest {
   method: HttpMethod;
@@ -22,6 +27,8 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Called once the request is handed to the network, to count attempts honestly. */
   onSent?: () => void;
+  /** Replaces the transport's base timeout for this request (the start probe). */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -33,9 +40,16 @@ export interface HttpResponse {
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
+  /** Base of each request's timeout; `timeoutPerMbMs` is added per megabyte of its body. */
   timeoutMs: number;
+  timeoutPerMbMs: number;
+  connectTimeoutMs: number;
+  /** Longest answer body read; a longer one is cut off as `response_too_large`. */
+  maxResponseBytes: number;
   /** Requests in flight at once across every caller of this transport. */
   concurrency: number;
+  /** Named in a 401's message: where the API key came from. */
+  keySource: string;
   /** Shared gate and pace after 429s; `false` turns both off. Default on with its defaults. */
   pacing?: PacingOptions | false;
 }
@@ -45,6 +59,8 @@ export interface Transport {
   send(req: HttpRequest): Promise<HttpResponse>;
   /** Applied to all text the client produces, so the key can never leak through a message. */
   redact(text: string): string;
+  /** The context errors of a request are described in (method, path, redaction, key source). */
+  context(method: string, path: string): RequestContext;
   /** An `aborted` RequestError for a request, for waits that end by cancellation. */
   abortedError(method: string, path: string): RequestError;
   close(): Promise<void>;
@@ -53,19 +69,25 @@ export interface Transport {
 /** One undici agent per client: keep-alive connections reused by every request to the target. */
 export function createTransport(options: TransportOptions): Transport {
   const origin = options.baseUrl.replace(/\/+$/, '');
-  const secrets = [options.apiKey];
-  const redactText = (text: string) => redact(text, secrets);
+  const redactText = createRedactor([options.apiKey]);
+  const context = (method: string, path: string): RequestContext => ({
+    method,
+    path,
+    redact: redactText,
+    keySource: options.keySource,
+  });
   const agent = new Agent({
     keepAliveTimeout: 10_000,
     keepAliveMaxTimeout: 60_000,
     connections: options.concurrency,
+    connect: { timeout: options.connectTimeoutMs },
   });
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = `Bearer ${options.apiKey}`;
   const pacer: Pacer | undefined = options.pacing === false ? undefined : createPacer(options.pacing);
 
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
-    const ctx = { method: req.method, path: req.path, redact: redactText };
+    const ctx = context(req.method, req.path);
     if (req.signal?.aborted) throw errorFromTransport(ctx, 'aborted', req.signal.reason, options.timeoutMs);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -85,7 +107,8 @@ export function createTransport(options: TransportOptions): Transport {
       }
     }
     // The timeout starts once the attempt does: waiting at the gate is not the service's delay.
-    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body);
+    const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
       req.onSent?.();
@@ -101,35 +124,66 @@ export function createTransport(options: TransportOptions): Transport {
           status: response.statusCode,
           ...retryAfterOf(response.statusCode, response.headers),
         });
-      const bodyText = await response.body.text();
+      const bodyText = await readLimited(response, options.maxResponseBytes);
+      if (bodyText === undefined)
+        throw errorFromOversizedAnswer(ctx, response.statusCode, options.maxResponseBytes);
       return { status: response.statusCode, headers: response.headers, bodyText };
     } catch (error) {
+      if (isRequestError(error)) throw error;
       if (start) pacer?.settled(start, {});
       const kind = req.signal?.aborted ? 'aborted' : timeout.aborted ? 'timeout' : 'network';
-      throw errorFromTransport(ctx, kind, error, options.timeoutMs);
+      throw errorFromTransport(ctx, kind, error, timeoutMs);
     }
   }
+
+  /** Sending a big body takes longer: the base plus `timeoutPerMbMs` per megabyte of it. */
+  const timeoutFor = (baseMs: number, body: string | undefined): number =>
+    body === undefined
+      ? baseMs
+      : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * options.timeoutPerMbMs);
 
   return {
     send: (req) =>
       limit(sendNow, req).catch((error: unknown) => {
         if (isRequestError(error)) throw error;
         // Only a request still queued when the transport closed gets here.
-        throw errorFromTransport(
-          { method: req.method, path: req.path, redact: redactText },
-          'aborted',
-          error,
-          options.timeoutMs,
-        );
+        throw errorFromTransport(context(req.method, req.path), 'aborted', error, options.timeoutMs);
       }),
     redact: redactText,
-    abortedError: (method, path) =>
-      errorFromTransport({ method, path, redact: redactText }, 'aborted', undefined, options.timeoutMs),
+    context,
+    abortedError: (method, path) => errorFromTransport(context(method, path), 'aborted', undefined, options.timeoutMs),
     close: async () => {
       limit.clearQueue();
       await agent.close();
     },
   };
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The answer's body as text, or undefined once it passes `limit` bytes: then the body is
+ * destroyed (closing the connection) instead of read on, so memory stays bounded whatever the
+ * target sends. A declared Content-Length over the limit is refused before reading a byte.
+ */
+async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    response.body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      response.body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  // Decoded as undici's text() would, a byte order mark dropped.
+  return Buffer.concat(chunks, size).toString('utf8').replace(/^\uFEFF/, '');
 }
 
 function retryAfterOf(status: number, headers: IncomingHttpHeaders): { retryAfterMs?: number } {

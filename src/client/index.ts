@@ -1,7 +1,21 @@
-export { createClient, CLIENT_DEFAULTS } from './client.js';
+export { createClient, clientOn } from './client.js';
+export { createCaller, type Caller, type CallPolicy } from './caller.js';
+export { CLIENT_DEFAULTS } from './options.js';
+export {
+  bindEndpoints,
+  type BoundEndpoints,
+  defineEndpoint,
+  endpointKey,
+  type AnyEndpoint,
+  type Endpoint,
+  type RequestParts,
+  type RetryClass,
+} from './endpoint.js';
+export { API_ENDPOINTS, answers } from './endpoints.js';
 export { RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
-export { redact, REDACTED } from './redact.js';
+export { parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';
+export { redact, createRedactor, REDACTED, MIN_SECRET_REPLACED_ANYWHERE } from './redact.js';
 export { computeRetryDelay, type RetryPolicy } from './retry.js';
 export {
   createPacer,
@@ -10,6 +24,7 @@ export {
   type Pacer,
   type PacingOptions,
 } from './pacing.js';
+export type { EndpointStats, RequestStats } from './stats.js';
 export type {
   CallOptions,
   ClientOptions,
@@ -17,13 +32,7 @@ export type {
   CreateCallOptions,
   CreateContactsOptions,
   GlobalSearchParams,
-  LocalCustomField,
-  LocalGroup,
-  LocalInspection,
-  LocalReminder,
-  RequestStats,
   RetryEvent,
   SearchContactsParams,
   ServiceClient,
 } from './types.js';
-export type { LocalContact } from '../core/schemas/index.js';

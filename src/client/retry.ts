@@ -34,6 +34,8 @@ export interface RetryRunOptions<T> {
   onRetry?: (error: RequestError, attemptNumber: number, delayMs: number) => void;
   /** The error to reject with when `signal` aborts while waiting between attempts. */
   abortError: () => Error;
+  /** Retryable failures this says are final for this call (the start probe's connect failures). */
+  final?: (error: RequestError) => boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function runWithRetry<T>(options: RetryRunOptions<T>): Promise<T> {
       if (isRequestError(error)) error.attempts = attemptNumber;
     },
     shouldRetry: async ({ error, attemptNumber }) => {
-      if (!isRequestError(error) || !error.retryable) return false;
+      if (!isRequestError(error) || !error.retryable || options.final?.(error)) return false;
       if (signal?.aborted) throw options.abortError();
       const delayMs = computeRetryDelay(attemptNumber, policy, error.retryAfterMs);
       options.onRetry?.(error, attemptNumber, delayMs);

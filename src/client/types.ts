@@ -9,13 +9,13 @@ import type {
   GroupResponse,
   GroupUpdate,
   LegacyUpdateBody,
-  LocalContact,
   ReminderCreate,
   ReminderResponse,
   ReminderUpdate,
 } from '../core/schemas/index.js';
 import type { RequestError } from './errors.js';
 import type { PacingOptions } from './pacing.js';
+import type { RequestStats } from './stats.js';
 
 export interface RetryEvent {
   method: string;
@@ -29,11 +29,27 @@ export interface RetryEvent {
 }
 
 export interface ClientOptions {
-  /** Origin of the target: v1 at `${baseUrl}/v1`, E11 at `${baseUrl}/api/rest`. */
+  /**
+   * Origin of the target (any path prefix kept): v1 at `${baseUrl}/v1`, E11 at
+   * `${baseUrl}/api/rest`. A trailing `/` or `/v1` is dropped; see parseTargetUrl.
+   */
   baseUrl: string;
   apiKey: string;
-  /** Per attempt, from sending to the last byte of the answer. Default 30 000. */
+  /** Where the key came from, named when the target refuses it (401), e.g. `CONTACT_IMPORT_API_KEY`. */
+  keySource?: string;
+  /**
+   * Per attempt, from sending to the last byte of the answer, plus `timeoutPerMbMs` per MB of the
+   * request body. Default 30 000. When given, also the start probe's (unless `probeTimeoutMs` is).
+   */
   timeoutMs?: number;
+  /** Added to a request's timeout per megabyte of its body. Default 10 000. */
+  timeoutPerMbMs?: number;
+  /** The start probe's timeout (`probe()`). Default 10 000, or `timeoutMs` when that is given. */
+  probeTimeoutMs?: number;
+  /** Opening a connection: DNS, TCP and TLS. Default 5 000. */
+  connectTimeoutMs?: number;
+  /** Longest answer body read; a longer one fails as `response_too_large`, not retried. Default 64 MB. */
+  maxResponseBytes?: number;
   /** Retries after the first attempt. Default 6. */
   retries?: number;
   /** Default 250. */
@@ -100,29 +116,6 @@ export interface ContactPage {
   nextCursor?: string;
 }
 
-export interface RequestStats {
-  /** Attempts handed to the network. */
-  sent: number;
-  /** Attempts that were retries of an earlier failed attempt. */
-  retried: number;
-  /** Calls that ended in an error (after any retries). */
-  failed: number;
-}
-
-/** Everything `/_local/` returns beyond the API's response shapes is kept (loose objects). */
-export type LocalGroup = GroupResponse & Record<string, unknown>;
-export type LocalCustomField = CustomFieldResponse & Record<string, unknown>;
-export type LocalReminder = ReminderResponse & Record<string, unknown>;
-
-/** The local service's inspection routes (not part of the service's API). */
-export interface LocalInspection {
-  contacts(opts?: CallOptions): Promise<LocalContact[]>;
-  contact(id: string, opts?: CallOptions): Promise<LocalContact>;
-  groups(opts?: CallOptions): Promise<LocalGroup[]>;
-  customFields(opts?: CallOptions): Promise<LocalCustomField[]>;
-  reminders(opts?: CallOptions): Promise<LocalReminder[]>;
-}
-
 export interface ServiceClient {
   /** `POST /v1/contacts/`: created contacts in request order. */
   createContacts(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
@@ -152,7 +145,12 @@ export interface ServiceClient {
   ): Promise<CustomFieldResponse>;
   /** E11, the older form: answers like E2. */
   legacyUpdateContact(id: string, body: LegacyUpdateBody, opts?: CallOptions): Promise<ContactResponse>;
-  local: LocalInspection;
+  /**
+   * The start probe: one E4 search for a single contact, archived included, within the probe
+   * timeout. A connection that cannot be opened or a timeout fails at once, not after retries.
+   */
+  probe(opts?: CallOptions): Promise<{ holdsContacts: boolean }>;
+  /** Requests sent, retried and failed, in total and by endpoint. */
   stats(): RequestStats;
   /** Closes the keep-alive agent; queued requests fail as aborted. */
   close(): Promise<void>;

@@ -1,5 +1,12 @@
 import type { InputInfo, Totals } from '../core/types.js';
 
+/** Attempts sent (retries included), attempts that were retries, calls that failed after retries. */
+export interface RequestCounts {
+  sent: number;
+  retried: number;
+  failed: number;
+}
+
 export type RunStatus = 'completed' | 'interrupted' | 'aborted';
 
 /** report.json, exactly the contract of DESIGN.md "Outputs of a run" (plus `error` when aborted). */
@@ -17,7 +24,10 @@ export interface RunReport {
   groups: { created: number; existing: number };
   customFields: { created: number; existing: number };
   reminders: { created: number; updated: number };
-  requests: { sent: number; retried: number; failed: number };
+  requests: RequestCounts & {
+    /** By `"METHOD /route/template"` as API.md writes the route, ids as `{id}`. */
+    byEndpoint: Record<string, RequestCounts>;
+  };
   exitCode: number;
   /**
    * Set when the run read nothing: its inputs were byte-identical to those of this earlier run (same

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClientOptions } from '../client/index.js';
-import { ImportError, isImportError } from '../core/errors/index.js';
+import { targetLabel } from '../client/target-url.js';
+import { ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import { openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
@@ -239,7 +240,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   // Whatever stopped the run and wherever: a record read that reached no outcome was not sent.
   totals.pending += totals.read - outcomesTotal(totals);
   const finished = new Date();
-  const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0 };
+  const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} };
   const exitCode =
     status === 'interrupted'
       ? EXIT.interrupted
@@ -252,7 +253,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     runId,
     pipeline: pipeline.name,
     dryRun: settings.dryRun,
-    target: target?.label ?? (options.target ? options.target.url : 'local'),
+    target: target?.label ?? (options.target ? targetLabel(options.target.url) : 'local'),
     status,
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
@@ -316,7 +317,9 @@ const asImportError = (error: unknown): ImportError => {
       return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
     if (e.retryable)
       return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
-    return new ImportError('service_error', e.message ?? 'the service failed');
+    // Client codes that are run codes (response_too_large) keep their name; the rest are the service's.
+    const code: RunCode = e.code !== undefined && e.code in RUN_CODES ? (e.code as RunCode) : 'service_error';
+    return new ImportError(code, e.message ?? 'the service failed');
   }
   return new ImportError(
     'aborted',

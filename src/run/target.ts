@@ -3,13 +3,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { isRequestError } from '../client/errors.js';
-import { ImportError } from '../core/errors/index.js';
+import { parseTargetUrl } from '../client/target-url.js';
+import { ImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import type { LocalService } from '../server/index.js';
 import { LOCAL_TARGET, scopeId } from '../state/index.js';
 
 export interface TargetSpec {
   url: string;
   apiKey: string;
+  /** Where the key came from, named if the target refuses it: `CONTACT_IMPORT_API_KEY`, `--api-key-file PATH`. */
+  keySource?: string;
 }
 
 export interface ConnectedTarget {
@@ -72,48 +75,62 @@ export const connectTarget = async (options: {
     // The local service (fastify and all) is loaded only by the runs that start it.
     const { startLocalService } = await import('../server/index.js');
     service = await startLocalService({ host: '127.0.0.1', port: 0, db, apiKeys: [key] });
-    spec = { url: service.url, apiKey: key };
+    spec = { url: service.url, apiKey: key, keySource: `the local service's key file ${file}` };
     local = { url: service.url, db, keyFile: file };
   }
+  // Checked before anything else: a URL with a password in it must not reach any report or log.
+  const url = parseTargetUrl(spec.url).url;
   const { createClient } = await import('../client/index.js');
-  const client = createClient({ ...options.client, baseUrl: spec.url, apiKey: spec.apiKey });
+  const client = createClient({
+    ...options.client,
+    baseUrl: url,
+    apiKey: spec.apiKey,
+    keySource: spec.keySource ?? 'the target option (apiKey)',
+  });
   const close = async () => {
     await client.close();
     await service?.close();
   };
   let empty: boolean;
   try {
-    empty = (await client.globalSearch({ take: 1, archived: true })).contacts.length === 0;
+    empty = !(await client.probe()).holdsContacts;
   } catch (error) {
     await close();
-    throw probeError(error, local ? 'local' : spec.url);
+    throw probeError(error, local ? 'local service' : url);
   }
   return {
-    label: local ? 'local' : spec.url,
+    label: local ? 'local' : url,
     client,
     // The local target's port changes every run; it is one per state directory (and so per ledger).
-    scopeId: scopeId(local ? LOCAL_TARGET : spec.url, spec.apiKey),
+    scopeId: scopeId(local ? LOCAL_TARGET : url, spec.apiKey),
     empty,
     ...(local ? { local } : {}),
     close,
   };
 };
 
+/** The probe's failure as one line that names the target, what happened, and what to do. */
 const probeError = (error: unknown, where: string): ImportError => {
-  if (isRequestError(error) && error.status === 401)
-    return new ImportError('auth_failed', `the target ${where} refused the API key (401 ${error.code})`, {
-      target: where,
-    });
-  if (isRequestError(error) && error.status === undefined)
-    return new ImportError('target_unreachable', `cannot reach ${where}: ${error.message}`, {
-      target: where,
-    });
-  const message = error instanceof Error ? error.message : String(error);
-  return new ImportError(
-    'service_error',
-    `the target ${where} answered the first request with an error: ${message}`,
-    {
-      target: where,
-    },
-  );
+  const context = { target: where };
+  if (!isRequestError(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new ImportError('service_error', `the target ${where} failed the start probe: ${message}`, context);
+  }
+  if (error.status === 401)
+    return new ImportError('auth_failed', `the target ${where} refused the API key: ${error.message}`, context);
+  if (error.code === 'request_timeout')
+    return new ImportError(
+      'request_timeout',
+      `the target ${where} did not answer the start probe in time: ${error.message}; check the URL, ` +
+        'or give a slow target more time with --timeout SECONDS',
+      context,
+    );
+  if (error.status === undefined && error.code === 'target_unreachable')
+    return new ImportError(
+      'target_unreachable',
+      `cannot reach the target ${where}: ${error.message}; check the URL and that the service runs there`,
+      context,
+    );
+  const code: RunCode = error.code in RUN_CODES ? (error.code as RunCode) : 'service_error';
+  return new ImportError(code, `the target ${where} answered the start probe with an error: ${error.message}`, context);
 };

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { createClient, type ServiceClient } from '../../src/client/index.js';
+import { createLocalClient, type LocalClient } from '../support/local-client.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../src/server/index.js';
 
@@ -74,7 +74,7 @@ export const outcomes = (r: RunReport): number =>
 export interface TestService {
   service: LocalService;
   key: string;
-  client: ServiceClient;
+  client: LocalClient;
   close(): Promise<void>;
 }
 
@@ -82,7 +82,7 @@ export interface TestService {
 export const startService = async (options: LocalServiceOptions = {}): Promise<TestService> => {
   const service = await startLocalService({ host: '127.0.0.1', port: 0, ...options });
   const key = service.apiKeys[0]!;
-  const client = createClient({
+  const client = createLocalClient({
     baseUrl: service.url,
     apiKey: key,
     minRetryDelayMs: 5,

@@ -156,8 +156,8 @@ describe('contact-import run against the local service', () => {
     // Each user's first run creates everything: the ledger did not mix them up.
     expect(readReport(join(dir, 'a')).totals.created).toBe(15);
     expect(readReport(join(dir, 'b')).totals.created).toBe(15);
-    const { createClient } = await import('../../src/client/index.js');
-    const other = createClient({ baseUrl: svc.service.url, apiKey: second });
+    const { createLocalClient } = await import('../support/local-client.js');
+    const other = createLocalClient({ baseUrl: svc.service.url, apiKey: second });
     const mine = await svc.client.local.contacts();
     const theirs = await other.local.contacts();
     await other.close();

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createLocalClient } from '../support/local-client.js';
 import { startLocalService } from '../../src/server/index.js';
 import { readReport, runCli, SAMPLES, tempDir } from './harness.js';
 
@@ -21,7 +21,7 @@ describe('contact-import run with no target', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
     const service = await startLocalService({ port: 0, db, apiKeys: [key] });
-    const client = createClient({ baseUrl: service.url, apiKey: key });
+    const client = createLocalClient({ baseUrl: service.url, apiKey: key });
     expect(await client.local.contacts()).toHaveLength(10);
     await client.close();
     await service.close();

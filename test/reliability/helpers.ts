@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
-import type { ServiceClient } from '../../src/client/index.js';
+import type { LocalClient } from '../support/local-client.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import type { Person } from '../e2e/generic-csv.js';
 import { outcomes } from '../e2e/harness.js';
@@ -13,7 +13,7 @@ export const HOSTILE = resolve(import.meta.dirname, '../fixtures/hostile');
  * crashes, faults and reruns it took: each e-mail exactly once, with its phone, groups and custom
  * field value; each group and custom field definition exactly once. Returns the stored count.
  */
-export const expectExactlyLoaded = async (client: ServiceClient, rows: Person[]): Promise<number> => {
+export const expectExactlyLoaded = async (client: LocalClient, rows: Person[]): Promise<number> => {
   const [contacts, groups, fields] = await Promise.all([
     client.local.contacts(),
     client.local.groups(),

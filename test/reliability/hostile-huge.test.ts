@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createLocalClient } from '../support/local-client.js';
 import { readIssues, readReport, runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
 
 /**
@@ -56,7 +56,7 @@ const run = async (file: string, out: string) => {
       timeoutMs: 60_000,
     },
   );
-  const client = createClient({ baseUrl: svc.service.url, apiKey });
+  const client = createLocalClient({ baseUrl: svc.service.url, apiKey });
   const stored = await client.local.contacts();
   await client.close();
   // Never a stack trace, never a kill by the timeout or the heap cap.

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createLocalClient } from '../support/local-client.js';
 import { isImportError } from '../../src/core/errors/index.js';
 import { runImport } from '../../src/run/run.js';
 import type { RunReport } from '../../src/report/run-report.js';
@@ -36,7 +36,7 @@ type Ending = { kind: 'completed'; report: RunReport } | { kind: 'stopped'; mess
 const runHostile = async (file: string): Promise<Ending> => {
   const dir = tempDir();
   const apiKey = svc.service.addUser();
-  const client = createClient({ baseUrl: svc.service.url, apiKey });
+  const client = createLocalClient({ baseUrl: svc.service.url, apiKey });
   const name = basename(file);
   try {
     let ending: Ending;

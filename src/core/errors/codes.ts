@@ -20,6 +20,7 @@ export const RUN_CODES = {
   auth_failed: 'The target refused the API key.',
   target_unreachable: 'The target cannot be reached.',
   request_timeout: 'A request got no complete answer within the time allowed.',
+  response_too_large: 'The target answered with a body larger than the client reads (64 MB unless set).',
   retries_exhausted: 'A request kept failing after every retry.',
   service_error: 'The service answered in a way the run cannot continue from.',
   state_error: 'The state directory (ledger) cannot be used.',

@@ -1,11 +1,12 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestError, type ServiceClient } from '../../../src/client/index.js';
+import { RequestError } from '../../../src/client/index.js';
+import type { LocalClient } from '../../support/local-client.js';
 import { KEY_A, KEY_B, rejectionOf, startHarness, type Harness } from './harness.js';
 
 /** 401 without or with a wrong key on every endpoint; another user's ids are 404 (or not counted). */
 let h: Harness;
-let other: ServiceClient;
+let other: LocalClient;
 const ids = { contact: '', reminder: '', group: '', field: '' };
 beforeAll(async () => {
   h = await startHarness({}, { retries: 0 });
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 /** One call per endpoint (and each /_local/ route), on the given client. */
-const everyEndpoint = (c: ServiceClient): [string, () => Promise<unknown>][] => [
+const everyEndpoint = (c: LocalClient): [string, () => Promise<unknown>][] => [
   ['create', () => c.createContacts([{ full_name: 'X' }])],
   ['E1', () => c.bulkUpdateContacts([{ contactId: ids.contact, data: { starred: true } }])],
   ['E2', () => c.updateContact(ids.contact, { starred: true })],

@@ -24,7 +24,8 @@ describe('retries against injected faults', () => {
       expect(event.path).toBe('/v1/contacts/');
     }
     const createStats = client.stats();
-    expect(createStats).toEqual({ sent: 10 + events.length, retried: events.length, failed: 0 });
+    const createCounts = { sent: 10 + events.length, retried: events.length, failed: 0 };
+    expect(createStats).toEqual({ ...createCounts, byEndpoint: { 'POST /v1/contacts/': createCounts } });
     const stored = (await client.local.contacts()).filter((c) => String(c.full_name).startsWith('Flaky'));
     expect(stored).toHaveLength(10);
   });
@@ -33,7 +34,8 @@ describe('retries against injected faults', () => {
     h = await startHarness({ failRate: 1, seed: 1 }, { retries: 3 });
     const error = (await rejectionOf(h.client.searchContacts({}))) as RequestError;
     expect(error).toMatchObject({ status: 503, code: 'injected_fault', attempts: 4 });
-    expect(h.client.stats()).toEqual({ sent: 4, retried: 3, failed: 1 });
+    const counts = { sent: 4, retried: 3, failed: 1 };
+    expect(h.client.stats()).toEqual({ ...counts, byEndpoint: { 'GET /v1/contacts/search': counts } });
   });
 
   it('waits no less than Retry-After after a 429, even with a tiny maximum backoff', async () => {
@@ -74,7 +76,15 @@ describe('retries against injected faults', () => {
     const bad = (await rejectionOf(h.client.createContacts([{ birthday_year: 3000 }]))) as RequestError;
     expect(bad.status).toBe(400);
     expect(events).toEqual([]);
-    expect(h.client.stats()).toEqual({ sent: 2, retried: 0, failed: 2 });
+    expect(h.client.stats()).toEqual({
+      sent: 2,
+      retried: 0,
+      failed: 2,
+      byEndpoint: {
+        'PUT /v1/contacts/{id}': { sent: 1, retried: 0, failed: 1 },
+        'POST /v1/contacts/': { sent: 1, retried: 0, failed: 1 },
+      },
+    });
   });
 });
 
@@ -97,7 +107,8 @@ describe('cancellation', () => {
       const errors = await Promise.all(calls);
       expect(performance.now() - started).toBeLessThan(1500);
       for (const error of errors) expect(error).toMatchObject({ code: 'aborted', retryable: false });
-      expect(client.stats()).toEqual({ sent: 2, retried: 0, failed: 6 });
+      const counts = { sent: 2, retried: 0, failed: 6 };
+      expect(client.stats()).toEqual({ ...counts, byEndpoint: { 'POST /v1/contacts/': counts } });
       await expect(client.searchContacts({})).rejects.toMatchObject({ code: 'aborted' });
     } finally {
       await client.close();

@@ -1,4 +1,5 @@
-import { createClient, type ClientOptions, type ServiceClient } from '../../../src/client/index.js';
+import type { ClientOptions } from '../../../src/client/index.js';
+import { createLocalClient, type LocalClient } from '../../support/local-client.js';
 import { startLocalService } from '../../../src/server/index.js';
 
 export type LocalService = Awaited<ReturnType<typeof startLocalService>>;
@@ -11,9 +12,9 @@ export const KEY_B = 'contract-key-bravo-6a7b8c9d0e1f';
 export interface Harness {
   service: LocalService;
   /** A client of user A. */
-  client: ServiceClient;
+  client: LocalClient;
   /** Another client with the same options, for another key (user B by default). */
-  clientFor(apiKey: string, options?: Partial<ClientOptions>): ServiceClient;
+  clientFor(apiKey: string, options?: Partial<ClientOptions>): LocalClient;
   close(): Promise<void>;
 }
 
@@ -23,9 +24,9 @@ export async function startHarness(
   clientOptions: Partial<ClientOptions> = {},
 ): Promise<Harness> {
   const service = await startLocalService({ apiKeys: [KEY_A, KEY_B], ...serviceOptions, port: 0 });
-  const clients: ServiceClient[] = [];
+  const clients: LocalClient[] = [];
   const clientFor = (apiKey: string, options: Partial<ClientOptions> = {}) => {
-    const client = createClient({
+    const client = createLocalClient({
       baseUrl: service.url,
       apiKey,
       minRetryDelayMs: 5,

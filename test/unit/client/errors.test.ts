@@ -103,7 +103,7 @@ describe('errorFromMalformedSuccess and errorFromTransport', () => {
       code: 'request_timeout',
       retryable: true,
     });
-    expect(errorFromTransport(ctx, 'timeout', new Error('x'), 1234).message).toContain('1234 ms');
+    expect(errorFromTransport(ctx, 'timeout', new Error('x'), 1234).message).toContain('within 1.2 s');
     const network = errorFromTransport(
       ctx,
       'network',

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, RequestError, type ServiceClient } from '../../../src/client/index.js';
+import { RequestError } from '../../../src/client/index.js';
+import { createLocalClient, type LocalClient } from '../../support/local-client.js';
 
 /**
  * The client's shared gate against a node:http peer that answers the first request with 429 and
@@ -9,7 +10,7 @@ import { createClient, RequestError, type ServiceClient } from '../../../src/cli
  */
 const key = 'pacing-test-key-71c2';
 let server: Server | undefined;
-let client: ServiceClient | undefined;
+let client: LocalClient | undefined;
 afterEach(async () => {
   await client?.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -41,7 +42,7 @@ async function limitedOnce(retryAfter: string): Promise<{ url: string; arrivals:
 describe('client gate after a 429', () => {
   it('holds back first tries of other calls until Retry-After has passed', async () => {
     const peer = await limitedOnce('0.4');
-    client = createClient({ baseUrl: peer.url, apiKey: key, concurrency: 1, minRetryDelayMs: 1 });
+    client = createLocalClient({ baseUrl: peer.url, apiKey: key, concurrency: 1, minRetryDelayMs: 1 });
     const limitedCall = client.local.groups();
     // Wait for the 429 to arrive, then start an unrelated call that never saw it.
     while (peer.arrivals.length === 0) await new Promise((r) => setTimeout(r, 5));
@@ -51,12 +52,17 @@ describe('client gate after a 429', () => {
     expect(peer.arrivals).toHaveLength(3);
     const limitedAt = peer.arrivals[0]!;
     for (const at of peer.arrivals.slice(1)) expect(at - limitedAt).toBeGreaterThanOrEqual(400 - 5);
-    expect(client.stats()).toEqual({ sent: 3, retried: 1, failed: 0 });
+    expect(client.stats()).toEqual({
+      sent: 3,
+      retried: 1,
+      failed: 0,
+      byEndpoint: { 'GET /_local/groups': { sent: 3, retried: 1, failed: 0 } },
+    });
   });
 
   it('an aborted call does not wait out the gate and is not counted as sent', async () => {
     const peer = await limitedOnce('30');
-    client = createClient({ baseUrl: peer.url, apiKey: key, retries: 0 });
+    client = createLocalClient({ baseUrl: peer.url, apiKey: key, retries: 0 });
     await expect(client.local.groups()).rejects.toMatchObject({ status: 429 });
     const controller = new AbortController();
     const started = performance.now();
@@ -70,12 +76,12 @@ describe('client gate after a 429', () => {
     expect(error).toMatchObject({ code: 'aborted' });
     expect(performance.now() - started).toBeLessThan(2000);
     expect(peer.arrivals).toHaveLength(1);
-    expect(client.stats()).toEqual({ sent: 1, retried: 0, failed: 2 });
+    expect(client.stats()).toMatchObject({ sent: 1, retried: 0, failed: 2 });
   });
 
   it('can be turned off: without pacing, other calls go ahead during Retry-After', async () => {
     const peer = await limitedOnce('30');
-    client = createClient({ baseUrl: peer.url, apiKey: key, retries: 0, pacing: false });
+    client = createLocalClient({ baseUrl: peer.url, apiKey: key, retries: 0, pacing: false });
     await expect(client.local.groups()).rejects.toMatchObject({ status: 429 });
     const started = performance.now();
     await client.local.groups();

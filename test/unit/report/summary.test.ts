@@ -16,7 +16,7 @@ const report = (over: Partial<RunReport> = {}): RunReport => ({
   groups: { created: 2, existing: 1 },
   customFields: { created: 0, existing: 0 },
   reminders: { created: 0, updated: 0 },
-  requests: { sent: 12, retried: 2, failed: 0 },
+  requests: { sent: 12, retried: 2, failed: 0, byEndpoint: {} },
   exitCode: 1,
   ...over,
 });

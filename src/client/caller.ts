@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { endpointKey, pathOf, type AnyEndpoint, type RequestParts } from './endpoint.js';
+import { errorFromMalformedSuccess, errorFromResponse, isRequestError, RequestError } from './errors.js';
+import { createTransport, type HttpResponse } from './http.js';
+import { resolveClientOptions } from './options.js';
+import { runWithRetry, type RetryPolicy } from './retry.js';
+import { createStatsCounter, type RequestStats } from './stats.js';
+import type { ClientOptions } from './types.js';
+
+/** How one call departs from the client's defaults (the start probe). */
+export interface CallPolicy {
+  /** Replaces the base request timeout. */
+  timeoutMs?: number;
+  /** Retryable failures that are final for this call. */
+  final?: (error: RequestError) => boolean;
+}
+
+/** Sends declared endpoints: retries by the endpoint's class, checks answers, counts requests. */
+export interface Caller {
+  invoke<Out>(
+    endpoint: AnyEndpoint & { result: (answer: never) => Out },
+    parts: RequestParts,
+    policy?: CallPolicy,
+  ): Promise<Out>;
+  /** The start probe's timeout (ClientOptions.probeTimeoutMs). */
+  readonly probeTimeoutMs: number;
+  stats(): RequestStats;
+  /** Closes the keep-alive agent; queued requests fail as aborted. */
+  close(): Promise<void>;
+}
+
+export function createCaller(clientOptions: ClientOptions): Caller {
+  const options = resolveClientOptions(clientOptions);
+  const transport = createTransport(options);
+  const counter = createStatsCounter();
+  const retryPolicy: RetryPolicy = {
+    retries: options.retries,
+    minDelayMs: options.minRetryDelayMs,
+    maxDelayMs: options.maxRetryDelayMs,
+    ...(options.random ? { random: options.random } : {}),
+  };
+
+  const combine = (callSignal: AbortSignal | undefined): AbortSignal | undefined => {
+    const signals = [options.signal, callSignal].filter((s): s is AbortSignal => s !== undefined);
+    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+  };
+
+  /** The answer checked against the endpoint's response schema; anything else is a RequestError. */
+  const checked = (endpoint: AnyEndpoint, path: string, response: HttpResponse): unknown => {
+    const ctx = transport.context(endpoint.method, path);
+    if (response.status < 200 || response.status > 299) {
+      throw errorFromResponse(ctx, response.status, response.headers, response.bodyText);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(response.bodyText);
+    } catch {
+      throw errorFromMalformedSuccess(ctx, response.status, { bodyText: response.bodyText });
+    }
+    const parsed = endpoint.response.safeParse(json);
+    if (!parsed.success) {
+      throw errorFromMalformedSuccess(ctx, response.status, {
+        bodyText: response.bodyText,
+        zodError: parsed.error,
+      });
+    }
+    return parsed.data;
+  };
+
+  async function invoke(endpoint: AnyEndpoint, parts: RequestParts, policy: CallPolicy = {}): Promise<unknown> {
+    const key = endpointKey(endpoint);
+    const path = pathOf(endpoint.route, parts.id);
+    // Ids in paths come from callers; a path that somehow holds the key must not carry it out.
+    const shownPath = transport.redact(path);
+    const signal = combine(parts.signal);
+    // One key for every attempt of a create: the service answers a retry with the first result.
+    const headers =
+      endpoint.retry === 'create' ? { 'idempotency-key': parts.idempotencyKey ?? randomUUID() } : undefined;
+    try {
+      const answer = await runWithRetry({
+        policy: retryPolicy,
+        ...(signal ? { signal } : {}),
+        ...(policy.final ? { final: policy.final } : {}),
+        abortError: () => transport.abortedError(endpoint.method, path),
+        onRetry: (error, attempt, delayMs) =>
+          options.onRetry?.({ method: endpoint.method, path: shownPath, attempt, error, delayMs }),
+        attempt: async (attemptNumber) => {
+          const response = await transport.send({
+            method: endpoint.method,
+            path,
+            ...(parts.query ? { query: parts.query } : {}),
+            ...(parts.bodyJson !== undefined ? { bodyJson: parts.bodyJson } : { body: parts.body }),
+            ...(headers ? { headers } : {}),
+            ...(signal ? { signal } : {}),
+            ...(policy.timeoutMs !== undefined ? { timeoutMs: policy.timeoutMs } : {}),
+            onSent: () => {
+              counter.count(key, 'sent');
+              if (attemptNumber > 1) counter.count(key, 'retried');
+            },
+          });
+          return checked(endpoint, path, response);
+        },
+      });
+      return endpoint.result(answer);
+    } catch (error) {
+      counter.count(key, 'failed');
+      if (isRequestError(error)) throw error;
+      // A bug or an unexpected library error: keep the contract (a RequestError, key redacted).
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      throw new RequestError({
+        method: endpoint.method,
+        path: shownPath,
+        code: 'service_error',
+        retryable: false,
+        message: transport.redact(`${endpoint.method} ${path} failed unexpectedly: ${text}`),
+      });
+    }
+  }
+
+  return {
+    invoke: invoke as Caller['invoke'],
+    probeTimeoutMs: options.probeTimeoutMs,
+    stats: counter.snapshot,
+    close: () => transport.close(),
+  };
+}
