@@ -67,7 +67,11 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     return parsed.data;
   };
 
-  async function invoke(endpoint: AnyEndpoint, parts: RequestParts, policy: CallPolicy = {}): Promise<unknown> {
+  async function invoke(
+    endpoint: AnyEndpoint,
+    parts: RequestParts,
+    policy: CallPolicy = {},
+  ): Promise<unknown> {
     const key = endpointKey(endpoint);
     const path = pathOf(endpoint.route, parts.id);
     // Ids in paths come from callers; a path that somehow holds the key must not carry it out.

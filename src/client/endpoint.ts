@@ -29,7 +29,12 @@ export interface RequestParts<Body = unknown> {
  * One endpoint, declared: the client binds each entry of a table into a method whose arguments
  * are those of `parts` and whose result is `result` of the checked answer.
  */
-export interface Endpoint<Args extends unknown[], Request extends z.ZodType, Response extends z.ZodType, Out> {
+export interface Endpoint<
+  Args extends unknown[],
+  Request extends z.ZodType,
+  Response extends z.ZodType,
+  Out,
+> {
   method: HttpMethod;
   /** The route as API.md writes it, ids as `{id}`: also the key of the per-endpoint counts. */
   route: string;

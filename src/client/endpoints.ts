@@ -119,7 +119,11 @@ export const API_ENDPOINTS = {
     retry: 'update',
     request: reminderUpdateBodySchema,
     response: reminderAnswer,
-    parts: (id: string, reminder: ReminderUpdate, opts?: CallOptions) => ({ ...opts, id, body: { reminder } }),
+    parts: (id: string, reminder: ReminderUpdate, opts?: CallOptions) => ({
+      ...opts,
+      id,
+      body: { reminder },
+    }),
     result: (answer) => answer.data.reminder,
   }),
   /** E7 */
@@ -149,7 +153,10 @@ export const API_ENDPOINTS = {
     retry: 'create',
     request: customFieldCreateBodySchema,
     response: customFieldAnswer,
-    parts: (field: CustomFieldCreate, opts?: CreateCallOptions) => ({ ...opts, body: { custom_field: field } }),
+    parts: (field: CustomFieldCreate, opts?: CreateCallOptions) => ({
+      ...opts,
+      body: { custom_field: field },
+    }),
     result: (answer) => answer.data.custom_field,
   }),
   /** E10 */

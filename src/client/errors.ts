@@ -215,14 +215,20 @@ export function errorFromTransport(
         code: 'target_unreachable',
         retryable: true,
         ...(networkCode !== undefined ? { networkCode } : {}),
-        message: ctx.redact(`${ctx.method} ${ctx.path} failed on the network: ${describeNetworkCause(cause)}`),
+        message: ctx.redact(
+          `${ctx.method} ${ctx.path} failed on the network: ${describeNetworkCause(cause)}`,
+        ),
       });
     }
   }
 }
 
 /** An answer longer than the client reads: final, retrying would read it again. */
-export function errorFromOversizedAnswer(ctx: RequestContext, status: number, limitBytes: number): RequestError {
+export function errorFromOversizedAnswer(
+  ctx: RequestContext,
+  status: number,
+  limitBytes: number,
+): RequestError {
   return new RequestError({
     method: ctx.method,
     path: ctx.redact(ctx.path),

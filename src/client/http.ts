@@ -138,9 +138,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   /** Sending a big body takes longer: the base plus `timeoutPerMbMs` per megabyte of it. */
   const timeoutFor = (baseMs: number, body: string | undefined): number =>
-    body === undefined
-      ? baseMs
-      : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * options.timeoutPerMbMs);
+    body === undefined ? baseMs : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * options.timeoutPerMbMs);
 
   return {
     send: (req) =>
@@ -151,7 +149,8 @@ export function createTransport(options: TransportOptions): Transport {
       }),
     redact: redactText,
     context,
-    abortedError: (method, path) => errorFromTransport(context(method, path), 'aborted', undefined, options.timeoutMs),
+    abortedError: (method, path) =>
+      errorFromTransport(context(method, path), 'aborted', undefined, options.timeoutMs),
     close: async () => {
       limit.clearQueue();
       await agent.close();
@@ -183,7 +182,9 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number): Pr
     chunks.push(chunk);
   }
   // Decoded as undici's text() would, a byte order mark dropped.
-  return Buffer.concat(chunks, size).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(chunks, size)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 function retryAfterOf(status: number, headers: IncomingHttpHeaders): { retryAfterMs?: number } {

@@ -51,9 +51,10 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     timeoutMs,
     timeoutPerMbMs: whole('timeoutPerMbMs'),
     // An explicit request timeout (--timeout) is the probe's too: a slow target is slow at the start.
-    probeTimeoutMs: options.probeTimeoutMs !== undefined || options.timeoutMs === undefined
-      ? positive('probeTimeoutMs')
-      : timeoutMs,
+    probeTimeoutMs:
+      options.probeTimeoutMs !== undefined || options.timeoutMs === undefined
+        ? positive('probeTimeoutMs')
+        : timeoutMs,
     connectTimeoutMs: positive('connectTimeoutMs'),
     maxResponseBytes: positive('maxResponseBytes'),
     retries: whole('retries'),

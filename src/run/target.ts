@@ -114,10 +114,18 @@ const probeError = (error: unknown, where: string): ImportError => {
   const context = { target: where };
   if (!isRequestError(error)) {
     const message = error instanceof Error ? error.message : String(error);
-    return new ImportError('service_error', `the target ${where} failed the start probe: ${message}`, context);
+    return new ImportError(
+      'service_error',
+      `the target ${where} failed the start probe: ${message}`,
+      context,
+    );
   }
   if (error.status === 401)
-    return new ImportError('auth_failed', `the target ${where} refused the API key: ${error.message}`, context);
+    return new ImportError(
+      'auth_failed',
+      `the target ${where} refused the API key: ${error.message}`,
+      context,
+    );
   if (error.code === 'request_timeout')
     return new ImportError(
       'request_timeout',
@@ -128,9 +136,13 @@ const probeError = (error: unknown, where: string): ImportError => {
   if (error.status === undefined && error.code === 'target_unreachable')
     return new ImportError(
       'target_unreachable',
-      `cannot reach the target ${where}: ${error.message}; check the URL and that the service runs there`,
+      `cannot reach ${where}: ${error.message}; check the URL and that the service runs there`,
       context,
     );
   const code: RunCode = error.code in RUN_CODES ? (error.code as RunCode) : 'service_error';
-  return new ImportError(code, `the target ${where} answered the start probe with an error: ${error.message}`, context);
+  return new ImportError(
+    code,
+    `the target ${where} answered the start probe with an error: ${error.message}`,
+    context,
+  );
 };

@@ -1,4 +1,5 @@
-import { resolveApiKey } from '../../client/api-key.js';
+import { API_KEY_ENV, resolveApiKey } from '../../client/api-key.js';
+import { parseTargetUrl } from '../../client/target-url.js';
 import { isImportError } from '../../core/errors/index.js';
 import type { RunResult } from '../../run/run.js';
 import type { TargetSpec } from '../../run/target.js';
@@ -76,14 +77,18 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   process.exit(report.exitCode);
 };
 
-/** The key never comes from a flag value (shell history, process lists): environment or file. */
+/**
+ * The key never comes from a flag value (shell history, process lists): environment or file. The
+ * URL is checked first, so a mistyped one stops the run before anything is read or written.
+ */
 const resolveTarget = async (flags: RunFlags, dryRun: boolean): Promise<TargetSpec | undefined> => {
-  const url = flags.target ?? process.env.CONTACT_IMPORT_TARGET;
-  if (!url) return undefined;
+  const given = flags.target ?? process.env.CONTACT_IMPORT_TARGET;
+  if (!given) return undefined;
   void dryRun;
+  const { url } = parseTargetUrl(given, flags.target !== undefined ? '--target' : 'CONTACT_IMPORT_TARGET');
   const apiKey = await resolveApiKey({
     env: process.env,
     ...(flags.apiKeyFile ? { file: flags.apiKeyFile } : {}),
   });
-  return { url, apiKey };
+  return { url, apiKey, keySource: flags.apiKeyFile ? `--api-key-file ${flags.apiKeyFile}` : API_KEY_ENV };
 };

@@ -174,7 +174,9 @@ describe('client over HTTP', () => {
     const error = await rejection(client.searchContacts({ fullName: 'ada' }));
     expect(error).toMatchObject({ code: 'target_unreachable', retryable: true, attempts: 3 });
     expect(error.message).toContain('GET /v1/contacts/search');
-    expect(error.message).toContain('connection refused (nothing listens at that address and port) (ECONNREFUSED)');
+    expect(error.message).toContain(
+      'connection refused (nothing listens at that address and port) (ECONNREFUSED)',
+    );
     expect(error.networkCode).toBe('ECONNREFUSED');
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(key);
     expect(client.stats()).toMatchObject({ sent: 3, retried: 2, failed: 1 });
@@ -199,14 +201,18 @@ describe('client over HTTP', () => {
   });
 
   it('validates its options and refuses a key that cannot be a header value, without echoing it', () => {
-    expect(() => createClient({ baseUrl: 'not a url', apiKey: key })).toThrow(/did you mean https:\/\/not a url/);
+    expect(() => createClient({ baseUrl: 'not a url', apiKey: key })).toThrow(
+      /did you mean https:\/\/not a url/,
+    );
     expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, concurrency: 0 })).toThrow(
       /concurrency/,
     );
     expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, retries: -1 })).toThrow(
       /retries/,
     );
-    expect(() => createClient({ baseUrl: 'ftp://127.0.0.1:1', apiKey: key })).toThrow(/expected http:\/\/ or https:\/\//);
+    expect(() => createClient({ baseUrl: 'ftp://127.0.0.1:1', apiKey: key })).toThrow(
+      /expected http:\/\/ or https:\/\//,
+    );
     const bad = 'abc\ndef-secret';
     let message = '';
     try {

@@ -1,0 +1,138 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPeer, type Peer } from '../support/peer.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { readReport, runCli, startService, type CliResult, type TestService } from './harness.js';
+
+/** Issue 14.2 and 16.9/16.14: the target is checked before anything is read, in the user's terms. */
+let dir: string;
+let file: string;
+let svc: TestService | undefined;
+let peer: Peer | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ci-target-'));
+  file = writeGenericCsv(dir, 'people.csv', people(12));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await svc?.close();
+  await peer?.close();
+  svc = undefined;
+  peer = undefined;
+});
+
+const run = (target: string, out: string, env: Record<string, string> = {}, extra: string[] = []) =>
+  runCli(
+    [
+      'run',
+      'generic',
+      file,
+      '--target',
+      target,
+      '--state',
+      join(dir, `state-${out}`),
+      '--out',
+      join(dir, out),
+      ...extra,
+    ],
+    {
+      cwd: dir,
+      env: { CONTACT_IMPORT_API_KEY: 'e2e-target-key-77aa91', ...env },
+    },
+  );
+
+/** One line on stderr, no stack trace. */
+const oneLine = (result: CliResult): string => {
+  expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result.stderr.trim();
+};
+
+/** Every file under `root`, read as text. */
+const everyFile = (root: string): string[] =>
+  readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(root, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, 'latin1'));
+
+describe('run --target', () => {
+  it('refuses an address without a scheme, suggesting it with https://', async () => {
+    const result = await run('crs.example.com', 'no-scheme');
+    expect(result.code).toBe(2);
+    expect(oneLine(result)).toContain('did you mean https://crs.example.com?');
+  });
+
+  it('takes a trailing /v1/ as the origin, and reports requests by endpoint', async () => {
+    svc = await startService();
+    const result = await run(`${svc.service.url}/v1/`, 'v1', { CONTACT_IMPORT_API_KEY: svc.key });
+    expect(result.code, result.stderr).toBe(0);
+    const report = readReport(join(dir, 'v1'));
+    expect(report.target).toBe(svc.service.url);
+    expect(report.totals.created).toBe(12);
+    const byEndpoint = report.requests.byEndpoint;
+    expect(byEndpoint['GET /v1/search/contacts']).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(byEndpoint['POST /v1/contacts/']?.sent).toBeGreaterThanOrEqual(1);
+    const sum = (key: 'sent' | 'retried' | 'failed') =>
+      Object.values(byEndpoint).reduce((n, counts) => n + counts[key], 0);
+    expect({ sent: sum('sent'), retried: sum('retried'), failed: sum('failed') }).toEqual({
+      sent: report.requests.sent,
+      retried: report.requests.retried,
+      failed: report.requests.failed,
+    });
+  });
+
+  it('refuses a URL with a user name and password; the password is in no output', async () => {
+    svc = await startService();
+    const password = 'Pa55wordInUrl';
+    const url = svc.service.url.replace('http://', `http://admin:${password}@`);
+    const result = await run(url, 'userinfo', { CONTACT_IMPORT_API_KEY: svc.key }, ['--log-level', 'trace']);
+    expect(result.code).toBe(2);
+    expect(oneLine(result)).toContain('CONTACT_IMPORT_API_KEY');
+    expect(result.stdout + result.stderr).not.toContain(password);
+    for (const text of everyFile(dir)) expect(text).not.toContain(password);
+    expect(await svc.client.local.contacts()).toHaveLength(0);
+  });
+
+  it('stops within 5 s on a refused connection, naming the URL and the cause', async () => {
+    const gone = await startPeer(() => undefined);
+    await gone.close();
+    const started = performance.now();
+    const result = await run(gone.url, 'refused');
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(2);
+    const line = oneLine(result);
+    expect(line).toContain(gone.url);
+    expect(line).toContain('connection refused');
+  });
+
+  it('stops after the 10 s probe timeout when the target never answers, naming it', async () => {
+    peer = await startPeer(() => undefined);
+    const started = performance.now();
+    const result = await run(peer.url, 'silent');
+    const elapsed = performance.now() - started;
+    expect(result.code).toBe(2);
+    expect(elapsed).toBeGreaterThan(9_000);
+    expect(elapsed).toBeLessThan(20_000);
+    const line = oneLine(result);
+    expect(line).toContain('request_timeout');
+    expect(line).toContain('within 10 s');
+    expect(peer.requests).toHaveLength(1);
+  });
+
+  it('names where a refused key came from, never the key', async () => {
+    svc = await startService();
+    const wrong = 'wrong-key-0f9e8d7c6b';
+    const fromEnv = await run(svc.service.url, 'key-env', { CONTACT_IMPORT_API_KEY: wrong });
+    expect(fromEnv.code).toBe(2);
+    expect(oneLine(fromEnv)).toContain('the API key from CONTACT_IMPORT_API_KEY was refused');
+    const keyFile = join(dir, 'wrong.key');
+    writeFileSync(keyFile, `${wrong}\n`);
+    const fromFile = await run(svc.service.url, 'key-file', {}, ['--api-key-file', keyFile]);
+    expect(fromFile.code).toBe(2);
+    expect(oneLine(fromFile)).toContain(`the API key from --api-key-file ${keyFile} was refused`);
+    for (const result of [fromEnv, fromFile]) expect(result.stdout + result.stderr).not.toContain(wrong);
+  });
+});
