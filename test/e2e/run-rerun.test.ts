@@ -70,7 +70,8 @@ describe('a rerun of byte-identical inputs', () => {
     expect(report.groups).toEqual({ created: 0, existing: first.report.groups.created });
     expect(report.customFields).toEqual({ created: 0, existing: 1 });
     // Only the connection probe went out.
-    expect(report.requests).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const probe = { sent: 1, retried: 0, failed: 0 };
+    expect(report.requests).toEqual({ ...probe, byEndpoint: { 'GET /v1/search/contacts': probe } });
     expect(report.exitCode).toBe(first.report.exitCode);
     expect(second.outDir).not.toBe(first.outDir);
     expect(read(second.issuesPath)).toBe(read(first.issuesPath));
