@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createRedactor,
-  MIN_SECRET_REPLACED_ANYWHERE,
-  redact,
-  REDACTED,
-} from '../../../src/client/index.js';
+import { createRedactor, MIN_SECRET_REPLACED_ANYWHERE, redact, REDACTED } from '../../../src/client/index.js';
 
 describe('redact', () => {
   it('replaces every occurrence of a secret', () => {
