@@ -157,7 +157,7 @@ describe('client over HTTP', () => {
     client = createClient({
       baseUrl: url,
       apiKey: key,
-      timeoutMs: 100,
+      timeoutMs: 400,
       minRetryDelayMs: 1,
       onRetry: (e) => retries.push(e.error.code),
     });
