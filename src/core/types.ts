@@ -30,13 +30,16 @@ export interface Dialect {
   sheet?: string;
 }
 
-/** One data record as read: its file, 1-based data row, values by header name, and raw text. */
+/**
+ * One data record as read: its file, 1-based data row, the 1-based line of the file where it
+ * starts (as an editor shows it: preamble, header and multi-line cells counted; a JSON array: the
+ * line of the object's `{`; a workbook: the sheet's row number), values by header name, and raw text.
+ */
 export interface SourceRow {
   kind: 'row';
   file: string;
   row: number;
-  /** 1-based line of the file where the record starts (a workbook: the sheet's row number), when the reader knows it. */
-  line?: number;
+  line: number;
   values: Record<string, unknown>;
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */
   raw: string;
@@ -47,7 +50,7 @@ export interface SourceProblem {
   kind: 'problem';
   file: string;
   row: number;
-  line?: number;
+  line: number;
   code: IssueCode;
   message: string;
   raw: string;

@@ -1,12 +1,11 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { parse, type CsvError, type Parser } from 'csv-parse';
 import { ImportError } from '../core/errors/index.js';
 import type { InputFormat, OpenedSource, SourceItem, SourceProblem } from '../core/types.js';
 import { readCsvHead } from './csv-head.js';
+import { CsvRecordReader, CsvRecordTooLong, type CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { detectDelimiter } from './detect.js';
 import { nameHeader } from './header.js';
+import { countLineBreaks } from './line-breaks.js';
 import { MAX_RECORD_CHARS } from './limits.js';
 import type { TextSource } from './text-source.js';
 
@@ -15,29 +14,6 @@ export interface CsvOptions {
   format: Extract<InputFormat, 'csv' | 'tsv'>;
   delimiter?: string;
   skipLines?: number;
-}
-
-/** What csv-parse yields with `raw: true`. */
-interface RawRecord {
-  record: string[];
-  raw: string;
-}
-
-/** A record csv-parse skipped; `group` tells errors of one record from those of the next. */
-interface SkipMarker {
-  skip: true;
-  group: unknown;
-  error: CsvError;
-  raw: string;
-}
-
-/** csv-parse's raw text can carry the line breaks around a record; a record never starts or ends with one unquoted. */
-function trimLineBreaks(raw: string): string {
-  let start = 0;
-  let end = raw.length;
-  while (start < end && (raw.charCodeAt(start) === 10 || raw.charCodeAt(start) === 13)) start++;
-  while (end > start && (raw.charCodeAt(end - 1) === 10 || raw.charCodeAt(end - 1) === 13)) end--;
-  return start === 0 && end === raw.length ? raw : raw.slice(start, end);
 }
 
 async function* concat(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
@@ -49,16 +25,13 @@ async function* concat(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerat
   }
 }
 
-/** The state csv-parse keeps per record; its `record` array is replaced when a record ends. */
-const currentRecord = (parser: Parser): unknown =>
-  (parser as unknown as { state?: { record?: unknown } }).state?.record;
-
 /**
  * Reads a CSV or TSV input as rows keyed by header name. Blank lines are not records: they are
  * skipped and take no row number. A record csv-parse cannot parse (a stray or unclosed quote) is a
- * `row_unparseable` problem and reading goes on; a record with another number of fields than the
- * header is `row_ragged`; one longer than MAX_RECORD_CHARS ends the read with an ImportError,
- * since the parser cannot find where the next record starts.
+ * `row_unparseable` problem that costs that record only: reading resumes at the next line that
+ * starts a record of the header's width (see CsvRecordReader). A record with another number of
+ * fields than the header is `row_ragged`; a single line longer than MAX_RECORD_CHARS ends the read
+ * with an ImportError, since no next line can be found within bounds.
  */
 export async function openCsv(text: TextSource, options: CsvOptions): Promise<OpenedSource> {
   const { path: file, format } = options;
@@ -68,47 +41,83 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     options.delimiter ??
     (format === 'tsv' ? '\t' : detectDelimiter(head.bytes.subarray(head.headerStart, head.headerEnd)));
   const { transcoder } = text;
-
-  let names: string[] = [];
-  let hasProtoName = false;
-  let row = 0;
-
-  const problem = (code: SourceProblem['code'], message: string, raw: string): SourceProblem => ({
-    kind: 'problem',
-    file,
-    row,
-    code,
-    message,
-    raw,
+  const headerLine = 1 + countLineBreaks(head.bytes, 0, head.headerStart);
+  const reader = new CsvRecordReader(concat(head.bytes.subarray(head.headerStart), text.chunks), {
+    delimiter,
+    relaxQuotes: format === 'tsv',
+    maxRecordBytes: MAX_RECORD_CHARS,
+    firstLine: headerLine,
   });
 
-  const unparseable = (skip: SkipMarker): SourceProblem => {
-    row++;
-    const reason = skip.error.message.replace(/ at line \d+/, '');
-    return problem(
-      'row_unparseable',
-      `Row ${row} of ${file} cannot be parsed: ${reason}.`,
-      showInvalid(trimLineBreaks(skip.raw)),
-    );
-  };
+  let row = 0;
+  const tooLong = (error: unknown, what: string): unknown =>
+    error instanceof CsvRecordTooLong
+      ? new ImportError(
+          'input_unreadable',
+          `${what} of ${file} is longer than ${MAX_RECORD_CHARS} characters (it starts at line ${error.line}; a quote left open, or not ${format.toUpperCase()}); reading stopped there.`,
+          { file, row: row + 1, line: error.line },
+        )
+      : error;
 
-  const toItem = ({ record, raw: rawText }: RawRecord): SourceItem => {
-    const raw = trimLineBreaks(rawText);
+  const first = await reader.next().catch(async (error: unknown) => {
+    await text.close();
+    throw tooLong(error, 'The header');
+  });
+  const header = first?.[0];
+  if (!header || header.kind === 'malformed') {
+    await text.close();
+    throw new ImportError(
+      'input_unreadable',
+      header
+        ? `The header of ${file} (line ${header.line}) cannot be parsed: ${header.reason}; expected a line of column names.`
+        : `${file} has no header line; expected a line of column names.`,
+      { file, line: header?.line ?? headerLine },
+    );
+  }
+  const { names, issues: headerIssues } = nameHeader(header.fields, file);
+  const hasProtoName = names.includes('__proto__');
+
+  const problem = (
+    code: SourceProblem['code'],
+    line: number,
+    message: string,
+    raw: string,
+  ): SourceProblem => ({ kind: 'problem', file, row, line, code, message, raw });
+
+  const toItem = (entry: CsvEntry): SourceItem => {
     row++;
+    const { raw, line } = entry;
+    if (entry.kind === 'malformed') {
+      const resumed = entry.resumedAt === undefined ? '' : `; reading resumed at line ${entry.resumedAt}`;
+      return problem(
+        'row_unparseable',
+        line,
+        `Row ${row} of ${file} (line ${line}) cannot be parsed: ${entry.reason}${resumed}.`,
+        showInvalid(raw),
+      );
+    }
     if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
       return problem(
         'invalid_encoding',
+        line,
         `Row ${row} of ${file} holds bytes that are not valid ${text.encoding}.`,
         showInvalid(raw),
       );
     }
     if (transcoder.nulSeen && raw.includes('\0')) {
-      return problem('row_unparseable', `Row ${row} of ${file} holds a NUL character; expected text.`, raw);
+      return problem(
+        'row_unparseable',
+        line,
+        `Row ${row} of ${file} holds a NUL character; expected text.`,
+        raw,
+      );
     }
-    if (record.length !== names.length) {
+    const { fields } = entry;
+    if (fields.length !== names.length) {
       return problem(
         'row_ragged',
-        `Row ${row} of ${file} has ${record.length} field(s); the header has ${names.length}.`,
+        line,
+        `Row ${row} of ${file} has ${fields.length} field(s); the header has ${names.length}.`,
         raw,
       );
     }
@@ -117,115 +126,33 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
       const name = names[index]!;
       if (hasProtoName && name === '__proto__') {
         Object.defineProperty(values, name, {
-          value: record[index],
+          value: fields[index],
           enumerable: true,
           writable: true,
           configurable: true,
         });
-      } else values[name] = record[index];
+      } else values[name] = fields[index];
     }
-    return { kind: 'row', file, row, values, raw };
+    return { kind: 'row', file, row, line, values, raw };
   };
-
-  // Skipped records travel in the parser's output as markers, so they keep their place among rows.
-  let skipGroups = 0;
-  let lastGroup: unknown;
-  const parser: Parser = parse({
-    delimiter,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    relax_quotes: format === 'tsv',
-    skip_records_with_error: true,
-    skip_empty_lines: true,
-    max_record_size: MAX_RECORD_CHARS,
-    raw: true,
-    bom: false,
-    on_skip: (error: CsvError | undefined, raw: string | undefined) => {
-      const line = skipLines + 1;
-      if (parser.info.records === 0) {
-        throw new ImportError(
-          'input_unreadable',
-          `The header of ${file} (line ${line}) cannot be parsed: ${error?.message ?? 'unknown error'}; expected a line of column names.`,
-          { file, line },
-        );
-      }
-      const group = currentRecord(parser);
-      const sameRecord = group !== undefined && group === lastGroup;
-      if (error?.code === 'CSV_MAX_RECORD_SIZE') {
-        const tooLong = parser.info.records + skipGroups + (sameRecord ? -1 : 0);
-        throw new ImportError(
-          'input_unreadable',
-          `Row ${tooLong} of ${file} is longer than ${MAX_RECORD_CHARS} characters (a quote left open, or not ${format.toUpperCase()}); reading stopped there.`,
-          { file, row: tooLong },
-        );
-      }
-      if (!sameRecord) skipGroups++;
-      lastGroup = group;
-      if (error) parser.push({ skip: true, group, error, raw: raw ?? '' } satisfies SkipMarker);
-      return undefined;
-    },
-  });
-
-  const source = Readable.from(concat(head.bytes.subarray(head.headerStart), text.chunks), {
-    objectMode: false,
-  });
-  const done = pipeline(source, parser).catch(() => undefined);
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<RawRecord | SkipMarker>;
-
-  const first = await iterator.next().catch(async (error: unknown) => {
-    await text.close();
-    throw error;
-  });
-  if (first.done || 'skip' in first.value) {
-    await text.close();
-    throw new ImportError(
-      'input_unreadable',
-      `${file} has no header line; expected a line of column names.`,
-      { file, line: skipLines + 1 },
-    );
-  }
-  const rawHeader = trimLineBreaks(first.value.raw);
-  const { names: headerNames, issues: headerIssues } = nameHeader(first.value.record, file);
-  names = headerNames;
-  hasProtoName = names.includes('__proto__');
 
   const info = { path: file, format, encoding: text.encoding, delimiter, rows: 0 };
 
   async function* items(): AsyncGenerator<SourceItem> {
-    // One record can raise several errors (each stray quote): they make one problem, with the first message.
-    let pending: SkipMarker | undefined;
     try {
+      let batch = first!.slice(1);
       for (;;) {
-        const next = await iterator.next();
-        if (next.done) break;
-        const item = next.value;
-        if ('skip' in item) {
-          if (pending && item.group !== undefined && item.group === pending.group) {
-            pending.raw = item.raw;
-            continue;
-          }
-          if (pending) {
-            info.rows++;
-            yield unparseable(pending);
-          }
-          pending = { ...item };
-          continue;
-        }
-        if (pending) {
+        for (const entry of batch) {
           info.rows++;
-          yield unparseable(pending);
-          pending = undefined;
+          yield toItem(entry);
         }
-        info.rows++;
-        yield toItem(item);
-      }
-      if (pending) {
-        info.rows++;
-        yield unparseable(pending);
+        const next = await reader.next().catch((error: unknown) => {
+          throw tooLong(error, `Row ${row + 1}`);
+        });
+        if (!next) break;
+        batch = next;
       }
     } finally {
-      await iterator.return?.();
-      await done;
       await text.close();
     }
   }
@@ -233,12 +160,9 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
   return {
     info,
     header: names,
-    rawHeader,
+    rawHeader: header.raw,
     headerIssues,
     items: items(),
-    close: async () => {
-      parser.destroy();
-      await text.close();
-    },
+    close: text.close,
   };
 }

@@ -3,6 +3,7 @@ import { ImportError } from '../core/errors/index.js';
 import type { OpenedSource, SourceItem } from '../core/types.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { ElementAssembler } from './json-assembler.js';
+import { JsonElementLines } from './json-lines.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
 import type { TextSource } from './text-source.js';
 import { describeJsonValue } from './json-kind.js';
@@ -61,7 +62,9 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
     const tokenizer = createJsonTokenizer();
     const assembler = new ElementAssembler();
     let level: 'before' | 'inside' | 'after' = 'before';
+    const lines = new JsonElementLines();
     let row = 0;
+    let line = 0;
     let elementOpen = false;
 
     const toItem = (element: ReturnType<ElementAssembler['push']> & object): SourceItem => {
@@ -70,6 +73,7 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
           kind: 'problem',
           file,
           row,
+          line,
           code: 'row_unparseable',
           message: `Element ${row} of ${file} was not read: ${element.reason}.`,
           raw: '',
@@ -82,6 +86,7 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
           kind: 'problem',
           file,
           row,
+          line,
           code: 'invalid_encoding',
           message: `Element ${row} of ${file} holds bytes that are not valid ${text.encoding}.`,
           raw: showInvalid(raw),
@@ -92,12 +97,13 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
           kind: 'problem',
           file,
           row,
+          line,
           code: 'row_unparseable',
           message: `Element ${row} of ${file} is ${describeJsonValue(value)}; expected an object.`,
           raw,
         };
       }
-      return { kind: 'row', file, row, values: value as Record<string, unknown>, raw };
+      return { kind: 'row', file, row, line, values: value as Record<string, unknown>, raw };
     };
 
     function* consume(tokens: Token[]): Generator<SourceItem> {
@@ -114,6 +120,7 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
           }
           elementOpen = true;
           row++;
+          line = lines.next();
         }
         const element = assembler.push(token);
         if (element) {
@@ -142,7 +149,9 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
       for (let start = 0; start < chunk.length || (last && start === 0); start += TOKENIZE_SLICE) {
         let tokens: Token[];
         try {
-          tokens = chunk.length > 0 ? tokenizer.write(chunk.slice(start, start + TOKENIZE_SLICE)) : [];
+          const slice = chunk.slice(start, start + TOKENIZE_SLICE);
+          lines.scan(slice);
+          tokens = chunk.length > 0 ? tokenizer.write(slice) : [];
           if (last && start + TOKENIZE_SLICE >= chunk.length) tokens = tokens.concat(tokenizer.flush());
         } catch (error) {
           throw fail(error);

@@ -31,27 +31,33 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
 
   async function* items(): AsyncGenerator<SourceItem> {
     let row = 0;
+    let line = 0;
     const problem = (code: SourceProblem['code'], message: string, raw: string): SourceProblem => ({
       kind: 'problem',
       file,
       row,
+      line,
       code,
       message: `Line ${row} of ${file} ${message}`,
       raw,
     });
     try {
-      for await (const line of splitLines(text.chunks, MAX_RECORD_CHARS)) {
+      for await (const piece of splitLines(text.chunks, MAX_RECORD_CHARS)) {
+        line++;
         let item: SourceItem;
-        if (line.tooLong) {
+        if (piece.tooLong) {
           row++;
           item = problem('row_unparseable', `is longer than ${MAX_RECORD_CHARS} bytes; it was not read.`, '');
         } else {
-          let raw = line.text.toString('utf8');
+          let raw = piece.text.toString('utf8');
           if (raw.endsWith('\r')) raw = raw.slice(0, -1);
           if (raw.trim() === '') continue;
           row++;
           item = parseLine(raw, problem, transcoder.invalidSeen, text.encoding);
-          if (item.kind === 'row') item.row = row;
+          if (item.kind === 'row') {
+            item.row = row;
+            item.line = line;
+          }
         }
         info.rows++;
         yield item;
@@ -89,7 +95,7 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
       if (tooDeep(value, MAX_JSON_DEPTH)) {
         return fail('row_unparseable', `is nested deeper than ${MAX_JSON_DEPTH} levels.`, raw);
       }
-      return { kind: 'row', file, row: 0, values: value as Record<string, unknown>, raw };
+      return { kind: 'row', file, row: 0, line: 0, values: value as Record<string, unknown>, raw };
     }
   }
 

@@ -128,6 +128,12 @@ const EXPECTED: Record<string, (ending: Ending) => void> = {
   'empty-array.json': (e) => expect(completed(e).totals.read).toBe(0),
   'truncated-open-quote.csv': (e) =>
     expect(completed(e).totals).toMatchObject({ read: 2, created: 1, rejected: 1 }),
+  'stray-quote-resync.csv': (e) =>
+    expect(completed(e).totals).toMatchObject({ read: 202, created: 201, rejected: 1 }),
+  'space-after-closing-quote.csv': (e) =>
+    expect(completed(e).totals).toMatchObject({ read: 4, created: 3, rejected: 1 }),
+  'open-quote-mid-file.csv': (e) =>
+    expect(completed(e).totals).toMatchObject({ read: 102, created: 101, rejected: 1 }),
   'mixed-line-endings.csv': (e) => expect(completed(e).totals).toMatchObject({ created: 4, rejected: 0 }),
   'invalid-utf8-mid-file.csv': (e) =>
     expect(completed(e).totals).toMatchObject({ read: 3002, created: 3001, rejected: 1 }),

@@ -10,6 +10,7 @@ const csvRow = (header: string[], cells: Record<string, string>, row = 1): Sourc
     kind: 'row',
     file: 'in.csv',
     row,
+    line: row + 1,
     raw: '',
     values: Object.fromEntries(header.map((h) => [h, cells[h] ?? ''])),
   };
@@ -18,6 +19,7 @@ const jsonRow = (values: Record<string, unknown>): SourceRow => ({
   kind: 'row',
   file: 'in.json',
   row: 1,
+  line: 2,
   raw: '',
   values,
 });

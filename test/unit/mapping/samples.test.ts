@@ -32,7 +32,7 @@ const mapAll = async (pipelineName: string, name: string) => {
   const { header, rows, bytes } = readSample(name, pipeline.dialect.skipLines ?? 0);
   const mapper = createRowMapper(pipeline, header, name);
   const drafts = rows.map((values, i) =>
-    mapper.map({ kind: 'row', file: name, row: i + 1, values, raw: '' }),
+    mapper.map({ kind: 'row', file: name, row: i + 1, line: i + 2, values, raw: '' }),
   );
   return { header, drafts, bytes, headerIssues: mapper.headerIssues };
 };
@@ -57,7 +57,7 @@ describe('samples map cleanly with their built-in pipeline', () => {
     >[];
     const mapper = createRowMapper(pipeline, undefined, 'generic.json');
     const drafts = objects.map((values, i) =>
-      mapper.map({ kind: 'row', file: 'generic.json', row: i + 1, values, raw: '' }),
+      mapper.map({ kind: 'row', file: 'generic.json', row: i + 1, line: i + 2, values, raw: '' }),
     );
     expect(drafts).toHaveLength(8);
     expect(drafts[0]!.customFields.map((c) => c.name)).toEqual(['Favorite Color']);

@@ -142,6 +142,7 @@ describe('line endings and layout', () => {
         kind: 'row',
         file: expect.any(String),
         row: 1,
+        line: 5,
         values: { 'First Name': 'Ada', 'Last Name': 'Lovelace' },
         raw: 'Ada,Lovelace',
       },
@@ -231,11 +232,12 @@ describe('headers and rows', () => {
     const path = files.write('ragged.csv', 'a,b,c\n1,2,3\n4,5\n6,7,8,9\n"x,y",z,"w"\n');
     const { items, source } = await readAll(path);
     expect(items).toEqual([
-      { kind: 'row', file: path, row: 1, values: { a: '1', b: '2', c: '3' }, raw: '1,2,3' },
+      { kind: 'row', file: path, row: 1, line: 2, values: { a: '1', b: '2', c: '3' }, raw: '1,2,3' },
       {
         kind: 'problem',
         file: path,
         row: 2,
+        line: 3,
         code: 'row_ragged',
         message: `Row 2 of ${path} has 2 field(s); the header has 3.`,
         raw: '4,5',
@@ -244,11 +246,19 @@ describe('headers and rows', () => {
         kind: 'problem',
         file: path,
         row: 3,
+        line: 4,
         code: 'row_ragged',
         message: `Row 3 of ${path} has 4 field(s); the header has 3.`,
         raw: '6,7,8,9',
       },
-      { kind: 'row', file: path, row: 4, values: { a: 'x,y', b: 'z', c: 'w' }, raw: '"x,y",z,"w"' },
+      {
+        kind: 'row',
+        file: path,
+        row: 4,
+        line: 5,
+        values: { a: 'x,y', b: 'z', c: 'w' },
+        raw: '"x,y",z,"w"',
+      },
     ]);
     expect(source.info.rows).toBe(4);
   });

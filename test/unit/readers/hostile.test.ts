@@ -82,6 +82,7 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
         kind: 'problem',
         file: path,
         row: 3001,
+        line: 3002,
         code: 'invalid_encoding',
         message: `Row 3001 of ${path} holds bytes that are not valid utf-8.`,
         raw: '9998,bad \uFFFD(\uFFFD',
@@ -157,7 +158,7 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
     expect(seen).toEqual([1]);
     expect(isImportError(error) && [error.code, error.context]).toEqual([
       'input_unreadable',
-      { file: path, row: 2 },
+      { file: path, row: 2, line: 3 },
     ]);
     expect((error as Error).message).toContain(`longer than ${MAX_RECORD_CHARS} characters`);
   });

@@ -26,6 +26,7 @@ describe('JSON arrays', () => {
         kind: 'row',
         file: path,
         row: 1,
+        line: 3,
         values: {
           first_name: 'Ada',
           contact_emails: [{ email: 'ada@example.com', ranking: 1 }],
@@ -35,7 +36,14 @@ describe('JSON arrays', () => {
         },
         raw: '{"first_name":"Ada","contact_emails":[{"email":"ada@example.com","ranking":1}],"vip":true,"n":150,"x":null}',
       },
-      { kind: 'row', file: path, row: 2, values: { first_name: 'Alan' }, raw: '{"first_name":"Alan"}' },
+      {
+        kind: 'row',
+        file: path,
+        row: 2,
+        line: 4,
+        values: { first_name: 'Alan' },
+        raw: '{"first_name":"Alan"}',
+      },
     ]);
   });
 
@@ -147,9 +155,9 @@ describe('NDJSON', () => {
     const { items, source } = await readAll(path);
     expect(source.info).toMatchObject({ format: 'ndjson', rows: 3, delimiter: null });
     expect(items).toEqual([
-      { kind: 'row', file: path, row: 1, values: { a: 1 }, raw: '{"a":1}' },
-      { kind: 'row', file: path, row: 2, values: { a: 'é' }, raw: '{"a":"é"}' },
-      { kind: 'row', file: path, row: 3, values: { a: 3 }, raw: '{"a":3}' },
+      { kind: 'row', file: path, row: 1, line: 1, values: { a: 1 }, raw: '{"a":1}' },
+      { kind: 'row', file: path, row: 2, line: 4, values: { a: 'é' }, raw: '{"a":"é"}' },
+      { kind: 'row', file: path, row: 3, line: 5, values: { a: 3 }, raw: '{"a":3}' },
     ]);
   });
 
