@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
-import { LEDGER_FILE } from '../state/index.js';
+import { LEDGER_FILE, RUN_HOLDER_FILE, RUN_LOCK_FILE } from '../state/index.js';
 import { LOCAL_DB_FILE, LOCAL_KEY_FILE } from './target.js';
 
 /** What names one file on disk: the path with every link resolved, and its device and inode. */
@@ -68,5 +68,5 @@ export const assertOutputsSpareInputs = (inputs: readonly string[], outputs: rea
 export const stateFilesOf = (stateDir: string): string[] =>
   [LEDGER_FILE, LOCAL_DB_FILE]
     .flatMap((name) => ['', '-wal', '-shm', '-journal'].map((suffix) => `${name}${suffix}`))
-    .concat(LOCAL_KEY_FILE)
+    .concat(LOCAL_KEY_FILE, RUN_LOCK_FILE, RUN_HOLDER_FILE)
     .map((name) => join(stateDir, name));

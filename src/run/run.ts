@@ -6,12 +6,12 @@ import { targetLabel } from '../client/target-url.js';
 import { ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
-import { openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
+import { acquireRunLock, openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
 import { withSheet } from './sheet-option.js';
 import { killPoint } from '../load/kill-point.js';
 import { load, type LoadOutcome } from '../load/index.js';
-import { parseRunSettings, rejectLimit, type RunSettingsInput } from './options.js';
+import { parseRunSettings, rejectLimit, type RunSettings, type RunSettingsInput } from './options.js';
 import { definitionFingerprint, hashInputs, inputsUntouched, type HashedInput } from './fingerprint.js';
 import { outputPathsOf, prepareOutDir, RunOutputs, writeReportFile } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
@@ -25,6 +25,7 @@ import {
 } from './rerun-shortcut.js';
 import { Staging } from '../package/staging.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from './target.js';
+import { inTargetTurn } from './target-turn.js';
 import type { InputInfo, IssueCount } from '../core/types.js';
 
 export interface RunProgress {
@@ -69,8 +70,9 @@ const newRunId = (now: Date): string =>
 
 /**
  * A whole run: source -> map -> normalize -> validate -> dedupe -> resolve -> load -> report.
- * Throws only when the run cannot start (options, pipeline file, output folder); every later
- * problem ends in a report with status `aborted` and exit code 2. Never reads argv, never exits.
+ * Throws only when the run cannot start (options, pipeline file, output folder, an output that is
+ * an input, a state directory another run holds); every later problem ends in a report with status
+ * `aborted` and exit code 2. Never reads argv, never exits.
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const settings = parseRunSettings(options);
@@ -84,6 +86,23 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     ...outputPathsOf(outDir, settings.inputs),
     ...stateFilesOf(settings.stateDir),
   ]);
+  // A run that may write to the target holds its state directory from here to its last ledger
+  // write; a dry run only reads the ledger and takes no lock.
+  const lock = settings.dryRun
+    ? undefined
+    : await acquireRunLock(settings.stateDir, { runId, since: started });
+  try {
+    return await runHoldingState(options, { settings, pipeline, started, runId, outDir });
+  } finally {
+    lock?.release();
+  }
+};
+
+const runHoldingState = async (
+  options: RunOptions,
+  run: { settings: RunSettings; pipeline: Pipeline; started: Date; runId: string; outDir: string },
+): Promise<RunResult> => {
+  const { settings, pipeline, started, runId, outDir } = run;
   // The files are opened only once the run knows it reads its inputs: a rerun into the same
   // --out must not truncate the issues.csv it is about to reuse.
   prepareOutDir(outDir);
@@ -182,28 +201,33 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         },
         { outputs, staging, totals, references, opened },
       );
-      outcome = await load(
-        {
-          ...(target.client ? { client: target.client } : {}),
-          ...(scope ? { scope } : {}),
-          dryRun: settings.dryRun,
-          runId,
-          chunkSize: settings.chunkSize,
-          concurrency: settings.concurrency,
-          match: settings.match,
-          targetWasEmpty: target.empty,
-          ...(options.signal ? { signal: options.signal } : {}),
-          onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
-        },
-        { staging, references, totals, outputs },
+      const connected = target;
+      outcome = await inTargetTurn(
+        { target, runId, since: started, dryRun: settings.dryRun, signal: options.signal, log },
+        (targetWasEmpty) =>
+          load(
+            {
+              ...(connected.client ? { client: connected.client } : {}),
+              ...(scope ? { scope } : {}),
+              dryRun: settings.dryRun,
+              runId,
+              chunkSize: settings.chunkSize,
+              concurrency: settings.concurrency,
+              match: settings.match,
+              targetWasEmpty,
+              ...(options.signal ? { signal: options.signal } : {}),
+              onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
+            },
+            { staging: staging!, references, totals, outputs: outputs! },
+          ),
       );
-      if (outcome.targetReset) {
+      if (outcome?.targetReset) {
         log?.warn(
           { runId, target: target.label },
           'the target holds no contact but the ledger lists some (reset?): loading everything afresh',
         );
       }
-      if (outcome.resumedCreates > 0) {
+      if (outcome && outcome.resumedCreates > 0) {
         log?.info(
           { runId, contacts: outcome.resumedCreates },
           'resent the creates an interrupted run left pending',

@@ -11,6 +11,9 @@
  *    Update: send, then putContacts(entries) with the new hashes.
  */
 export { openLedger, LEDGER_FILE } from './open-ledger.js';
+export { acquireRunLock, RUN_LOCK_FILE, RUN_HOLDER_FILE, type RunLock } from './run-lock.js';
+export { enterTargetGate, gateDir, type GateOutcome, type TargetGate } from './target-gate.js';
+export { describeHolder, type LockHolder } from './os-lock.js';
 export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
 export { contentHash, canonicalJson } from './content-hash.js';
 export type {

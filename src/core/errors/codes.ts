@@ -24,6 +24,7 @@ export const RUN_CODES = {
   retries_exhausted: 'A request kept failing after every retry.',
   service_error: 'The service answered in a way the run cannot continue from.',
   state_error: 'The state directory (ledger) cannot be used.',
+  state_locked: 'Another run holds the state directory.',
   output_error: 'The report files cannot be written.',
   output_replaces_input: 'A file the run would write is one of its inputs.',
   interrupted: 'The run was interrupted.',

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RUN_HOLDER_FILE, type LockHolder } from '../../src/state/index.js';
+import { people, writeGenericCsv } from '../e2e/generic-csv.js';
+import { CLI, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
+import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
+
+/** Issue 16.1: one run per state directory, held by an OS lock that dies with the process. */
+let svc: TestService | undefined;
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await svc?.close();
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const setup = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ci-lock-'));
+  dirs.push(dir);
+  // Latency keeps the first run loading long enough for a second one to try.
+  svc = await startService({ latencyMs: 150 });
+  const rows = people(1200);
+  const file = writeGenericCsv(dir, 'people.csv', rows);
+  const state = join(dir, 'state');
+  const args = (out: string) => [
+    'run',
+    'generic',
+    file,
+    '--target',
+    svc!.service.url,
+    '--state',
+    state,
+    '--out',
+    join(dir, out),
+    '--chunk-size',
+    '20',
+    '--concurrency',
+    '2',
+    // The ledger alone carries the rerun: no per-record searches slow it down.
+    '--match',
+    'none',
+  ];
+  const env = { CONTACT_IMPORT_API_KEY: svc.key };
+  const start = (out: string) => {
+    const child = spawn(process.execPath, [CLI, ...args(out)], { cwd: dir, env: { ...process.env, ...env } });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    return { child, exited };
+  };
+  /** The holder's note once the child holds the lock. */
+  const heldBy = async (pid: number): Promise<LockHolder> => {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        const holder = JSON.parse(readFileSync(join(state, RUN_HOLDER_FILE), 'utf8')) as LockHolder;
+        if (holder.pid === pid) return holder;
+      } catch {
+        // not written yet
+      }
+      await sleep(20);
+    }
+    throw new Error(`pid ${pid} never held the state directory`);
+  };
+  return { dir, rows, state, args, env, start, heldBy };
+};
+
+describe('one run per state directory', () => {
+  it(
+    'a second run on the same state exits 2 at once naming the holder; the first loads everyone once',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, rows, args, env, start, heldBy } = await setup();
+      const first = start('first');
+      const holder = await heldBy(first.child.pid!);
+
+      const began = Date.now();
+      const second = await runCli(args('second'), { cwd: dir, env });
+      expect(second.code).toBe(2);
+      expect(Date.now() - began, 'at once, not after the first run').toBeLessThan(15_000);
+      const lines = second.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('state_locked');
+      expect(lines[0]).toContain(`run ${holder.runId} (pid ${first.child.pid}, since ${holder.since})`);
+      expect(existsSync(join(dir, 'second')), 'the refused run wrote nothing').toBe(false);
+      expect(first.child.exitCode, 'the first run was still going').toBeNull();
+
+      expect(await first.exited).toBe(0);
+      const report = readReport(join(dir, 'first'));
+      expect(report.runId).toBe(holder.runId);
+      expectTruthfulReport(report, await expectExactlyLoaded(svc!.client, rows), rows.length);
+    },
+  );
+
+  it(
+    'kill -9 never leaves it locked: the same command right after runs and finishes the job',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, rows, args, env, start, heldBy } = await setup();
+      const first = start('killed');
+      await heldBy(first.child.pid!);
+      const deadline = Date.now() + 30_000;
+      while ((await svc!.client.local.contacts()).length < 100 && Date.now() < deadline) await sleep(20);
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      const next = await runCli(args('next'), { cwd: dir, env });
+      expect(next.stderr).not.toContain('state_locked');
+      expect(next.code).toBe(0);
+      const report = readReport(join(dir, 'next'));
+      expect(report.totals.read).toBe(rows.length);
+      expect(report.totals.created + report.totals.unchanged).toBe(rows.length);
+      await expectExactlyLoaded(svc!.client, rows);
+    },
+  );
+});

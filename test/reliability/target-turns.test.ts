@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { people, writeGenericCsv } from '../e2e/generic-csv.js';
+import { CLI, readReport, startService, type TestService } from '../e2e/harness.js';
+import { expectExactlyLoaded } from './helpers.js';
+
+/**
+ * Issue 16.1: two runs on different state directories, same target and user, at the same time.
+ * Neither ledger knows what the other creates; on one machine they take turns on the target's
+ * gate, and the second resolves against what the first stored.
+ */
+let svc: TestService | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (cwd: string, args: string[], env: Record<string, string>) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+
+describe('two state directories, one target and user', () => {
+  it('never store a person twice, however their loads overlap', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-turns-'));
+    dirs.push(dir);
+    svc = await startService({ latencyMs: 20 });
+    // 300 people in both files: whoever loads second must find them, not create them again.
+    const first = people(600);
+    const second = people(600, 300);
+    const fileA = writeGenericCsv(dir, 'a.csv', first);
+    const fileB = writeGenericCsv(dir, 'b.csv', second);
+    // A gate folder of this test's own, so no other run on the machine takes part.
+    const env = { CONTACT_IMPORT_API_KEY: svc.key, CONTACT_IMPORT_LOCK_DIR: join(dir, 'gates') };
+    const args = (file: string, name: string) => [
+      'run',
+      'generic',
+      file,
+      '--target',
+      svc!.service.url,
+      '--state',
+      join(dir, `state-${name}`),
+      '--out',
+      join(dir, `out-${name}`),
+      '--chunk-size',
+      '25',
+    ];
+
+    const [a, b] = await Promise.all([run(dir, args(fileA, 'a'), env), run(dir, args(fileB, 'b'), env)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const ra = readReport(join(dir, 'out-a'));
+    const rb = readReport(join(dir, 'out-b'));
+    const everyone = people(900);
+    expect(await expectExactlyLoaded(svc.client, everyone)).toBe(900);
+    expect(ra.totals.created + rb.totals.created, 'each person created once').toBe(900);
+    expect(ra.totals.updated + rb.totals.updated, 'the shared 300 found by the later run').toBe(300);
+    // One of them saw the other holding the target, if their loads met at all.
+    const waited = [a, b].filter((r) => r.stderr.includes('from another state directory'));
+    expect(waited.length).toBeLessThanOrEqual(1);
+  });
+});
