@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ImportError } from '../core/errors/index.js';
+import { assertCreateAnswer } from './create-answer.js';
 import { guarded } from './sqlite-errors.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
@@ -31,6 +32,7 @@ export class ScopeStatements {
   readonly selectPendingAll: Database.Statement;
   readonly deletePending: Database.Statement;
   readonly selectAnyContact: Database.Statement;
+  readonly selectKeyOfId: Database.Statement;
   /** Everything a scope holds, table by table: what forgetTarget deletes. */
   readonly deleteScope: Database.Statement[];
 
@@ -60,6 +62,7 @@ export class ScopeStatements {
     );
     this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
     this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');
+    this.selectKeyOfId = db.prepare('SELECT key FROM contacts WHERE scope_id = ? AND contact_id = ? LIMIT 1');
     this.deleteScope = ['contacts', 'reminders', 'groups', 'custom_fields', 'pending_creates'].map((table) =>
       db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`),
     );
@@ -229,13 +232,10 @@ export class SqliteLedgerScope implements LedgerScope {
             );
           }
           const pending = toPending(row);
-          if (ids.length !== pending.keys.length) {
-            throw new ImportError(
-              'state_error',
-              `The create under Idempotency-Key ${idempotencyKey} got ${ids.length} ids for ${pending.keys.length} contacts; expected one id per contact, in request order.`,
-              { file: this.file },
-            );
-          }
+          assertCreateAnswer(
+            { idempotencyKey, ids, keys: pending.keys },
+            (id) => (this.statements.selectKeyOfId.get(this.scopeId, id) as { key: string } | undefined)?.key,
+          );
           pending.keys.forEach((key, index) => {
             this.statements.upsertContact.run(this.scopeId, key, ids[index], pending.hashes[index]);
           });

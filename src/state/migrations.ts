@@ -80,12 +80,21 @@ const SCHEMA_V2 = `
   ALTER TABLE runs ADD COLUMN snapshot TEXT;  -- JSON RunSnapshot (src/state/types.ts)
 `;
 
+/**
+ * v3: contacts by id, so each id a create answers is checked against the ledger (an id that
+ * already belongs to another identity is a target answering wrongly: src/state/create-answer.ts).
+ */
+const SCHEMA_V3 = `
+  CREATE INDEX contacts_by_id ON contacts (scope_id, contact_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
     db.pragma(`application_id = ${LEDGER_APPLICATION_ID}`);
   },
   (db) => db.exec(SCHEMA_V2),
+  (db) => db.exec(SCHEMA_V3),
 ];
 
 /**

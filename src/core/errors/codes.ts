@@ -23,6 +23,7 @@ export const RUN_CODES = {
   response_too_large: 'The target answered with a body larger than the client reads (64 MB unless set).',
   retries_exhausted: 'A request kept failing after every retry.',
   service_error: 'The service answered in a way the run cannot continue from.',
+  target_inconsistent: 'The target answered ids that cannot be right (one id for different contacts).',
   state_error: 'The state directory (ledger) cannot be used.',
   state_locked: 'Another run holds the state directory.',
   output_error: 'The report files cannot be written.',

@@ -179,8 +179,19 @@ describe('pending creates', () => {
     scope.beginCreate(pending);
 
     expect(() => scope.completeCreate('atomic', ['only', 'three', 'ids'])).toThrow(
-      /got 3 ids for 5 contacts/,
+      expect.objectContaining({
+        code: 'target_inconsistent',
+        message: expect.stringMatching(/answered 3 ids for the 5 contacts/),
+      }),
     );
+    // Issue 16.5: one id for two contacts of the answer.
+    expect(() => scope.completeCreate('atomic', ['i0', 'i1', 'i0', 'i3', 'i4'])).toThrow(
+      expect.objectContaining({
+        code: 'target_inconsistent',
+        message: expect.stringMatching(/answered id i0 for different contacts/),
+      }),
+    );
+    expect(scope.getContacts(pending.keys).size).toBe(0);
     expect(() => scope.completeCreate('unknown', ['x'])).toThrow(/no pending create/);
 
     // A failure on the fourth contact, inside the transaction: nothing of it may remain.
@@ -205,6 +216,28 @@ describe('pending creates', () => {
     ]);
     expect(scope.pendingCreates()).toEqual([]);
     expect(() => scope.completeCreate('atomic', ['i0', 'i1', 'i2', 'i3', 'i4'])).toThrow(/no pending create/);
+  });
+
+  it('completeCreate refuses an id that already belongs to another identity, and takes its own again', () => {
+    const dir = dirs.make();
+    const scope = open(dir).scope(ALICE);
+    scope.beginCreate(chunk('first', 2));
+    scope.completeCreate('first', ['id-a', 'id-b']);
+    const second = chunk('second', 2);
+    scope.beginCreate(second);
+    expect(() => scope.completeCreate('second', ['id-new', 'id-b'])).toThrow(
+      expect.objectContaining({
+        code: 'target_inconsistent',
+        message: expect.stringMatching(/answered id id-b for different contacts .*contact #2.*loaded before/),
+      }),
+    );
+    // Nothing of that answer recorded; the chunk stays pending for a rerun to resend.
+    expect(scope.getContacts(second.keys).size).toBe(0);
+    expect(scope.pendingCreates().map((p) => p.idempotencyKey)).toEqual(['second']);
+    expect(scope.getContacts(['first-1@example.org']).get('first-1@example.org')?.contactId).toBe('id-b');
+    // The same identity answered its own id again (a resumed create) is no conflict.
+    scope.beginCreate(chunk('again', 1, 'first'));
+    scope.completeCreate('again', ['id-a']);
   });
 
   it('putContacts is all or nothing', () => {
