@@ -2,6 +2,7 @@ import type { ServiceClient } from '../client/index.js';
 import type { ContactWrite } from '../core/schemas/index.js';
 import type { LedgerScope } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
+import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWriteObject, writeHash, type ReferenceIds } from './write-object.js';
 
 export interface Planned {
@@ -75,7 +76,8 @@ export class Resolver {
     if (match !== 'email' || !client || targetWasEmpty) return undefined;
     // Bounded: a repeat lookup is a cheap request, an unbounded cache is memory that grows with input.
     if (this.cache.size > 50_000) this.cache.clear();
-    for (const { email } of record.contact.contact_emails ?? []) {
+    // Its first e-mails only: a record's later addresses rarely identify it when the first do not.
+    for (const { email } of (record.contact.contact_emails ?? []).slice(0, RECORD_LIMITS.searchedEmails)) {
       let pending = this.cache.get(email);
       if (!pending) {
         pending = client

@@ -15,6 +15,7 @@ import {
 } from './index.js';
 import { checkWriteField, normalizeBirthday, normalizeFieldValue } from './field-normalizers.js';
 import { identityKey } from './identity.js';
+import { RECORD_LIMITS } from './record-limits.js';
 import type { NamedCustomFieldValue, NormalizedReminder, RecordOutcome } from './record.js';
 import type { DraftContact, Issue, Severity, Stage } from '../core/types.js';
 
@@ -146,10 +147,36 @@ const applyNames = (draft: DraftContact, contact: Contact): void => {
   if (given.last !== undefined) contact.last_name = given.last;
 };
 
+/**
+ * Once a record holds `limit` values of a list, the values after it are left out, with one warning
+ * for all of them: they are not even normalized (a row of 20,000 e-mails costs no more than 50).
+ */
+const overLimit = (
+  kept: number,
+  limit: number,
+  rest: { value: string; field: string }[],
+  what: 'e-mails' | 'phone numbers',
+  note: Note,
+): boolean => {
+  if (kept < limit) return false;
+  const left = rest.filter(({ value }) => normalizeText(value) !== undefined);
+  if (left.length > 0) {
+    note(
+      'normalize',
+      left[0]!.field,
+      left[0]!.value,
+      'too_many_values',
+      `${left.length} more ${what} left out: a record keeps its first ${limit}; the contact was loaded with those`,
+    );
+  }
+  return true;
+};
+
 const normalizeEmails = (draft: DraftContact, note: Note): ContactEmail[] => {
   const emails: ContactEmail[] = [];
   const seen = new Set<string>();
-  for (const { value, field, label } of draft.emails) {
+  for (const [index, { value, field, label }] of draft.emails.entries()) {
+    if (overLimit(emails.length, RECORD_LIMITS.emails, draft.emails.slice(index), 'e-mails', note)) break;
     const text = normalizeText(value);
     if (text === undefined) continue;
     const result = normalizeEmail(text);
@@ -167,7 +194,9 @@ const normalizeEmails = (draft: DraftContact, note: Note): ContactEmail[] => {
 const normalizePhones = (draft: DraftContact, region: string | undefined, note: Note): ContactPhone[] => {
   const phones: ContactPhone[] = [];
   const seen = new Set<string>();
-  for (const { value, field, label } of draft.phones) {
+  for (const [index, { value, field, label }] of draft.phones.entries()) {
+    if (overLimit(phones.length, RECORD_LIMITS.phones, draft.phones.slice(index), 'phone numbers', note))
+      break;
     const text = normalizeText(value);
     if (text === undefined) continue;
     const result = normalizePhone(text, region);

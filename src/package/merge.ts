@@ -1,5 +1,6 @@
 import type { ContactEmail, ContactPhone } from '../core/schemas/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
+import { RECORD_LIMITS } from '../normalize/record-limits.js';
 
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
@@ -13,17 +14,18 @@ export const mergeRecords = (first: NormalizedRecord, duplicate: NormalizedRecor
     if (field === 'contact_emails' || field === 'contact_phone_numbers') continue;
     if (isEmpty(contact[field]) && !isEmpty(value)) contact[field] = value;
   }
+  // A merged record keeps the limits of one record (the duplicate's issue says it was merged).
   const emails = unionBy(
     first.contact.contact_emails,
     duplicate.contact.contact_emails,
     (e: ContactEmail) => e.email,
-  );
+  ).slice(0, RECORD_LIMITS.emails);
   if (emails.length > 0) contact.contact_emails = emails;
   const phones = unionBy(
     first.contact.contact_phone_numbers,
     duplicate.contact.contact_phone_numbers,
     (p: ContactPhone) => p.phone_number_sanitized ?? p.phone_number,
-  );
+  ).slice(0, RECORD_LIMITS.phones);
   if (phones.length > 0) contact.contact_phone_numbers = phones;
 
   return {

@@ -51,6 +51,8 @@ export const ISSUE_CODES = {
   value_too_long: 'A value is longer than the service allows and was dropped.',
   invalid_handle: 'A social handle is not valid and was dropped.',
   invalid_reminder: 'A reminder cannot be built from the record and was dropped.',
+  too_many_values:
+    'The record holds more e-mails or phone numbers than one contact keeps; the rest were dropped.',
   // dedupe
   duplicate: 'The record has the same identity as an earlier one and was merged into it.',
   // load

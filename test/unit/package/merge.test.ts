@@ -50,4 +50,19 @@ describe('mergeRecords', () => {
     expect(merged.customFields).toHaveLength(1);
     expect(first.contact.company).toBeNull();
   });
+
+  it('keeps the limits of one record: at most 50 e-mails after a merge (issue 16.7)', () => {
+    const emails = (from: number) =>
+      Array.from({ length: 40 }, (_, i) => ({ email: `p${from + i}@x.io`, label: 'work', ranking: i + 1 }));
+    const merged = mergeRecords(
+      record({ contact: { contact_emails: emails(0) } }),
+      record({ row: 2, contact: { contact_emails: emails(40) } }),
+    );
+    expect(merged.contact.contact_emails?.map((e) => e.email)).toEqual(
+      emails(0)
+        .concat(emails(40))
+        .slice(0, 50)
+        .map((e) => e.email),
+    );
+  });
 });

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readIssues, readReport, runCli, startService, type TestService } from './harness.js';
+
+/** Issue 16.7, pipeline side: one record carries at most 50 e-mails and 50 phones, and costs 5 searches. */
+let svc: TestService | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('what one record may carry', () => {
+  it('keeps the first 50 e-mails and phones with one warning each, and searches its first 5 e-mails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-limits-'));
+    dirs.push(dir);
+    svc = await startService();
+    // A target that holds someone: resolution searches (an empty target needs no search).
+    await svc.client.createContacts([
+      { full_name: 'Someone Else', contact_emails: [{ email: 'else@example.com' }] },
+    ]);
+    const emails = Array.from({ length: 2000 }, (_, i) => `many.${i}@example.com`);
+    const phones = Array.from({ length: 70 }, (_, i) => `(415) 555-${1000 + i}`);
+    const file = join(dir, 'wide.csv');
+    writeFileSync(file, `full_name,emails,phones\nMany Ways,${emails.join(';')},${phones.join(';')}\n`);
+    const out = join(dir, 'out');
+    const result = await runCli(
+      ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, 'state'), '--out', out],
+      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
+    );
+
+    expect(result.code).toBe(0);
+    const report = readReport(out);
+    expect(report.totals).toMatchObject({ read: 1, created: 1, rejected: 0 });
+    // The start probe, then one exact search per e-mail for the record's first five only.
+    expect(report.requests.byEndpoint['GET /v1/search/contacts']?.sent).toBe(1 + 5);
+    const stored = (await svc.client.local.contacts()).find((c) => c.full_name === 'Many Ways');
+    expect(stored?.contact_emails.map((e) => e.email)).toEqual(emails.slice(0, 50));
+    expect(stored?.contact_phone_numbers.map((p) => p.phone_number_sanitized)).toEqual(
+      phones.slice(0, 50).map((p) => `+1${p.replace(/\D/g, '')}`),
+    );
+    const warnings = readIssues(out).filter((i) => i.code === 'too_many_values');
+    expect(warnings.map((w) => [w.severity, w.field, w.message])).toEqual([
+      [
+        'warning',
+        'emails',
+        expect.stringMatching(/^1950 more e-mails left out: a record keeps its first 50/),
+      ],
+      [
+        'warning',
+        'phones',
+        expect.stringMatching(/^20 more phone numbers left out: a record keeps its first 50/),
+      ],
+    ]);
+  });
+});
