@@ -1,6 +1,12 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { constants, open as openCallback, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { ImportError } from '../core/errors/index.js';
 import { CHUNK_BYTES } from './limits.js';
+
+/** fs.open with flags as a number, as fs/promises' open returns a FileHandle, not the descriptor a Socket takes. */
+const fsOpen = promisify(openCallback) as (path: string, flags: number) => Promise<number>;
 
 export interface ByteSourceOptions {
   /** The input path as the user gave it; `-` reads `stdin`. */
@@ -59,48 +65,102 @@ async function* fileChunks(handle: FileHandle, path: string, signal?: AbortSigna
   }
 }
 
+/**
+ * A stream's chunks, given up as soon as `signal` aborts, even while no chunk comes (idle stdin, a
+ * FIFO nobody writes to): the pending read is abandoned and the stream destroyed.
+ */
 async function* streamChunks(
   stream: NodeJS.ReadableStream,
   path: string,
   signal?: AbortSignal,
 ): AsyncGenerator<Buffer> {
+  const iterator = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  const stop = stopped(signal, path);
+  let waiting = false;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-      if (signal?.aborted) throw interrupted(path);
+    for (;;) {
+      const pending = iterator.next();
+      // The losing read settles once the stream is destroyed; nobody waits for it any more.
+      pending.catch(() => undefined);
+      waiting = true;
+      const next = await (stop ? Promise.race([pending, stop.promise]) : pending);
+      waiting = false;
+      if (next.done) return;
+      const chunk = next.value;
       yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     }
   } catch (error) {
     throw toImportError(error, path);
+  } finally {
+    stop?.dispose();
+    // An async iterator's return() queues behind a read still pending, which may never end:
+    // destroying the stream is what ends that read.
+    if (waiting) (stream as { destroy?: () => void }).destroy?.();
+    else await iterator.return?.();
   }
 }
+
+/** A promise that rejects with `interrupted` when `signal` aborts; `dispose` removes its listener. */
+const stopped = (
+  signal: AbortSignal | undefined,
+  path: string,
+): { promise: Promise<never>; dispose(): void } | undefined => {
+  if (!signal) return undefined;
+  let onAbort = (): void => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(interrupted(path));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+};
+
+const fromStream = (stream: NodeJS.ReadableStream, path: string, signal?: AbortSignal): ByteSource => {
+  const chunks = streamChunks(stream, path, signal);
+  return {
+    chunks,
+    close: async () => {
+      await chunks.return(undefined);
+    },
+  };
+};
+
+/**
+ * A FIFO (named pipe) opened without blocking: a plain open() waits for a writer inside a libuv
+ * thread that nothing can cancel, and even process.exit() waits for it. Opened O_NONBLOCK it is
+ * read as a pipe stream, through the event loop, and dropped at once when the run is stopped.
+ */
+const openFifo = async (path: string, signal?: AbortSignal): Promise<ByteSource> => {
+  let fd: number;
+  try {
+    fd = await fsOpen(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw toImportError(error, path);
+  }
+  return fromStream(new Socket({ fd, readable: true, writable: false }), path, signal);
+};
 
 /** Opens a file (or stdin for `-`) for reading; a missing or unreadable file throws at once. */
 export async function openBytes(options: ByteSourceOptions): Promise<ByteSource> {
   const { path, signal } = options;
-  if (path === '-') {
-    const stream = options.stdin ?? process.stdin;
-    const chunks = streamChunks(stream, path, signal);
-    return {
-      chunks,
-      close: async () => {
-        await chunks.return(undefined);
-      },
-    };
+  if (path === '-') return fromStream(options.stdin ?? process.stdin, path, signal);
+  let kind: Stats;
+  try {
+    kind = await stat(path);
+  } catch (error) {
+    throw toImportError(error, path);
   }
+  if (kind.isDirectory()) {
+    throw new ImportError('input_unreadable', `Input ${path} is a directory; expected a file.`, {
+      file: path,
+    });
+  }
+  if (kind.isFIFO()) return openFifo(path, signal);
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw toImportError(error, path);
-  }
-  try {
-    if ((await handle.stat()).isDirectory()) {
-      throw new ImportError('input_unreadable', `Input ${path} is a directory; expected a file.`, {
-        file: path,
-      });
-    }
-  } catch (error) {
-    await handle.close();
     throw toImportError(error, path);
   }
   const chunks = fileChunks(handle, path, signal);

@@ -1,4 +1,5 @@
 import { createRowMapper, type Pipeline } from '../mapping/index.js';
+import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
 import type { InputInfo, Issue, SourceItem, SourceRow, Totals } from '../core/types.js';
 import { NormalizePool, workersFor } from './parallel/normalize-pool.js';
@@ -46,7 +47,11 @@ export const extract = async (
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
     if (options.signal?.aborted) break;
-    const source = await openSource(path, pipeline.dialect, { signal: options.signal, stdin: options.stdin });
+    const source = await openSource(path, pipeline.dialect, {
+      signal: options.signal,
+      stdin: options.stdin,
+    }).catch((error: unknown) => stopIfInterrupted(error, options.signal));
+    if (!source) break;
     const file = source.info.path;
     infos.push(source.info);
     outputs.registerInput(input, {
@@ -143,15 +148,19 @@ export const extract = async (
     };
 
     try {
-      for await (const item of source.items) {
-        totals.read += 1;
-        items.push(item);
-        if (item.kind === 'row') rows.push(item);
-        if (items.length >= BATCH) await dispatch();
-        if ((totals.read & 1023) === 0) {
-          options.onRecord?.(totals.read);
-          if (options.signal?.aborted) break;
+      try {
+        for await (const item of source.items) {
+          totals.read += 1;
+          items.push(item);
+          if (item.kind === 'row') rows.push(item);
+          if (items.length >= BATCH) await dispatch();
+          if ((totals.read & 1023) === 0) {
+            options.onRecord?.(totals.read);
+            if (options.signal?.aborted) break;
+          }
         }
+      } catch (error) {
+        stopIfInterrupted(error, options.signal);
       }
       if (items.length > 0) await dispatch();
       for (const batch of inFlight.splice(0)) settle(batch.items, await batch.outcomes);
@@ -161,6 +170,15 @@ export const extract = async (
     options.onRecord?.(totals.read);
   }
   return infos;
+};
+
+/**
+ * A read given up because the run was stopped (Ctrl-C while stdin or a FIFO waits) ends reading
+ * like a stop between records; any other error goes on.
+ */
+const stopIfInterrupted = (error: unknown, signal: AbortSignal | undefined): undefined => {
+  if (signal?.aborted && isImportError(error) && error.code === 'interrupted') return undefined;
+  throw error;
 };
 
 const duplicateIssue = (record: RecordSummary, first: { file: string; row: number }): Issue => ({

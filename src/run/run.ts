@@ -39,7 +39,11 @@ export interface RunOptions extends RunSettingsInput {
   pipeline: string | Pipeline;
   /** Absent: the local service, in-process, with its database in the state directory. */
   target?: TargetSpec;
-  /** Graceful stop (Ctrl-C): nothing new starts, requests in flight finish, the report says `interrupted`. */
+  /**
+   * Graceful stop (Ctrl-C): nothing new starts, requests in flight finish, the report says
+   * `interrupted`, exit code 130; 143 when aborted with the reason `'SIGTERM'` (as a shell reports
+   * a terminated process).
+   */
   signal?: AbortSignal;
   stdin?: NodeJS.ReadableStream;
   logger?: Logger;
@@ -60,7 +64,7 @@ export interface RunResult {
 }
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
-export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminated: 143 } as const;
 
 const newRunId = (now: Date): string =>
   `${now
@@ -267,7 +271,9 @@ const runHoldingState = async (
   const requests = target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} };
   const exitCode =
     status === 'interrupted'
-      ? EXIT.interrupted
+      ? options.signal?.reason === 'SIGTERM'
+        ? EXIT.terminated
+        : EXIT.interrupted
       : status === 'aborted'
         ? EXIT.stopped
         : totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read)

@@ -11,18 +11,20 @@ import { invocation } from '../invocation.js';
 import type { RunFlags } from './run-options.js';
 
 /**
- * Shared by `run` and `validate`: flags -> runImport -> summary and exit code. Ctrl-C once stops
- * gracefully (exit 130); a second Ctrl-C exits at once.
+ * Shared by `run` and `validate`: flags -> runImport -> summary and exit code. Ctrl-C (or SIGTERM)
+ * once stops gracefully (exit 130, or 143 for SIGTERM), even while an input waits for data; a
+ * second one exits at once.
  */
 export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<never> => {
   const logger = createLogger(flags.logLevel);
   const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGTERM' ? 143 : 130;
+    if (controller.signal.aborted) process.exit(code);
     process.stderr.write(
       '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
     );
-    controller.abort();
+    controller.abort(signal);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

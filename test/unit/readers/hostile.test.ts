@@ -215,6 +215,19 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
     expect(rows[1]!.values['c99999']).toBe('9');
   });
 
+  it('gives up a read that waits for data (idle stdin) as soon as the signal is aborted', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { openSource } = await import('../../../src/readers/index.js');
+    const controller = new AbortController();
+    const idle = new PassThrough();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await errorOf(openSource('-', {}, { signal: controller.signal, stdin: idle }));
+    expect(isImportError(error) && error.code).toBe('interrupted');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(idle.destroyed).toBe(true);
+  });
+
   it('stops when the signal is aborted', async () => {
     const controller = new AbortController();
     const path = files.write('abort.csv', 'a\n' + '1\n'.repeat(100_000));

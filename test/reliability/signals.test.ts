@@ -1,0 +1,123 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, readReport } from '../e2e/harness.js';
+
+/**
+ * Issue 16.10 through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
+ * 130 and SIGTERM 143 within a second (the bound here is generous: the suite shares two cores),
+ * with an `interrupted` report, whether stdin is idle or a FIFO has no writer.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'ci-signals-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Ended {
+  code: number | null;
+  stderr: string;
+  /** Milliseconds from the signal to the exit. */
+  afterSignal: number;
+}
+
+/**
+ * Starts the CLI with stdin a pipe that nobody writes to (held open), waits until the run has
+ * started (its `run started` log line), then sends `signal`.
+ */
+const stopWhileWaiting = (args: string[], signal: NodeJS.Signals): Promise<Ended> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args, '--log-level', 'info'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let signalledAt: number | undefined;
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (signalledAt === undefined && stderr.includes('run started')) {
+        // A moment more, so the reader is waiting for data when the signal comes.
+        setTimeout(() => {
+          signalledAt = Date.now();
+          child.kill(signal);
+        }, 300);
+      }
+    });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      child.stdin.destroy();
+      resolve({ code, stderr, afterSignal: Date.now() - (signalledAt ?? Infinity) });
+    });
+  });
+
+const fifo = (name: string): string => {
+  const path = join(dir, name);
+  execFileSync('mkfifo', [path]);
+  return path;
+};
+
+describe('signals while an input blocks', () => {
+  it('Ctrl-C with stdin idle: exit 130 at once, report interrupted', { timeout: 90_000 }, async () => {
+    const out = join(dir, 'stdin-int');
+    const ended = await stopWhileWaiting(['validate', 'generic', '-', '--out', out], 'SIGINT');
+    expect(ended.code, ended.stderr).toBe(130);
+    expect(ended.afterSignal).toBeLessThan(5_000);
+    expect(readReport(out)).toMatchObject({ status: 'interrupted', exitCode: 130 });
+    expect(ended.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('SIGTERM with stdin idle: exit 143 at once', { timeout: 90_000 }, async () => {
+    const out = join(dir, 'stdin-term');
+    const ended = await stopWhileWaiting(['validate', 'generic', '-', '--out', out], 'SIGTERM');
+    expect(ended.code, ended.stderr).toBe(143);
+    expect(ended.afterSignal).toBeLessThan(5_000);
+    expect(readReport(out)).toMatchObject({ status: 'interrupted', exitCode: 143 });
+  });
+
+  it(
+    'a FIFO without a writer: SIGTERM exits 143, Ctrl-C 130, for validate and run',
+    { timeout: 120_000 },
+    async () => {
+      const term = await stopWhileWaiting(
+        ['validate', 'generic', fifo('no-writer.csv'), '--out', join(dir, 'fifo-term')],
+        'SIGTERM',
+      );
+      expect(term.code, term.stderr).toBe(143);
+      expect(term.afterSignal).toBeLessThan(5_000);
+      const int = await stopWhileWaiting(
+        [
+          'run',
+          'generic',
+          fifo('no-writer-2.csv'),
+          '--out',
+          join(dir, 'fifo-int'),
+          '--state',
+          join(dir, 'state'),
+        ],
+        'SIGINT',
+      );
+      expect(int.code).toBe(130);
+      expect(int.afterSignal).toBeLessThan(5_000);
+      expect(readReport(join(dir, 'fifo-int'))).toMatchObject({ status: 'interrupted', exitCode: 130 });
+    },
+  );
+
+  it('a FIFO whose writer comes later is read whole', { timeout: 90_000 }, async () => {
+    const path = fifo('late-writer.csv');
+    const out = join(dir, 'fifo-late');
+    const child = spawn(process.execPath, [CLI, 'validate', 'generic', path, '--out', out], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Opening the FIFO for writing blocks until the reader has it open: the CLI is waiting.
+    writeFileSync(path, 'full_name,email\nAnn Lee,ann@example.com\nBob Ray,bob@example.com\n');
+    expect(await closed, stderr).toBe(0);
+    expect(readReport(out).totals).toMatchObject({ read: 2, created: 2 });
+  });
+});
