@@ -4,7 +4,7 @@
  */
 import type { IssueCode } from './errors/codes.js';
 
-export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx';
+export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'vcard';
 
 /** What a reader learned about one input; `rows` is the number of data records read. */
 export interface InputInfo {
@@ -15,6 +15,8 @@ export interface InputInfo {
   rows: number;
   /** The worksheet read, for a workbook (.xlsx). */
   sheet?: string;
+  /** Values the reader leaves out on purpose, counted by kind (vCard: `PHOTO`); absent when none. */
+  ignored?: Record<string, number>;
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */

@@ -11,12 +11,13 @@ import { Cells, type ExplodeOptions } from './cells.js';
 import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
-import type {
-  ColumnRef,
-  ContactPointSource,
-  CustomFieldSource,
-  GroupSource,
-  ReminderSource,
+import {
+  LIST_FIELDS,
+  type ColumnRef,
+  type ContactPointSource,
+  type CustomFieldSource,
+  type GroupSource,
+  type ReminderSource,
 } from './schema.js';
 
 /**
@@ -246,11 +247,29 @@ export const createRowMapper = (
     return out;
   };
 
+  /** Every present value of every alternative (families expanded), for a list field. */
+  const allValues = (ref: ColumnRef, values: Values): Sourced<unknown> | undefined => {
+    const found: unknown[] = [];
+    let field: string | undefined;
+    for (const alternative of alternatives(ref)) {
+      for (const { column } of columnsOf(alternative, values)) {
+        if (!cells.present(values[column])) continue;
+        found.push(values[column]);
+        field ??= column;
+      }
+    }
+    return field === undefined ? undefined : { value: found, field };
+  };
+
   // With a header, the parts and fields whose columns are all absent are left out once, not per row.
   const mapped = (ref: ColumnRef | undefined): boolean =>
     ref !== undefined && columnsFor(ref, undefined, true).length > 0;
+  const mappedList = (ref: ColumnRef | undefined): boolean =>
+    ref !== undefined && (header === undefined || alternatives(ref).some((a) => columnsOf(a, {}).length > 0));
   const nameParts = NAME_PARTS.filter((part) => mapped(spec.name_parts[part]));
-  const fieldRefs = Object.entries(spec.fields).filter(([, ref]) => mapped(ref));
+  const fieldRefs = Object.entries(spec.fields).filter(([field, ref]) =>
+    LIST_FIELDS.has(field) ? mappedList(ref) : mapped(ref),
+  );
 
   const map = (row: SourceRow): DraftContact => {
     const values = row.values;
@@ -268,7 +287,7 @@ export const createRowMapper = (
       if (found) draft.name[part] = found;
     }
     for (const [field, ref] of fieldRefs) {
-      const found = first(ref, values);
+      const found = LIST_FIELDS.has(field) ? allValues(ref!, values) : first(ref, values);
       if (found) draft.fields[field] = found;
     }
     draft.emails = contactPoints(spec.emails, values, 'email');

@@ -24,7 +24,7 @@ const dateFormat = z
 const separator = z.union([z.string().min(1), z.literal(false)]);
 
 const sourceSchema = z.strictObject({
-  format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'xlsx']).optional(),
+  format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'xlsx', 'vcard']).optional(),
   sheet: z.string().min(1).optional(),
   delimiter: z.string().length(1, { message: 'expected one character (use "\\t" for a tab)' }).optional(),
   encoding: z.enum(['auto', 'utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).default('auto'),
@@ -55,6 +55,12 @@ const NOT_SCALAR_FIELDS = new Set<string>([
   'custom_fields',
   'contact_birthdays',
 ]);
+
+/**
+ * Write fields that hold a list: their reference may name a `{n}` family, and every present value
+ * of every alternative is kept (`ADR.{n}.formatted` -> one address each).
+ */
+export const LIST_FIELDS: ReadonlySet<string> = new Set(['legacy_contact_addresses']);
 
 /** Contact write fields a column can fill directly, by their write name. */
 export const MAPPABLE_FIELDS = CONTACT_WRITE_FIELDS.filter((field) => !NOT_SCALAR_FIELDS.has(field));

@@ -64,8 +64,22 @@ const DATE_TIME_FIELDS = [
   'phone_call_last_interaction_at',
 ] as const;
 
+/** Address texts become `{formatted}` entries; entries already in the service's shape pass to the schema. */
+const toAddresses: FieldNormalizer = (value) => {
+  const addresses: unknown[] = [];
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (typeof item === 'object' && item !== null) addresses.push(item);
+    else {
+      const formatted = normalizeText(item);
+      if (formatted !== undefined) addresses.push({ formatted });
+    }
+  }
+  return addresses.length === 0 ? undefined : ok(addresses);
+};
+
 const NORMALIZERS: Record<string, FieldNormalizer> = {
   website: viaText((text) => normalizeWebsite(text)),
+  legacy_contact_addresses: toAddresses,
   birthday_year: toNumber,
   ...Object.fromEntries(BOOLEAN_FIELDS.map((f) => [f, toBoolean])),
   ...Object.fromEntries(DATE_TIME_FIELDS.map((f) => [f, dateTimeField])),

@@ -12,6 +12,8 @@ const FORMAT_BY_EXTENSION: Record<string, InputFormat> = {
   '.jsonl': 'ndjson',
   '.xlsx': 'xlsx',
   '.xlsm': 'xlsx',
+  '.vcf': 'vcard',
+  '.vcard': 'vcard',
 };
 
 /** The format told by the file name; `-` (stdin) is CSV unless the dialect declares a format. */
@@ -25,7 +27,7 @@ export function detectFormat(path: string): InputFormat {
     throw new ImportError('input_format_unsupported', `${path} ${unsupported}`, { file: path });
   throw new ImportError(
     'input_format_unknown',
-    `Cannot tell the format of ${path} from its extension "${extension}"; expected .csv, .tsv, .json, .ndjson, .jsonl or .xlsx, or a declared format.`,
+    `Cannot tell the format of ${path} from its extension "${extension}"; expected .csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .vcf or .vcard, or a declared format.`,
     { file: path },
   );
 }

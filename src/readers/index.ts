@@ -1,5 +1,5 @@
 /**
- * The readers: CSV, TSV, JSON arrays and NDJSON, streamed so memory stays flat whatever the input
+ * The readers: CSV, TSV, JSON arrays, NDJSON and vCard, streamed so memory stays flat whatever the input
  * size. Every record carries its file and 1-based data row; records a reader cannot turn into
  * values are yielded as problems, and only a file that cannot be read at all throws ImportError.
  */
@@ -11,6 +11,7 @@ import { openJson } from './json.js';
 import { openNdjson } from './ndjson.js';
 import { openXlsx } from '../readers/xlsx.js';
 import { openText } from './text-source.js';
+import { openVcard } from './vcard.js';
 
 export { detectFormat };
 export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
@@ -64,6 +65,8 @@ export async function openSource(
       return openJson(text, file);
     case 'ndjson':
       return openNdjson(text, file);
+    case 'vcard':
+      return openVcard(text, file);
   }
   throw new ImportError('input_format_unknown', `No reader for the format "${format as string}".`, { file });
 }

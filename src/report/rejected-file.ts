@@ -42,6 +42,8 @@ export class RejectedFile {
     const { format } = this.options;
     if (format === 'json') out.write(`${this.count === 0 ? '' : ',\n'}${raw}`);
     else if (format === 'ndjson') out.write(`${raw}\n`);
+    // A card's text ends with its END:VCARD line break, except a last card cut short by the file's end.
+    else if (format === 'vcard') out.write(raw.endsWith('\n') ? raw : `${raw}\r\n`);
     else out.write(`${this.safeCsv(raw)}\n`);
     this.count += 1;
   }

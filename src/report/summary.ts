@@ -37,6 +37,8 @@ export const formatSummary = (
   if (totals.pending > 0) {
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
+  const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
+  if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   lines.push(
     `  groups ${verb}created ${n(report.groups.created)} (existing ${n(report.groups.existing)}), ` +
       `custom fields ${verb}created ${n(report.customFields.created)} (existing ${n(report.customFields.existing)}), ` +

@@ -75,7 +75,7 @@ export class RunOutputs {
     if (this.rejected.has(index)) return;
     // A workbook's rejects are a CSV file with the sheet's header: it opens in any spreadsheet program.
     const format = source.format === 'xlsx' ? 'csv' : source.format;
-    const name = rejectedName(index, this.inputCount, source.path, format);
+    const name = rejectedName(index, this.inputCount, source.path, format === 'vcard' ? 'vcf' : format);
     this.rejected.set(index, new RejectedFile({ ...source, format, path: join(this.dir, name) }));
   }
 

@@ -47,10 +47,11 @@ const reportSchema = z.object({
   inputs: z.array(
     z.object({
       path: z.string(),
-      format: z.enum(['csv', 'tsv', 'json', 'ndjson']),
+      format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'vcard']),
       encoding: z.string(),
       delimiter: z.string().nullable(),
       rows: count,
+      ignored: z.record(z.string(), count).optional(),
     }),
   ),
   totals: z.object({

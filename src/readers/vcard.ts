@@ -1,0 +1,89 @@
+import { ImportError } from '../core/errors/index.js';
+import type { OpenedSource, SourceItem } from '../core/types.js';
+import { MAX_RECORD_CHARS } from './limits.js';
+import type { TextSource } from './text-source.js';
+import { splitCards, type ContentLine, type RawCard } from './vcard-cards.js';
+import { BINARY_PROPERTIES, parseProperty, propertyName, type VCardVersion, type VProperty } from './vcard-property.js';
+import { cardValues } from './vcard-record.js';
+
+const versionOf = (lines: ContentLine[]): VCardVersion => {
+  const version = lines.find((line) => propertyName(line.text) === 'VERSION');
+  const number = version?.text.slice(version.text.indexOf(':') + 1).trim();
+  return number === '2.1' || number === '4.0' ? number : '3.0';
+};
+
+interface CardOutcome {
+  item: SourceItem;
+  photos: number;
+}
+
+/** One card as a record of flat values (vcard-record.ts), or a problem naming its first bad line. */
+const readCard = (card: RawCard, file: string, encoding: string): CardOutcome => {
+  const where = `Card ${card.index} (line ${card.line}) of ${file}`;
+  const problem = (code: 'row_unparseable' | 'invalid_encoding', message: string): CardOutcome => ({
+    item: { kind: 'problem', file, row: card.index, line: card.line, code, message, raw: card.raw },
+    photos: 0,
+  });
+  if (card.fault) return problem(card.fault.code, `${where} ${card.fault.message}.`);
+  const version = versionOf(card.lines);
+  const properties: VProperty[] = [];
+  let photos = 0;
+  for (const line of card.lines) {
+    const name = propertyName(line.text);
+    if (BINARY_PROPERTIES.has(name) || name === 'AGENT') {
+      if (name === 'PHOTO') photos++;
+      continue;
+    }
+    const parsed = parseProperty(line, version, encoding);
+    if (!parsed.ok) return problem(parsed.code, `${where}: ${parsed.message}.`);
+    properties.push(parsed.property);
+  }
+  return {
+    item: { kind: 'row', file, row: card.index, line: card.line, values: cardValues(properties), raw: card.raw },
+    photos,
+  };
+};
+
+/**
+ * Reads a vCard file (2.1, 3.0 or 4.0; several cards, or single-card files joined) card by card:
+ * row N is the Nth card, `line` its BEGIN:VCARD line, `raw` its text as written. A card that
+ * cannot be read (cut short, a line that is no property, bytes invalid in its charset) is a
+ * problem and reading goes on. Photos are counted in `info.ignored`, never mapped.
+ */
+export function openVcard(text: TextSource, file: string): OpenedSource {
+  const info = {
+    path: file,
+    format: 'vcard' as const,
+    encoding: text.encoding,
+    delimiter: null,
+    rows: 0,
+    ignored: {} as Record<string, number>,
+  };
+
+  async function* items(): AsyncGenerator<SourceItem> {
+    try {
+      const cards = splitCards(text.chunks, {
+        maxCardChars: MAX_RECORD_CHARS,
+        invalidSeen: () => text.transcoder.invalidSeen,
+        encoding: text.encoding,
+      });
+      for await (const card of cards) {
+        const { item, photos } = readCard(card, file, text.encoding);
+        if (photos > 0) info.ignored.PHOTO = (info.ignored.PHOTO ?? 0) + photos;
+        info.rows++;
+        yield item;
+      }
+      if (info.rows === 0) {
+        throw new ImportError(
+          'input_unreadable',
+          `${file} holds no vCard: no BEGIN:VCARD line; expected cards from BEGIN:VCARD to END:VCARD.`,
+          { file, line: 1 },
+        );
+      }
+    } finally {
+      await text.close();
+    }
+  }
+
+  return { info, header: undefined, rawHeader: undefined, headerIssues: [], items: items(), close: text.close };
+}
