@@ -168,7 +168,10 @@ async function* physicalLines(
  * A card cut short (another BEGIN:VCARD, or the end of the file, before its END:VCARD) is yielded
  * with a fault.
  */
-export async function* splitCards(chunks: AsyncIterator<Buffer>, options: SplitOptions): AsyncGenerator<RawCard> {
+export async function* splitCards(
+  chunks: AsyncIterator<Buffer>,
+  options: SplitOptions,
+): AsyncGenerator<RawCard> {
   let lineNumber = 0;
   let index = 0;
   let card: OpenCard | undefined;

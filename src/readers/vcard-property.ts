@@ -1,6 +1,13 @@
 import ICAL from 'ical.js';
 import type { ContentLine } from './vcard-cards.js';
-import { decodeBase64, decodeQuotedPrintable, escape21, escapeBreaks, recode, type Decoded } from './vcard-value.js';
+import {
+  decodeBase64,
+  decodeQuotedPrintable,
+  escape21,
+  escapeBreaks,
+  recode,
+  type Decoded,
+} from './vcard-value.js';
 
 /** One property of a card, as the mapping reads it. */
 export interface VProperty {
@@ -51,7 +58,11 @@ const splitLine = (text: string): SplitLine | undefined => {
   return undefined;
 };
 
-const paramName = (param: string): string => param.slice(0, Math.max(param.indexOf('='), 0)).trim().toLowerCase();
+const paramName = (param: string): string =>
+  param
+    .slice(0, Math.max(param.indexOf('='), 0))
+    .trim()
+    .toLowerCase();
 const paramValue = (param: string): string => param.slice(param.indexOf('=') + 1).replace(/^"|"$/g, '');
 
 interface Prepared {
@@ -89,7 +100,8 @@ const valueText = (
   fileEncoding: string,
 ): Decoded => {
   let decoded: Decoded;
-  if (prepared.encoding === 'quoted-printable') decoded = decodeQuotedPrintable(split.value, prepared.charset);
+  if (prepared.encoding === 'quoted-printable')
+    decoded = decodeQuotedPrintable(split.value, prepared.charset);
   else if (prepared.encoding === 'b' || prepared.encoding === 'base64')
     decoded = decodeBase64(split.value, prepared.charset);
   else decoded = { ok: true, text: recode(split.value, fileEncoding, prepared.charset) };
@@ -145,7 +157,10 @@ const fromJcal = (jcal: unknown[], line: number): VProperty => {
 export const propertyName = (text: string): string => {
   const end = text.search(/[;:]/);
   const name = end === -1 ? text : text.slice(0, end);
-  return name.slice(name.lastIndexOf('.') + 1).trim().toUpperCase();
+  return name
+    .slice(name.lastIndexOf('.') + 1)
+    .trim()
+    .toUpperCase();
 };
 
 /**

@@ -40,7 +40,10 @@ const nonEmpty = (text: string): boolean => text.trim() !== '';
 
 /** A component's values (`Richter,James`), joined for reading. */
 const joined = (values: string[] | undefined, separator = ' '): string =>
-  (values ?? []).map((value) => value.trim()).filter(nonEmpty).join(separator);
+  (values ?? [])
+    .map((value) => value.trim())
+    .filter(nonEmpty)
+    .join(separator);
 
 /** The whole value as text: components by `; `, the values of one by `, `. */
 const textOf = (property: VProperty): string =>
@@ -105,7 +108,9 @@ class CardBuilder {
     else if (name === 'N') this.name(property);
     else if (name === 'ORG') this.organization(property);
     else if (name === 'IMPP') {
-      const service = serviceKey(property.params['x-service-type']?.[0] ?? /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]);
+      const service = serviceKey(
+        property.params['x-service-type']?.[0] ?? /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1],
+      );
       if (service) this.first(`IMPP.${service}`, afterScheme(text));
     } else if (SOCIAL.has(name)) {
       const { params } = property;
@@ -157,7 +162,13 @@ class CardBuilder {
     if ('ORG.name' in this.values) return;
     const [name, ...units] = property.parts;
     this.first('ORG.name', joined(name, ', '));
-    this.first('ORG.unit', units.map((unit) => joined(unit, ', ')).filter(nonEmpty).join(', '));
+    this.first(
+      'ORG.unit',
+      units
+        .map((unit) => joined(unit, ', '))
+        .filter(nonEmpty)
+        .join(', '),
+    );
   }
 }
 

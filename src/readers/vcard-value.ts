@@ -12,7 +12,7 @@ const ALIASES: Record<string, string> = {
   // Outlook declares us-ascii for text that holds Windows-1252 bytes.
   'us-ascii': 'windows-1252',
   ascii: 'windows-1252',
-  'utf8': 'utf-8',
+  utf8: 'utf-8',
 };
 
 /** The charset to decode with: the declared one when known, else UTF-8 if the bytes are, else Windows-1252. */
@@ -42,7 +42,9 @@ export const decodeQuotedPrintable = (text: string, declared: string | undefined
   let literal = '';
   const takeLiteral = () => {
     if (literal === '') return;
-    parts.push(literalCharset === 'utf-8' ? Buffer.from(literal, 'utf8') : iconv.encode(literal, literalCharset));
+    parts.push(
+      literalCharset === 'utf-8' ? Buffer.from(literal, 'utf8') : iconv.encode(literal, literalCharset),
+    );
     literal = '';
   };
   for (let i = 0; i < text.length; i++) {

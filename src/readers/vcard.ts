@@ -3,7 +3,13 @@ import type { OpenedSource, SourceItem } from '../core/types.js';
 import { MAX_RECORD_CHARS } from './limits.js';
 import type { TextSource } from './text-source.js';
 import { splitCards, type ContentLine, type RawCard } from './vcard-cards.js';
-import { BINARY_PROPERTIES, parseProperty, propertyName, type VCardVersion, type VProperty } from './vcard-property.js';
+import {
+  BINARY_PROPERTIES,
+  parseProperty,
+  propertyName,
+  type VCardVersion,
+  type VProperty,
+} from './vcard-property.js';
 import { cardValues } from './vcard-record.js';
 
 const versionOf = (lines: ContentLine[]): VCardVersion => {
@@ -39,7 +45,14 @@ const readCard = (card: RawCard, file: string, encoding: string): CardOutcome =>
     properties.push(parsed.property);
   }
   return {
-    item: { kind: 'row', file, row: card.index, line: card.line, values: cardValues(properties), raw: card.raw },
+    item: {
+      kind: 'row',
+      file,
+      row: card.index,
+      line: card.line,
+      values: cardValues(properties),
+      raw: card.raw,
+    },
     photos,
   };
 };
@@ -85,5 +98,12 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
     }
   }
 
-  return { info, header: undefined, rawHeader: undefined, headerIssues: [], items: items(), close: text.close };
+  return {
+    info,
+    header: undefined,
+    rawHeader: undefined,
+    headerIssues: [],
+    items: items(),
+    close: text.close,
+  };
 }

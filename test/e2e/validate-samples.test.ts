@@ -154,7 +154,7 @@ describe('contact-import validate on every sample', () => {
   it('lists the built-in pipelines', async () => {
     const result = await runCli(['pipelines']);
     expect(result.code).toBe(0);
-    for (const name of ['generic', 'address-book-csv', 'mail-client-csv', 'worknet-connections'])
+    for (const name of ['generic', 'address-book-csv', 'mail-client-csv', 'vcard', 'worknet-connections'])
       expect(result.stdout).toContain(name);
   });
 });

@@ -239,8 +239,20 @@ export const EXPECTED: ExpectedFile[] = [
     issues: {},
     photos: 0,
     contacts: [
-      { full: 'Arnold Smith', first: 'Arnold', last: 'Smith', emails: ['asmithk@gmail.com other'], phones: [] },
-      { full: 'Chris Beatle', first: 'Chris', last: 'Beatle', emails: ['chrisy55d@yahoo.com other'], phones: [] },
+      {
+        full: 'Arnold Smith',
+        first: 'Arnold',
+        last: 'Smith',
+        emails: ['asmithk@gmail.com other'],
+        phones: [],
+      },
+      {
+        full: 'Chris Beatle',
+        first: 'Chris',
+        last: 'Beatle',
+        emails: ['chrisy55d@yahoo.com other'],
+        phones: [],
+      },
       { full: 'Doug White', first: 'Doug', last: 'White', emails: ['dwhite@gmail.com other'], phones: [] },
     ],
   },

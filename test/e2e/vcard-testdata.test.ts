@@ -45,7 +45,8 @@ const asExpected = (c: LocalContact, groupNames: Map<string, string>): ExpectedC
   };
   if (c.birthday) out.birthday = c.birthday as string;
   if (c.birthday_year) out.birthdayYear = c.birthday_year as number;
-  if (c.groups_contacts.length > 0) out.groups = c.groups_contacts.map((g) => groupNames.get(g.group_id)!).sort();
+  if (c.groups_contacts.length > 0)
+    out.groups = c.groups_contacts.map((g) => groupNames.get(g.group_id)!).sort();
   if (c.company) out.company = c.company as string;
   if (c.custom_fields.length > 0) out.custom = c.custom_fields.map((f) => `${f.name}=${f.text_value}`).sort();
   const addresses = c.legacy_contact_addresses as unknown[] | null | undefined;
@@ -85,7 +86,11 @@ describe('every file of the vCard test suite', () => {
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toContain(`photos ignored: ${sum((e) => e.photos)} `);
     const report = readReport(out);
-    expect(report.totals).toMatchObject({ read: sum((e) => e.read), rejected: sum((e) => e.rejected), failed: 0 });
+    expect(report.totals).toMatchObject({
+      read: sum((e) => e.read),
+      rejected: sum((e) => e.rejected),
+      failed: 0,
+    });
     expect(outcomes(report)).toBe(report.totals.read);
     const issues = readIssues(out);
     EXPECTED.forEach((e, i) => {
@@ -108,7 +113,17 @@ describe('every file of the vCard test suite', () => {
     svc = await startService();
     const cwd = scratch();
     const result = await runCli(
-      ['run', 'vcard', join(SUITE, e.file), '--target', svc.service.url, '--out', 'out', '--max-rejects', '1'],
+      [
+        'run',
+        'vcard',
+        join(SUITE, e.file),
+        '--target',
+        svc.service.url,
+        '--out',
+        'out',
+        '--max-rejects',
+        '1',
+      ],
       { cwd, env: { CONTACT_IMPORT_API_KEY: svc.key } },
     );
     expect(result.code, result.stderr).toBe(0);
@@ -128,7 +143,11 @@ describe('vCard details read back', () => {
     await runCli(['validate', 'vcard', file, '--out', 'out'], { cwd });
     const lines = readFileSync(file, 'utf8').split('\r\n');
     const sixth = `${lines.slice(70, lines.lastIndexOf('END:VCARD') + 1).join('\r\n')}\r\n`;
-    expect(sixth.startsWith('BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=91')).toBe(true);
+    expect(
+      sixth.startsWith(
+        'BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=91',
+      ),
+    ).toBe(true);
     expect(readRejected(join(cwd, 'out', 'rejected.vcf'))).toBe(sixth);
     const error = readIssues(join(cwd, 'out')).find((i) => i.severity === 'error');
     expect(error).toMatchObject({ row: '6', stage: 'read', code: 'invalid_encoding' });
@@ -156,9 +175,14 @@ describe('vCard details read back', () => {
     });
     const john = contacts.find((c) => c.last_name === 'Doe')!;
     expect(john.legacy_contact_addresses).toEqual([
-      { formatted: 'Crescent moon drive, 555-asd, Nice Area, Albaney, New York 12345, United States of America' },
+      {
+        formatted:
+          'Crescent moon drive, 555-asd, Nice Area, Albaney, New York 12345, United States of America',
+      },
     ]);
-    expect(john.description).toMatch(/^THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND/);
+    expect(john.description).toMatch(
+      /^THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND/,
+    );
     expect(john.description).toMatch(/SUCH DAMAGE\. Favotire Color: Blue$/);
   });
 });

@@ -7,15 +7,30 @@ const pipeline = parsePipeline(
   'fields:\n  legacy_contact_addresses: ["Address {n} - Formatted", Address]\n  website: Web\n',
   'list.yaml',
 );
-const row = (values: Record<string, unknown>, file = 'in.json'): SourceRow => ({ kind: 'row', file, row: 1, raw: '', values });
+const row = (values: Record<string, unknown>, file = 'in.json'): SourceRow => ({
+  kind: 'row',
+  file,
+  row: 1,
+  raw: '',
+  values,
+});
 
 describe('list fields', () => {
   it('a {n} family in fields keeps every present member, then the other alternatives, first column named', () => {
     const mapper = createRowMapper(pipeline, undefined, 'in.json');
     const draft = mapper.map(
-      row({ 'Address 2 - Formatted': 'Two', 'Address 1 - Formatted': 'One', 'Address 3 - Formatted': ' ', Address: 'Plain', Web: 'x.org' }),
+      row({
+        'Address 2 - Formatted': 'Two',
+        'Address 1 - Formatted': 'One',
+        'Address 3 - Formatted': ' ',
+        Address: 'Plain',
+        Web: 'x.org',
+      }),
     );
-    expect(draft.fields.legacy_contact_addresses).toEqual({ value: ['One', 'Two', 'Plain'], field: 'Address 1 - Formatted' });
+    expect(draft.fields.legacy_contact_addresses).toEqual({
+      value: ['One', 'Two', 'Plain'],
+      field: 'Address 1 - Formatted',
+    });
     expect(draft.fields.website).toEqual({ value: 'x.org', field: 'Web' });
   });
 
@@ -24,14 +39,18 @@ describe('list fields', () => {
     const draft = createRowMapper(pipeline, header, 'in.csv').map(
       row({ 'Address 1 - Formatted': '1 Main St', Web: '' }, 'in.csv'),
     );
-    expect(draft.fields).toEqual({ legacy_contact_addresses: { value: ['1 Main St'], field: 'Address 1 - Formatted' } });
+    expect(draft.fields).toEqual({
+      legacy_contact_addresses: { value: ['1 Main St'], field: 'Address 1 - Formatted' },
+    });
     expect(createRowMapper(pipeline, ['Web'], 'in.csv').map(row({ Web: 'x.org' }, 'in.csv')).fields).toEqual({
       website: { value: 'x.org', field: 'Web' },
     });
   });
 
   it('addresses become {formatted} entries; service-shaped entries pass as they are', () => {
-    expect(normalizeFieldValue('legacy_contact_addresses', ['  1 Main St ', '', { formatted: 'Two' }], {})).toEqual({
+    expect(
+      normalizeFieldValue('legacy_contact_addresses', ['  1 Main St ', '', { formatted: 'Two' }], {}),
+    ).toEqual({
       ok: true,
       value: [{ formatted: '1 Main St' }, { formatted: 'Two' }],
     });

@@ -19,12 +19,13 @@ const failure = (text: string): ImportError => {
 };
 
 describe('built-in pipelines', () => {
-  it('lists the four built-ins with descriptions', async () => {
+  it('lists the built-ins with descriptions', async () => {
     const list = await listPipelines();
     expect(list.map((p) => p.name)).toEqual([
       'address-book-csv',
       'generic',
       'mail-client-csv',
+      'vcard',
       'worknet-connections',
     ]);
     for (const p of list) {
@@ -32,7 +33,7 @@ describe('built-in pipelines', () => {
       expect(path.isAbsolute(p.file)).toBe(true);
     }
     const text = formatPipelineList(list);
-    expect(text.split('\n').filter(Boolean)).toHaveLength(4);
+    expect(text.split('\n').filter(Boolean)).toHaveLength(list.length);
     expect(text).toMatch(/^address-book-csv\s{2,}Address-book/m);
   });
 

@@ -2,6 +2,7 @@ import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isImportError } from '../../../src/errors/index.js';
 import { splitCards } from '../../../src/readers/vcard-cards.js';
+import { detectFormat } from '../../../src/sources/index.js';
 import { readAll, tempFiles } from '../sources/read-all.js';
 
 const files = tempFiles();
@@ -10,6 +11,10 @@ afterAll(() => files.cleanup());
 const crlf = (lines: string[]): string => lines.map((line) => `${line}\r\n`).join('');
 
 describe('vCard cards', () => {
+  it('is the format of .vcf and .vcard files, whatever their case', () => {
+    expect(['a.vcf', 'dir/B.VCF', 'c.vcard'].map(detectFormat)).toEqual(['vcard', 'vcard', 'vcard']);
+  });
+
   it('yields one record per card: row is the card index, line its BEGIN:VCARD, raw its text', async () => {
     const first = ['BEGIN:VCARD', 'VERSION:3.0', 'FN:Ada Lovelace', 'EMAIL:ada@example.com', 'END:VCARD'];
     const second = ['BEGIN:VCARD', 'VERSION:3.0', 'FN:Alan Turing', 'END:VCARD'];
@@ -139,7 +144,11 @@ describe('vCard cards', () => {
   it('reads a Windows-1252 file, and a raw value whose CHARSET says UTF-8 in it', async () => {
     const text = crlf(['BEGIN:VCARD', 'VERSION:2.1', 'N:Müller;Jörg', 'END:VCARD']);
     const utf8Name = Buffer.from('FN;CHARSET=UTF-8:Jörg Müller\r\n', 'utf8');
-    const bytes = Buffer.concat([iconv.encode(text.replace('END:VCARD\r\n', ''), 'windows-1252'), utf8Name, Buffer.from('END:VCARD\r\n')]);
+    const bytes = Buffer.concat([
+      iconv.encode(text.replace('END:VCARD\r\n', ''), 'windows-1252'),
+      utf8Name,
+      Buffer.from('END:VCARD\r\n'),
+    ]);
     const { rows, source } = await readAll(files.write('cp1252.vcf', bytes));
     expect(source.info.encoding).toBe('windows-1252');
     expect(rows[0]!.values).toEqual({ 'N.family': 'Müller', 'N.given': 'Jörg', FN: 'Jörg Müller' });
@@ -336,14 +345,21 @@ describe('splitCards', () => {
 
   it('yields a card as soon as its END:VCARD arrives, before the rest of the file is read', async () => {
     const pulled = { count: 0 };
-    const parts = ['BEGIN:VCARD\r\nFN:One\r\nEND:', 'VCARD\r\n', 'BEGIN:VCARD\r\nFN:Two\r\n', 'END:VCARD\r\n'];
+    const parts = [
+      'BEGIN:VCARD\r\nFN:One\r\nEND:',
+      'VCARD\r\n',
+      'BEGIN:VCARD\r\nFN:Two\r\n',
+      'END:VCARD\r\n',
+    ];
     const cards = splitCards(chunksOf(parts, pulled), options);
     const first = await cards.next();
     expect(first.value).toMatchObject({ index: 1, line: 1, lines: [{ text: 'FN:One', line: 2 }] });
     expect(pulled.count).toBeLessThan(parts.length);
     const rest = [];
     for await (const card of { [Symbol.asyncIterator]: () => cards }) rest.push(card);
-    expect(rest.map((card) => [card.index, card.line, card.lines])).toEqual([[2, 4, [{ text: 'FN:Two', line: 5 }]]]);
+    expect(rest.map((card) => [card.index, card.line, card.lines])).toEqual([
+      [2, 4, [{ text: 'FN:Two', line: 5 }]],
+    ]);
   });
 
   it('a card larger than the limit is a fault whose text is not held; the next card is read', async () => {
