@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { LocalContact } from '../../src/api/schemas/index.js';
+import type { LocalContact } from '../../src/core/schemas/index.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import {
   outcomes,

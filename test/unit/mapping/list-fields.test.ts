@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRowMapper, parsePipeline } from '../../../src/mapping/index.js';
-import { normalizeFieldValue } from '../../../src/pipeline/field-normalizers.js';
-import type { SourceRow } from '../../../src/pipeline/types.js';
+import type { SourceRow } from '../../../src/core/types.js';
 
 const pipeline = parsePipeline(
   'fields:\n  legacy_contact_addresses: ["Address {n} - Formatted", Address]\n  website: Web\n',
@@ -45,19 +44,5 @@ describe('list fields', () => {
     expect(createRowMapper(pipeline, ['Web'], 'in.csv').map(row({ Web: 'x.org' }, 'in.csv')).fields).toEqual({
       website: { value: 'x.org', field: 'Web' },
     });
-  });
-
-  it('addresses become {formatted} entries; service-shaped entries pass as they are', () => {
-    expect(
-      normalizeFieldValue('legacy_contact_addresses', ['  1 Main St ', '', { formatted: 'Two' }], {}),
-    ).toEqual({
-      ok: true,
-      value: [{ formatted: '1 Main St' }, { formatted: 'Two' }],
-    });
-    expect(normalizeFieldValue('legacy_contact_addresses', 'Only one', {})).toEqual({
-      ok: true,
-      value: [{ formatted: 'Only one' }],
-    });
-    expect(normalizeFieldValue('legacy_contact_addresses', ['', ' '], {})).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isImportError } from '../../../src/errors/index.js';
+import { isImportError } from '../../../src/core/errors/index.js';
 import { splitCards } from '../../../src/readers/vcard-cards.js';
-import { detectFormat } from '../../../src/sources/index.js';
-import { readAll, tempFiles } from '../sources/read-all.js';
+import { detectFormat } from '../../../src/readers/index.js';
+import { readAll, tempFiles } from './read-all.js';
 
 const files = tempFiles();
 afterAll(() => files.cleanup());
