@@ -7,6 +7,7 @@ import { JsonElementLines } from './json-lines.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
 import type { TextSource } from './text-source.js';
 import { describeJsonValue } from './json-kind.js';
+import { headerlessSource } from './headerless-source.js';
 
 /** Characters given to the tokenizer per call. */
 const TOKENIZE_SLICE = 4096;
@@ -179,12 +180,5 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
     }
   }
 
-  return {
-    info,
-    header: undefined,
-    rawHeader: undefined,
-    headerIssues: [],
-    items: items(),
-    close: text.close,
-  };
+  return headerlessSource(info, items(), text.close);
 }

@@ -5,6 +5,7 @@ import { splitLines } from './lines.js';
 import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
 import type { TextSource } from './text-source.js';
 import { describeJsonValue } from './json-kind.js';
+import { headerlessSource } from './headerless-source.js';
 
 /** True when `value` nests containers deeper than `limit` (the record itself is level 1). */
 function tooDeep(value: unknown, limit: number): boolean {
@@ -99,12 +100,5 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
     }
   }
 
-  return {
-    info,
-    header: undefined,
-    rawHeader: undefined,
-    headerIssues: [],
-    items: items(),
-    close: text.close,
-  };
+  return headerlessSource(info, items(), text.close);
 }

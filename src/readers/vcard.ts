@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
 import { MAX_RECORD_CHARS } from './limits.js';
 import type { TextSource } from './text-source.js';
 import { splitCards, type ContentLine, type RawCard } from './vcard-cards.js';
@@ -11,6 +11,7 @@ import {
   type VProperty,
 } from './vcard-property.js';
 import { cardValues } from './vcard-record.js';
+import { headerlessSource } from './headerless-source.js';
 
 const versionOf = (lines: ContentLine[]): VCardVersion => {
   const version = lines.find((line) => propertyName(line.text) === 'VERSION');
@@ -64,14 +65,7 @@ const readCard = (card: RawCard, file: string, encoding: string): CardOutcome =>
  * problem and reading goes on. Photos are counted in `info.ignored`, never mapped.
  */
 export function openVcard(text: TextSource, file: string): OpenedSource {
-  const info = {
-    path: file,
-    format: 'vcard' as const,
-    encoding: text.encoding,
-    delimiter: null,
-    rows: 0,
-    ignored: {} as Record<string, number>,
-  };
+  const info: InputInfo = { path: file, format: 'vcard', encoding: text.encoding, delimiter: null, rows: 0 };
 
   async function* items(): AsyncGenerator<SourceItem> {
     try {
@@ -82,7 +76,10 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
       });
       for await (const card of cards) {
         const { item, photos } = readCard(card, file, text.encoding);
-        if (photos > 0) info.ignored.PHOTO = (info.ignored.PHOTO ?? 0) + photos;
+        if (photos > 0) {
+          info.ignored ??= {};
+          info.ignored.PHOTO = (info.ignored.PHOTO ?? 0) + photos;
+        }
         info.rows++;
         yield item;
       }
@@ -98,12 +95,5 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
     }
   }
 
-  return {
-    info,
-    header: undefined,
-    rawHeader: undefined,
-    headerIssues: [],
-    items: items(),
-    close: text.close,
-  };
+  return headerlessSource(info, items(), text.close);
 }

@@ -98,3 +98,10 @@ export const startService = async (options: LocalServiceOptions = {}): Promise<T
     },
   };
 };
+
+/** `contact-import run <args> --target <svc> --out out` in `cwd`, with the service's key. */
+export const runOn = (svc: TestService, args: string[], cwd: string): Promise<CliResult> =>
+  runCli(['run', ...args, '--target', svc.service.url, '--out', 'out'], {
+    cwd,
+    env: { CONTACT_IMPORT_API_KEY: svc.key },
+  });

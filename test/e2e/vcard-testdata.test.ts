@@ -9,6 +9,7 @@ import {
   readRejected,
   readReport,
   runCli,
+  runOn,
   startService,
   tempDir,
   TESTDATA,
@@ -112,20 +113,7 @@ describe('every file of the vCard test suite', () => {
   it.each(EXPECTED)('run $file and read the contacts back', async (e) => {
     svc = await startService();
     const cwd = scratch();
-    const result = await runCli(
-      [
-        'run',
-        'vcard',
-        join(SUITE, e.file),
-        '--target',
-        svc.service.url,
-        '--out',
-        'out',
-        '--max-rejects',
-        '1',
-      ],
-      { cwd, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-    );
+    const result = await runOn(svc, ['vcard', join(SUITE, e.file), '--max-rejects', '1'], cwd);
     expect(result.code, result.stderr).toBe(0);
     const report = readReport(join(cwd, 'out'));
     checkTotals(report, e);
@@ -159,10 +147,7 @@ describe('vCard details read back', () => {
     svc = await startService();
     const cwd = scratch();
     const files = ['rfc6350-example.vcf', 'John_Doe_GMAIL.vcf'].map((f) => join(SUITE, f));
-    const result = await runCli(['run', 'vcard', ...files, '--target', svc.service.url, '--out', 'out'], {
-      cwd,
-      env: { CONTACT_IMPORT_API_KEY: svc.key },
-    });
+    const result = await runOn(svc, ['vcard', ...files], cwd);
     expect(result.code, result.stderr).toBe(0);
     const contacts = await svc.client.local.contacts();
     const simon = contacts.find((c) => c.full_name === 'Simon Perreault')!;
