@@ -10,6 +10,7 @@ const row = (values: Record<string, unknown>, file = 'in.json'): SourceRow => ({
   kind: 'row',
   file,
   row: 1,
+  line: 2,
   raw: '',
   values,
 });
