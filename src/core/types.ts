@@ -178,4 +178,13 @@ export interface IssueCount {
   severity: Issue['severity'];
   count: number;
   example: Issue;
+  /** The first few issues of the code, `example` first (absent in snapshots of older runs). */
+  examples?: Issue[];
+}
+
+/** Issues about one input column ('' for whole-record issues), with the first few as examples. */
+export interface FieldCount {
+  field: string;
+  count: number;
+  examples: Issue[];
 }

@@ -1,8 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
-import type { Issue, IssueCount } from '../core/types.js';
+import type { FieldCount, Issue, IssueCount } from '../core/types.js';
 import { commitFile, temporaryPathFor } from './atomic-file.js';
+import { IssueTally } from './issue-tally.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 
 export const ISSUE_COLUMNS = [
@@ -20,15 +21,15 @@ export const ISSUE_COLUMNS = [
 const MAX_VALUE_CHARS = 200;
 
 /**
- * Streams issues.csv as issues happen and keeps only counts and one example per code, so memory
- * does not grow with the number of issues.
+ * Streams issues.csv as issues happen and keeps only counts and a few examples per code and per
+ * column (issue-tally.ts), so memory does not grow with the number of issues.
  */
 export class IssuesFile {
   readonly path: string;
   /** Where the rows go until close() renames it to `path`. */
   private readonly temporary: string;
   private readonly out: WriteStream;
-  private readonly counts = new Map<string, IssueCount>();
+  private readonly tally = new IssueTally();
   private pending: string[] = [];
   errors = 0;
   warnings = 0;
@@ -57,21 +58,17 @@ export class IssuesFile {
     if (this.pending.length >= 256) this.flushPending();
     if (issue.severity === 'error') this.errors += 1;
     else this.warnings += 1;
-    const key = `${issue.severity}:${issue.code}`;
-    const seen = this.counts.get(key);
-    if (seen) seen.count += 1;
-    else
-      this.counts.set(key, {
-        code: issue.code,
-        severity: issue.severity,
-        count: 1,
-        example: { ...issue, value },
-      });
+    this.tally.add(value === issue.value ? issue : { ...issue, value });
   }
 
   /** Codes by count, most frequent first. */
   topCodes(limit = Infinity): IssueCount[] {
-    return [...this.counts.values()].sort((a, b) => b.count - a.count).slice(0, limit);
+    return this.tally.byCode(limit);
+  }
+
+  /** Input columns by issue count, most frequent first. */
+  topFields(limit = Infinity): FieldCount[] {
+    return this.tally.byField(limit);
   }
 
   private flushPending(): void {

@@ -9,6 +9,11 @@ export interface RequestCounts {
 
 export type RunStatus = 'completed' | 'interrupted' | 'aborted';
 
+export interface IssueSummary {
+  byCode: { code: string; severity: 'error' | 'warning'; count: number }[];
+  byField: { field: string; count: number }[];
+}
+
 /** report.json, exactly the contract of DESIGN.md "Outputs of a run" (plus `error` when aborted). */
 export interface RunReport {
   runId: string;
@@ -34,6 +39,11 @@ export interface RunReport {
    * pipeline, settings and tool version, nothing run in between), so its outcome was reused.
    */
   inputsUnchangedSince?: string;
+  /**
+   * Issue rows by code (with severity) and by input column ('' for whole-record issues), most
+   * frequent first: counts only, the rows themselves are issues.csv.
+   */
+  issues?: IssueSummary;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */
   error?: { code: string; message: string; context?: Record<string, unknown> };
 }

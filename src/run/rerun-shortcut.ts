@@ -2,7 +2,7 @@ import { copyFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ISSUE_CODES, type IssueCode } from '../core/errors/index.js';
-import type { InputInfo, IssueCount, Totals } from '../core/types.js';
+import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
 import { temporaryPathFor } from '../report/atomic-file.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFingerprint, Ledger, RunSnapshot } from '../state/index.js';
@@ -35,7 +35,15 @@ const snapshotSchema = z.object({
   inputs: z.array(z.object({ path: z.string(), size: count, sha256: z.string() })).min(1),
   outDir: z.string().min(1),
   outputs: z.array(z.object({ name: z.string().min(1), size: count })).min(1),
-  topIssues: z.array(z.object({ code: z.string(), severity, count, example: issueSchema })),
+  topIssues: z.array(
+    z.object({
+      code: z.string(),
+      severity,
+      count,
+      example: issueSchema,
+      examples: z.array(issueSchema).optional(),
+    }),
+  ),
 });
 
 const createdExisting = z.object({ created: count, existing: count });
@@ -66,6 +74,8 @@ const reportSchema = z.object({
   }),
   groups: createdExisting,
   customFields: createdExisting,
+  /** Reports written before report.json had `issues` lack it. */
+  issues: z.object({ byField: z.array(z.object({ field: z.string(), count })) }).optional(),
 });
 
 type PreviousReport = z.infer<typeof reportSchema>;
@@ -136,6 +146,8 @@ export interface ShortcutOutcome {
   issuesPath: string;
   rejectedPaths: string[];
   topIssues: IssueCount[];
+  /** Issue counts by input column, as the earlier run counted them (no examples kept). */
+  topFields: FieldCount[];
   /** The files written in `outDir` with their sizes, for this run's own snapshot. */
   outputs: RunSnapshot['outputs'];
 }
@@ -174,6 +186,7 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
     issuesPath: paths[0]!,
     rejectedPaths: paths.slice(1),
     topIssues: snapshot.topIssues,
+    topFields: (report.issues?.byField ?? []).map((f) => ({ ...f, examples: [] })),
     outputs: snapshot.outputs,
   };
 };

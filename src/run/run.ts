@@ -5,6 +5,8 @@ import type { ClientOptions } from '../client/index.js';
 import { targetLabel } from '../client/target-url.js';
 import { ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
+import { issueSummary, runModel, writeHtmlReport } from '../report/html/index.js';
+import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import { acquireRunLock, openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
@@ -26,7 +28,7 @@ import {
 import { Staging } from '../package/staging.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from './target.js';
 import { inTargetTurn } from './target-turn.js';
-import type { InputInfo, IssueCount } from '../core/types.js';
+import type { FieldCount, InputInfo, IssueCount } from '../core/types.js';
 
 export interface RunProgress {
   phase: 'read' | 'load';
@@ -56,6 +58,8 @@ export interface RunResult {
   report: RunReport;
   outDir: string;
   reportPath: string;
+  /** report.html beside report.json; absent only if it could not be written (logged). */
+  htmlPath?: string;
   issuesPath: string;
   rejectedPaths: string[];
   topIssues: IssueCount[];
@@ -121,12 +125,23 @@ const runHoldingState = async (
   const totals = emptyTotals();
   const references = new References();
   const log = options.logger;
+  let target: ConnectedTarget | undefined;
+  // Read on a timer, not per record: the course of the run for report.html costs the hot path nothing.
+  const sampler = new ProgressSampler(() => {
+    const stats = target?.client?.stats();
+    return {
+      read: totals.read,
+      loaded: totals.created + totals.updated + totals.unchanged,
+      requests: stats?.sent ?? 0,
+      retries: stats?.retried ?? 0,
+    };
+  }).start();
+  let samples: ProgressSample[] = [];
 
   let status: RunStatus = 'completed';
   let failure: ImportError | undefined;
   let inputs: InputInfo[] = [];
   const opened: InputInfo[] = [];
-  let target: ConnectedTarget | undefined;
   let ledger: Ledger | undefined;
   let outcome: LoadOutcome | undefined;
   let outputs: RunOutputs | undefined;
@@ -246,14 +261,17 @@ const runHoldingState = async (
     // The command layer prints the one clear line; the log keeps the detail at info.
     log?.info({ runId, code: failure?.code }, failure?.message ?? 'run interrupted');
   } finally {
+    samples = sampler.stop();
     staging?.close();
     await target?.close();
   }
 
   let files: Pick<RunResult, 'issuesPath' | 'rejectedPaths' | 'topIssues'>;
+  let topFields: FieldCount[];
   if (shortcut) {
     const { issuesPath, rejectedPaths, topIssues } = shortcut;
     files = { issuesPath, rejectedPaths, topIssues };
+    topFields = shortcut.topFields;
   } else {
     // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
     outputs ??= new RunOutputs(outDir, settings.inputs.length);
@@ -264,6 +282,7 @@ const runHoldingState = async (
       0,
     );
     files = { issuesPath: outputs.issues.path, rejectedPaths: outputs.rejectedPaths(), topIssues };
+    topFields = outputs.issues.topFields();
   }
   // Whatever stopped the run and wherever: a record read that reached no outcome was not sent.
   totals.pending += totals.read - outcomesTotal(totals);
@@ -296,9 +315,20 @@ const runHoldingState = async (
     requests,
     exitCode,
     ...(shortcut && previous ? { inputsUnchangedSince: previous.runId } : {}),
+    issues: issueSummary(files.topIssues, topFields),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   const reportPath = writeReportFile(outDir, report);
+  let htmlPath: string | undefined;
+  try {
+    htmlPath = writeHtmlReport(
+      outDir,
+      runModel(report, { codes: files.topIssues, fields: topFields, issuesPath: files.issuesPath, samples }),
+    );
+  } catch (error) {
+    // report.json holds every number; a page that cannot be written must not lose the run.
+    log?.warn({ runId, err: (error as Error).message }, 'report.html could not be written');
+  }
   if (ledger) {
     const snapshot =
       status === 'completed' && hashed && definition && (await inputsUntouched(hashed))
@@ -312,6 +342,7 @@ const runHoldingState = async (
     report,
     outDir,
     reportPath,
+    ...(htmlPath ? { htmlPath } : {}),
     ...files,
     ...(target?.local ? { local: { db: target.local.db, keyFile: target.local.keyFile } } : {}),
   };

@@ -65,7 +65,12 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   const { report } = result;
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    const files = [result.reportPath, result.issuesPath, ...result.rejectedPaths];
+    const files = [
+      result.reportPath,
+      ...(result.htmlPath ? [result.htmlPath] : []),
+      result.issuesPath,
+      ...result.rejectedPaths,
+    ];
     process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files })}\n`);
     if (result.local && !dryRun) {
       process.stdout.write(

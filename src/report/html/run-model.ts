@@ -1,0 +1,78 @@
+import { basename } from 'node:path';
+import type { FieldCount, IssueCount } from '../../core/types.js';
+import type { IssueSummary, RunReport } from '../run-report.js';
+import type { ChangesModel, IssueExample, ProgressSample, RunReportModel } from './model.js';
+
+/** What a run collects besides report.json for its report.html. */
+export interface RunHtmlExtras {
+  /** Issue codes with their counts and first examples (IssuesFile.topCodes()). */
+  codes: IssueCount[];
+  /** Input columns with their counts and first examples (IssuesFile.topFields()). */
+  fields: FieldCount[];
+  issuesPath: string;
+  samples: ProgressSample[];
+  changes?: ChangesModel;
+}
+
+const asExample = (issue: IssueExample): IssueExample => ({
+  file: issue.file,
+  row: issue.row,
+  field: issue.field,
+  value: issue.value,
+  code: issue.code,
+  message: issue.message,
+});
+
+/** report.json's `issues`: the counts of the tally, without examples (values stay in issues.csv). */
+export const issueSummary = (codes: IssueCount[], fields: FieldCount[]): IssueSummary => ({
+  byCode: codes.map((c) => ({ code: c.code, severity: c.severity, count: c.count })),
+  byField: fields.map((f) => ({ field: f.field, count: f.count })),
+});
+
+/** The model of a run's report.html: report.json's numbers plus the examples and samples. */
+export const runModel = (report: RunReport, extras: RunHtmlExtras): RunReportModel => {
+  const extended = report as RunReport & {
+    exitReason?: string;
+    requests: RunReport['requests'] & {
+      byEndpoint?: Record<string, { sent: number; retried: number; failed: number }>;
+    };
+    inputs: (RunReport['inputs'][number] & { unusedColumns?: string[] })[];
+  };
+  return {
+    kind: 'run',
+    runId: report.runId,
+    pipeline: report.pipeline,
+    target: report.target,
+    status: report.status,
+    dryRun: report.dryRun,
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    durationMs: report.durationMs,
+    exitCode: report.exitCode,
+    ...(extended.exitReason ? { exitReason: extended.exitReason } : {}),
+    ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+    inputs: extended.inputs,
+    totals: report.totals,
+    groups: report.groups,
+    customFields: report.customFields,
+    reminders: report.reminders,
+    requests: extended.requests,
+    ...(report.inputsUnchangedSince ? { inputsUnchangedSince: report.inputsUnchangedSince } : {}),
+    samples: extras.samples,
+    issues: {
+      byCode: extras.codes.map((c) => ({
+        code: c.code,
+        severity: c.severity,
+        count: c.count,
+        examples: (c.examples ?? [c.example]).map(asExample),
+      })),
+      byField: extras.fields.map((f) => ({
+        field: f.field,
+        count: f.count,
+        examples: f.examples.map(asExample),
+      })),
+      file: basename(extras.issuesPath),
+    },
+    ...(extras.changes ? { changes: extras.changes } : {}),
+  };
+};
