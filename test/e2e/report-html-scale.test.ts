@@ -45,7 +45,7 @@ describe('report.html of a 1,000,000-row dry run', () => {
     const opened = loads[0]!;
     expect(await opened.page.getAttribute('body', 'data-charts')).toBe('drawn');
     for (const c of await canvasesDrawn(opened.page)) expect(c.painted, c.id).toBeGreaterThan(500);
-    expect(await opened.page.textContent('[data-total="read"] .value')).toBe('1,000,000');
+    expect(await opened.page.innerText('[data-total="read"] .value')).toBe('1,000,000');
     expect(await opened.page.getAttribute('#invariant', 'data-holds')).toBe('true');
     expect(opened.errors).toEqual([]);
     expect(opened.requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
@@ -61,7 +61,7 @@ describe('report.html of a 1,000,000-row dry run', () => {
       matches: Number(await page.getAttribute('#changes-table', 'data-matches')),
     });
     expect(await table()).toEqual({ rows: ROWS_SHOWN, matches: 1000 });
-    expect(await page.textContent('#planned-updates')).toBe('2,700');
+    expect(await page.innerText('#planned-updates')).toBe('2,700');
     await page.fill('#changes-search', `c_${(100000 + 7).toString(36)}`);
     expect(await table()).toEqual({ rows: 1, matches: 1 });
     expect(await page.innerText('#changes-table tbody')).toContain(`${HOSTILE} → New value 7`);
@@ -81,8 +81,8 @@ describe('report.html of a 1,000,000-row dry run', () => {
     writeFileSync(file, renderHtmlReport(syntheticUndoModel()));
     const opened = await openReport(browser, file);
     expect(await opened.page.textContent('h1')).toContain('Undo report');
-    expect(await opened.page.textContent('[data-total="restored"] .value')).toBe('700');
-    expect(await opened.page.textContent('[data-total="notUndone"] .value')).toBe('6');
+    expect(await opened.page.innerText('[data-total="restored"] .value')).toBe('700');
+    expect(await opened.page.innerText('[data-total="notUndone"] .value')).toBe('6');
     expect(await opened.page.getAttribute('body', 'data-charts')).toBe('drawn');
     expect(opened.errors).toEqual([]);
     await screenshot(opened.page, 'report-html-undo.png');

@@ -11,6 +11,9 @@
  * model from a RunReport with `runModel()` (run-model.ts); an undo builds its model directly.
  */
 
+import type { Totals } from '../../core/types.js';
+import type { RunReport } from '../run-report.js';
+
 /** One progress sample: `t` is milliseconds since the run started; the rest are running totals. */
 export interface ProgressSample {
   t: number;
@@ -113,27 +116,17 @@ interface ReportModelBase {
   issues?: IssuesModel;
 }
 
-export interface RunTotalsModel {
-  read: number;
-  rejected: number;
-  duplicates: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  /** Read but not sent because the run stopped; 0 when the report predates the key. */
-  pending: number;
-  warnings: number;
-}
+/** report.json's totals: `read` and the outcomes it must equal, plus warnings. */
+export type RunTotalsModel = Totals;
 
 export interface RunReportModel extends ReportModelBase {
   kind: 'run';
   pipeline: string;
   inputs: InputModel[];
   totals: RunTotalsModel;
-  groups: { created: number; existing: number };
-  customFields: { created: number; existing: number };
-  reminders: { created: number; updated: number };
+  groups: RunReport['groups'];
+  customFields: RunReport['customFields'];
+  reminders: RunReport['reminders'];
   /** Set when the run reused this earlier run's outcome instead of reading its inputs. */
   inputsUnchangedSince?: string;
   /** Field-level previews (a dry run against a target): updated contacts, field by field. */

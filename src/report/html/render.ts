@@ -30,39 +30,34 @@ export const renderHtmlReport = (model: ReportModel): string => {
     `default-src 'none'; script-src ${scriptHash(library)} ${scriptHash(script)}; ` +
     "style-src 'unsafe-inline'; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'";
   const title = `${model.kind === 'undo' ? 'Undo' : model.dryRun ? 'Dry run' : 'Import'} report ${model.runId}`;
+  // prettier-ignore: it would format the scripts' text as code, and their hashes must match it byte for byte.
+  // prettier-ignore
   const page = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="${csp}" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="generator" content="contact-import" />
-        <title>${title}</title>
-        <style>
-          ${trusted(STYLES)}
-        </style>
-      </head>
-      <body data-kind="${model.kind}" data-charts="pending">
-        ${headerSection(model)}
-        <main>
-          ${errorSection(model)} ${outcomeSection(model)} ${changesSection(model)}
-          ${issuesSection(model.issues)} ${model.kind === 'run' ? inputsSection(model) : html``}
-          ${activitySection(model)}
-          <footer>
-            Written by contact-import. This page is self-contained: it works offline and sends nothing. The
-            numbers are those of report.json beside it.
-          </footer>
-        </main>
-        <script type="application/json" id="report-data">
-          ${trusted(jsonForScript(pageData(model)))}
-        </script>
-        <script>
-          ${trusted(library)};
-        </script>
-        <script>
-          ${trusted(script)};
-        </script>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="contact-import">
+<title>${title}</title>
+<style>${trusted(STYLES)}</style>
+</head>
+<body data-kind="${model.kind}" data-charts="pending">
+${headerSection(model)}
+<main>
+${errorSection(model)}
+${outcomeSection(model)}
+${changesSection(model)}
+${issuesSection(model.issues)}
+${model.kind === 'run' ? inputsSection(model) : html``}
+${activitySection(model)}
+<footer>Written by contact-import. This page is self-contained: it works offline and sends nothing. The numbers are those of report.json beside it.</footer>
+</main>
+<script type="application/json" id="report-data">${trusted(jsonForScript(pageData(model)))}</script>
+<script>${trusted(library)}</script>
+<script>${trusted(script)}</script>
+</body>
+</html>
+`;
   return page.text;
 };

@@ -12,8 +12,6 @@ header.top .meta b{color:#f8fafc;font-weight:600}
 .badge.ok{background:#16a34a;color:#fff}.badge.warn{background:#f59e0b;color:#111}.badge.bad{background:#dc2626;color:#fff}
 .badge.dry{background:#6366f1;color:#fff}
 section{background:#fff;border:1px solid #e2e8f0;border-radius:10px;padding:18px 20px;margin:18px 0}
-/* Below the fold, the browser lays out a section only when it is scrolled to: a big table costs nothing at open. */
-section.later{content-visibility:auto;contain-intrinsic-size:auto 900px}
 h2{margin:0 0 12px;font-size:20px}
 h3{margin:18px 0 8px;font-size:16px}
 p.note{color:#475569;margin:6px 0}
@@ -24,7 +22,7 @@ details summary{cursor:pointer;color:#1d4ed8;font-size:13px}
 .card{border:1px solid #e2e8f0;border-left:6px solid var(--c,#64748b);border-radius:8px;padding:8px 12px;background:#f8fafc;min-width:0;container-type:inline-size}
 .card .label{font-size:13px;color:#475569;text-transform:uppercase;letter-spacing:.04em}
 /* The number shrinks with its card (cqi) rather than break: 10,000,000 stays on one line. */
-.card .value{font-size:min(28px,19cqi);font-weight:700;line-height:1.25;white-space:nowrap}
+.card .value{font-size:min(28px,21cqi);font-weight:700;line-height:1.25;white-space:nowrap}
 .cards.hero{grid-template-columns:minmax(200px,300px)}
 .cards.hero .value{font-size:min(36px,19cqi)}
 .invariant{margin:14px 0 4px;padding:10px 14px;border-radius:8px;font-size:16px;overflow-wrap:anywhere}

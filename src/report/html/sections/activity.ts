@@ -1,7 +1,8 @@
-import { chartBox } from './chart-box.js';
+import { COLORS } from '../page-data.js';
 import { count, duration, perSecond } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { ReportModel } from '../model.js';
+import { cards, chartBox, dataTable } from './parts.js';
 
 const endpoints = (model: ReportModel): SafeHtml => {
   const byEndpoint = model.requests.byEndpoint;
@@ -17,22 +18,13 @@ const endpoints = (model: ReportModel): SafeHtml => {
           <td class="num">${count(c.failed)}</td>
         </tr>`,
     );
+  const numeric = (label: string) => ({ label, numeric: true as const });
   return html`<h3>By endpoint</h3>
-    <div class="scroll">
-      <table id="requests-by-endpoint">
-        <thead>
-          <tr>
-            <th>request</th>
-            <th class="num">sent</th>
-            <th class="num">retried</th>
-            <th class="num">failed</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>`;
+    ${dataTable(
+      'requests-by-endpoint',
+      ['request', numeric('sent'), numeric('retried'), numeric('failed')],
+      rows,
+    )}`;
 };
 
 /** Requests, retries and throughput, with their course over the run from the progress samples. */
@@ -42,39 +34,26 @@ export const activitySection = (model: ReportModel): SafeHtml => {
     model.kind === 'run'
       ? model.totals.created + model.totals.updated + model.totals.unchanged
       : model.totals.restored + model.totals.archived;
+  // A run that reused an earlier outcome read nothing: a records/s figure would be fiction.
   const reused = model.kind === 'run' && model.inputsUnchangedSince !== undefined;
   const chart =
     model.samples.length >= 2
       ? chartBox('chart-progress', 0, 'Records and requests over time', 300)
       : html`<p class="note">The run was too short for a course over time.</p>`;
-  return html`<section class="later" id="activity">
+  return html`<section id="activity">
     <h2>Requests and throughput</h2>
-    <div class="cards">
-      <div class="card" style="--c:#2563eb">
-        <div class="label">requests sent</div>
-        <div class="value" id="requests-sent">${count(requests.sent)}</div>
-      </div>
-      <div class="card" style="--c:#f59e0b">
-        <div class="label">retried</div>
-        <div class="value" id="requests-retried">${count(requests.retried)}</div>
-      </div>
-      <div class="card" style="--c:#dc2626">
-        <div class="label">failed</div>
-        <div class="value" id="requests-failed">${count(requests.failed)}</div>
-      </div>
-      <div class="card">
-        <div class="label">duration</div>
-        <div class="value">${duration(durationMs)}</div>
-      </div>
-      <div class="card">
-        <div class="label">read / s</div>
-        <div class="value">${reused ? '–' : perSecond(totals.read, durationMs)}</div>
-      </div>
-      <div class="card" style="--c:#16a34a">
-        <div class="label">${model.kind === 'run' ? 'loaded' : 'undone'} / s</div>
-        <div class="value">${reused ? '–' : perSecond(loaded, durationMs)}</div>
-      </div>
-    </div>
+    ${cards([
+      { label: 'requests sent', value: requests.sent, color: COLORS.updated, id: 'requests-sent' },
+      { label: 'retried', value: requests.retried, color: COLORS.pending, id: 'requests-retried' },
+      { label: 'failed', value: requests.failed, color: COLORS.rejected, id: 'requests-failed' },
+      { label: 'duration', value: duration(durationMs) },
+      { label: 'read / s', value: reused ? '–' : perSecond(totals.read, durationMs) },
+      {
+        label: `${model.kind === 'run' ? 'loaded' : 'undone'} / s`,
+        value: reused ? '–' : perSecond(loaded, durationMs),
+        color: COLORS.created,
+      },
+    ])}
     ${chart}${endpoints(model)}
   </section>`;
 };

@@ -1,29 +1,31 @@
-import { MAX_CHANGE_ROWS } from '../page-data.js';
+import { COLORS, MAX_CHANGE_ROWS } from '../page-data.js';
 import { count, fileLink } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { ReportModel } from '../model.js';
+import { cards, type Card } from './parts.js';
 
 /** Rows in the table at once; a search looks through every row the page carries. */
 export const ROWS_SHOWN = 200;
 
 const summaryCards = (model: ReportModel, total: number): SafeHtml => {
-  const changes = html`<div class="card" style="--c:#2563eb">
-    <div class="label">field changes</div>
-    <div class="value" id="changes-total">${count(total)}</div>
-  </div>`;
-  if (model.kind === 'undo') return html`<div class="cards">${changes}</div>`;
+  const changes: Card = { label: 'field changes', value: total, color: COLORS.updated, id: 'changes-total' };
+  if (model.kind === 'undo') return cards([changes]);
   const verb = model.dryRun ? 'to ' : '';
-  return html`<div class="cards">
-    <div class="card" style="--c:#16a34a">
-      <div class="label">contacts ${verb}create</div>
-      <div class="value" id="planned-creates">${count(model.totals.created)}</div>
-    </div>
-    <div class="card" style="--c:#2563eb">
-      <div class="label">contacts ${verb}update</div>
-      <div class="value" id="planned-updates">${count(model.totals.updated)}</div>
-    </div>
-    ${changes}
-  </div>`;
+  return cards([
+    {
+      label: `contacts ${verb}create`,
+      value: model.totals.created,
+      color: COLORS.created,
+      id: 'planned-creates',
+    },
+    {
+      label: `contacts ${verb}update`,
+      value: model.totals.updated,
+      color: COLORS.updated,
+      id: 'planned-updates',
+    },
+    changes,
+  ]);
 };
 
 /**
@@ -84,7 +86,7 @@ export const changesSection = (model: ReportModel): SafeHtml => {
             </table>
           </div>
           <noscript><p class="note">The table of changes needs JavaScript.</p></noscript>`;
-  return html`<section class="later" id="changes" data-rows-shown="${ROWS_SHOWN}">
+  return html`<section id="changes" data-rows-shown="${ROWS_SHOWN}">
     <h2>${heading}</h2>
     ${summaryCards(model, changes.total)}
     <p class="note">${scope}</p>

@@ -1,6 +1,8 @@
+import { COLORS } from '../page-data.js';
 import { clip, count, delimiterName } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { RunReportModel } from '../model.js';
+import { cards, dataTable } from './parts.js';
 
 const unused = (columns: string[] | undefined): SafeHtml =>
   columns && columns.length > 0
@@ -21,52 +23,23 @@ export const inputsSection = (model: RunReportModel): SafeHtml => {
       </tr>`,
   );
   const planned = model.dryRun ? ' (planned)' : '';
-  return html`<section class="later" id="inputs">
+  const created = COLORS.created;
+  return html`<section id="inputs">
     <h2>Inputs</h2>
     <p class="note">Pipeline <b id="pipeline">${model.pipeline}</b> for every input.</p>
-    <div class="scroll">
-      <table id="inputs-table">
-        <thead>
-          <tr>
-            <th>file</th>
-            <th>format</th>
-            <th>encoding</th>
-            <th>delimiter</th>
-            <th class="num">records</th>
-            <th>columns not used</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>
+    ${dataTable(
+      'inputs-table',
+      ['file', 'format', 'encoding', 'delimiter', { label: 'records', numeric: true }, 'columns not used'],
+      rows,
+    )}
     <h3>Groups, custom fields and reminders</h3>
-    <div class="cards">
-      <div class="card" style="--c:#16a34a">
-        <div class="label">groups created${planned}</div>
-        <div class="value">${count(model.groups.created)}</div>
-      </div>
-      <div class="card">
-        <div class="label">groups existing</div>
-        <div class="value">${count(model.groups.existing)}</div>
-      </div>
-      <div class="card" style="--c:#16a34a">
-        <div class="label">custom fields created${planned}</div>
-        <div class="value">${count(model.customFields.created)}</div>
-      </div>
-      <div class="card">
-        <div class="label">custom fields existing</div>
-        <div class="value">${count(model.customFields.existing)}</div>
-      </div>
-      <div class="card" style="--c:#16a34a">
-        <div class="label">reminders created${planned}</div>
-        <div class="value">${count(model.reminders.created)}</div>
-      </div>
-      <div class="card" style="--c:#2563eb">
-        <div class="label">reminders updated${planned}</div>
-        <div class="value">${count(model.reminders.updated)}</div>
-      </div>
-    </div>
+    ${cards([
+      { label: `groups created${planned}`, value: model.groups.created, color: created },
+      { label: 'groups existing', value: model.groups.existing },
+      { label: `custom fields created${planned}`, value: model.customFields.created, color: created },
+      { label: 'custom fields existing', value: model.customFields.existing },
+      { label: `reminders created${planned}`, value: model.reminders.created, color: created },
+      { label: `reminders updated${planned}`, value: model.reminders.updated, color: COLORS.updated },
+    ])}
   </section>`;
 };

@@ -1,8 +1,8 @@
-import { chartBox } from './chart-box.js';
 import { MAX_BARS } from '../page-data.js';
 import { clip, count, fileLink, fileName, plural } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { IssueExample, IssuesModel } from '../model.js';
+import { chartBox, dataTable } from './parts.js';
 
 /** Examples shown per code or column, and columns listed in the table. */
 const EXAMPLES_SHOWN = 3;
@@ -54,20 +54,17 @@ const codeTable = (issues: IssuesModel): SafeHtml => {
           </td>
         </tr>`,
     );
-  return html`<table id="issues-by-code">
-    <thead>
-      <tr>
-        <th>code</th>
-        <th>severity</th>
-        <th class="num">count</th>
-        <th>examples (file, row, column, value)</th>
-        <th>issues.csv</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return dataTable(
+    'issues-by-code',
+    [
+      'code',
+      'severity',
+      { label: 'count', numeric: true },
+      'examples (file, row, column, value)',
+      'issues.csv',
+    ],
+    rows,
+  );
 };
 
 const fieldTable = (issues: IssuesModel): SafeHtml => {
@@ -84,25 +81,13 @@ const fieldTable = (issues: IssuesModel): SafeHtml => {
     sorted.length > COLUMNS_LISTED
       ? html`<p class="note">${count(sorted.length - COLUMNS_LISTED)} more columns: see issues.csv.</p>`
       : html``;
-  return html`<table id="issues-by-field">
-      <thead>
-        <tr>
-          <th>column</th>
-          <th class="num">count</th>
-          <th>examples</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-    ${more}`;
+  return html`${dataTable('issues-by-field', ['column', { label: 'count', numeric: true }, 'examples'], rows)}${more}`;
 };
 
 /** Issues by code and by column: two bar charts, then each with its first examples. */
 export const issuesSection = (issues: IssuesModel | undefined): SafeHtml => {
   if (!issues || issues.byCode.length === 0) {
-    return html`<section class="later" id="issues">
+    return html`<section id="issues">
       <h2>Issues</h2>
       <p class="note">No issue: every record read was clean.</p>
     </section>`;
@@ -110,7 +95,7 @@ export const issuesSection = (issues: IssuesModel | undefined): SafeHtml => {
   const total = issues.byCode.reduce((n, c) => n + c.count, 0);
   const codeBars = Math.min(issues.byCode.length, MAX_BARS + 1);
   const fieldBars = Math.min(issues.byField.length, MAX_BARS + 1);
-  return html`<section class="later" id="issues">
+  return html`<section id="issues">
     <h2>Issues: <span id="issues-total">${count(total)}</span></h2>
     <p class="note">
       Every issue is a row of <a href="${fileLink(issues.file)}">${issues.file}</a> (beside this page), with
@@ -128,8 +113,8 @@ export const issuesSection = (issues: IssuesModel | undefined): SafeHtml => {
       </div>
     </div>
     <h3>Codes, with examples</h3>
-    <div class="scroll">${codeTable(issues)}</div>
+    ${codeTable(issues)}
     <h3>Columns, with examples</h3>
-    <div class="scroll">${fieldTable(issues)}</div>
+    ${fieldTable(issues)}
   </section>`;
 };
