@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../../src/core/types.js';
 import { EXAMPLES_PER_KEY, IssueTally, MAX_FIELDS, OTHER_FIELDS } from '../../../src/report/issue-tally.js';
 
-const issue = (row: number, code: Issue['code'], field: string, severity: Issue['severity'] = 'warning'): Issue => ({
+const issue = (
+  row: number,
+  code: Issue['code'],
+  field: string,
+  severity: Issue['severity'] = 'warning',
+): Issue => ({
   file: 'a.csv',
   row,
   severity,
