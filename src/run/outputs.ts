@@ -4,6 +4,7 @@ import { ImportError } from '../core/errors/index.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { IssuesFile } from '../report/issues-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
+import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFormat, Issue } from '../core/types.js';
 
@@ -25,6 +26,23 @@ export const writeReportFile = (dir: string, report: RunReport): string => {
   const path = join(dir, 'report.json');
   writeFileAtomic(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
+};
+
+/**
+ * report.html beside report.json (run and undo alike). report.json already holds every number, so
+ * a page that cannot be written is logged and the run goes on; returns its path when written.
+ */
+export const writeHtmlReportFile = (
+  dir: string,
+  model: ReportModel,
+  warn: (message: string) => void,
+): string | undefined => {
+  try {
+    return writeHtmlReport(dir, model);
+  } catch (error) {
+    warn(`report.html could not be written: ${(error as Error).message}`);
+    return undefined;
+  }
 };
 
 /** The files a run may write in its `--out` besides the rejected files. */

@@ -5,7 +5,7 @@ import type { ClientOptions } from '../client/index.js';
 import { targetLabel } from '../client/target-url.js';
 import { ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
-import { issueSummary, runModel, writeHtmlReport } from '../report/html/index.js';
+import { issueSummary, runModel } from '../report/html/index.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import { acquireRunLock, openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
@@ -15,7 +15,7 @@ import { killPoint } from '../load/kill-point.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import { parseRunSettings, rejectLimit, type RunSettings, type RunSettingsInput } from './options.js';
 import { definitionFingerprint, hashInputs, inputsUntouched, type HashedInput } from './fingerprint.js';
-import { outputPathsOf, prepareOutDir, RunOutputs, writeReportFile } from './outputs.js';
+import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import { References } from '../package/references.js';
 import {
@@ -319,16 +319,11 @@ const runHoldingState = async (
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   const reportPath = writeReportFile(outDir, report);
-  let htmlPath: string | undefined;
-  try {
-    htmlPath = writeHtmlReport(
-      outDir,
-      runModel(report, { codes: files.topIssues, fields: topFields, issuesPath: files.issuesPath, samples }),
-    );
-  } catch (error) {
-    // report.json holds every number; a page that cannot be written must not lose the run.
-    log?.warn({ runId, err: (error as Error).message }, 'report.html could not be written');
-  }
+  const htmlPath = writeHtmlReportFile(
+    outDir,
+    runModel(report, { codes: files.topIssues, fields: topFields, issuesPath: files.issuesPath, samples }),
+    (message) => log?.warn({ runId }, message),
+  );
   if (ledger) {
     const snapshot =
       status === 'completed' && hashed && definition && (await inputsUntouched(hashed))
