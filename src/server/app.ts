@@ -1,8 +1,15 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { LIMITS } from '../core/schemas/limits.js';
 import type { KeyRing } from './auth.js';
-import { ServiceError, errorEnvelope, isServiceError } from './envelope.js';
+import { ServiceError, errorEnvelope } from './envelope.js';
 import type { AnswerFault, Faults } from './faults.js';
+import { answerBeforeBody, bodyStillComing } from './early-answer.js';
+import { MAX_PATH_PARAM, asServiceError, onClientError } from './framework-errors.js';
 import { registerJsonBody } from './json-body.js';
 import { contactRoutes } from './routes/contacts.js';
 import { customFieldRoutes } from './routes/custom-fields.js';
@@ -29,6 +36,10 @@ export interface AppOptions {
   faults: Faults;
   maxBulk: number;
   bodyLimit?: number;
+  /** Milliseconds a request body may take to arrive (default 30 s); beyond: 408. */
+  bodyTimeoutMs?: number;
+  /** False: the `Idempotency-Key` header is ignored, as by a target without the feature. */
+  idempotency?: boolean;
   /** Called with every unexpected error (answered 500); the service itself never logs. */
   onInternalError?: (error: unknown) => void;
   /** Counts requests in flight, for the process that started the service. */
@@ -43,70 +54,40 @@ export interface Traffic {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Fastify's own 4xx errors (body parsing, media type) in the service's envelope. */
-function asServiceError(error: FastifyError): ServiceError {
-  if (isServiceError(error)) return error;
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ServiceError(
-        413,
-        'payload_too_large',
-        `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`,
-      );
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ServiceError(
-        415,
-        'unsupported_media_type',
-        'The request body must be JSON (Content-Type: application/json).',
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ServiceError(400, 'invalid_json', 'The request body is empty; expected JSON.');
-    default: {
-      const status = error.statusCode;
-      if (status !== undefined && status >= 400 && status < 500) {
-        return new ServiceError(400, 'invalid_body', `The request is not valid: ${error.message}`);
-      }
-      return new ServiceError(500, 'internal', 'The local service failed unexpectedly.');
-    }
-  }
-}
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+const unauthorized = (): ServiceError =>
+  new ServiceError(401, 'unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
 
 /**
- * The local service as a fastify instance. Order of every request: authenticate (401), rate
- * limit (429), fail-rate (503), all before the body is read; then parse, validate, apply; the
- * latency and reset faults act on the answer.
+ * Sends an error in the envelope. While the request's body is still arriving (refused before or
+ * while reading it) the answer goes out before the body is read and the connection is then
+ * closed gracefully, so the client sees the answer rather than a reset.
  */
-export function buildApp(options: AppOptions): FastifyInstance {
-  const app = Fastify({
-    logger: false,
-    bodyLimit: options.bodyLimit ?? LIMITS.maxBodyBytes,
-    routerOptions: { ignoreTrailingSlash: true },
-    forceCloseConnections: true,
-  });
-  app.decorateRequest('userId', 0);
-  app.decorateRequest('answerFault', undefined);
-  registerJsonBody(app, options.bodyLimit ?? LIMITS.maxBodyBytes);
+function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): void {
+  if (bodyStillComing(request.raw)) {
+    answerBeforeBody(request, reply, error);
+    return;
+  }
+  void reply.code(error.status).headers(error.headers).send(errorEnvelope(error));
+}
 
-  const traffic = options.traffic;
-  if (traffic) {
-    app.addHook('onRequest', async () => {
-      traffic.inFlight += 1;
-      traffic.peak = Math.max(traffic.peak, traffic.inFlight);
-    });
-    app.addHook('onResponse', async () => {
+/** Requests in flight, counted until their answer is written or their connection closes. */
+function countTraffic(app: FastifyInstance, traffic: Traffic): void {
+  app.addHook('onRequest', async (_request, reply) => {
+    traffic.inFlight += 1;
+    traffic.peak = Math.max(traffic.peak, traffic.inFlight);
+    reply.raw.once('close', () => {
       traffic.inFlight -= 1;
     });
-  }
+  });
+}
 
+/** Authenticates (401), then rate limit (429) and fail-rate (503), all before the body is read. */
+function guardRequests(app: FastifyInstance, options: AppOptions): void {
   app.addHook('onRequest', async (request) => {
     const userId = options.keys.resolve(request.headers.authorization);
-    if (userId === undefined) {
-      throw new ServiceError(
-        401,
-        'unauthorized',
-        'A valid API key is required: send Authorization: Bearer <key>.',
-      );
-    }
+    if (userId === undefined) throw unauthorized();
     request.userId = userId;
     const retryAfter = options.faults.rateLimited(userId);
     if (retryAfter !== undefined) {
@@ -115,9 +96,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         'rate_limited',
         `Too many requests for this API key; retry after ${retryAfter} s.`,
         [],
-        {
-          'retry-after': String(retryAfter),
-        },
+        { 'retry-after': String(retryAfter) },
       );
     }
     if (options.faults.shouldFail()) {
@@ -129,15 +108,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     request.answerFault = options.faults.answerFault();
   });
+}
 
+/** Latency and the answer faults (reset, cut halfway, slow) act on the answer, after the work. */
+function injectAnswerFaults(app: FastifyInstance, faults: Faults): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (options.faults.latencyMs > 0) await sleep(options.faults.latencyMs);
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = reply.statusCode < 500 ? request.answerFault : undefined;
     if (fault === undefined) return payload;
     // The work is done and stored; the client never learns it (the ambiguous case).
-    options.faults.applied(fault);
+    faults.applied(fault);
     const socket = request.raw.socket;
-    if (fault === 'slow') await sleep(options.faults.slowMs);
+    if (fault === 'slow') await sleep(faults.slowMs);
     else if (fault === 'reset') socket?.destroy();
     else if (socket && typeof payload === 'string') {
       // Headers and half the body, then a TCP reset: the answer breaks off mid-response.
@@ -151,23 +133,55 @@ export function buildApp(options: AppOptions): FastifyInstance {
     } else socket?.destroy();
     return payload;
   });
+}
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
+/**
+ * The local service as a fastify instance. Every request is authenticated before anything else,
+ * routed or not: unknown paths, paths the router refuses (too long, badly encoded) and bodies
+ * never read all get 401 without a valid key. Then rate limit (429), fail-rate (503), the body
+ * (413 over 5 MB as it streams, 408 when too slow, 415 not JSON, 400 bad JSON), validate, apply.
+ * Every error, fastify's and Node's own included, is answered in the service's envelope.
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const bodyLimit = options.bodyLimit ?? LIMITS.maxBodyBytes;
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM },
+    forceCloseConnections: true,
+    clientErrorHandler: onClientError,
+    // Errors of the router itself, which no hook sees: authenticate first, then answer.
+    frameworkErrors: (error, request, reply) => {
+      const known = options.keys.resolve(request.headers.authorization) !== undefined;
+      sendError(request, reply, known ? asServiceError(error) : unauthorized());
+    },
+  });
+  app.decorateRequest('userId', 0);
+  app.decorateRequest('answerFault', undefined);
+  registerJsonBody(app, { maxBytes: bodyLimit, timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
+  if (options.traffic) countTraffic(app, options.traffic);
+  guardRequests(app, options);
+  injectAnswerFaults(app, options.faults);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = asServiceError(error);
     if (serviceError.status === 500) options.onInternalError?.(error);
-    void reply.code(serviceError.status).headers(serviceError.headers).send(errorEnvelope(serviceError));
+    sendError(request, reply, serviceError);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const error = new ServiceError(
-      404,
-      'not_found',
-      `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+    sendError(
+      request,
+      reply,
+      new ServiceError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`),
     );
-    void reply.code(404).send(errorEnvelope(error));
   });
 
-  const context: RouteContext = { store: options.store, maxBulk: options.maxBulk };
+  const context: RouteContext = {
+    store: options.store,
+    maxBulk: options.maxBulk,
+    idempotency: options.idempotency ?? true,
+  };
   contactRoutes(app, context);
   searchRoutes(app, context);
   reminderRoutes(app, context);

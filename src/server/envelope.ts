@@ -97,8 +97,19 @@ export function parseOr400<S extends z.ZodType>(
   throw new ServiceError(400, code, `${label}${describe(details)}`, details);
 }
 
-/** A 400 for one bad reference in a body (a group or custom field id that is not the user's). */
-export const badReference = (path: string, message: string, index?: number): ServiceError => {
+/** Where a write sits in its request body, so a problem in it is reported at its full path. */
+export interface WriteLocation {
+  /** Path prefix ending in a dot, or '' for a body that is the write itself (E2). */
+  prefix: string;
+  /** Element index in a bulk body. */
+  index?: number;
+}
+
+/**
+ * A 400 for one bad value at `path` in a body: a reference that is not the user's (a group or
+ * custom field id), a list grown past its cap.
+ */
+export const invalidBodyAt = (path: string, message: string, index?: number): ServiceError => {
   const detail: ErrorDetail = index === undefined ? { path, message } : { path, message, index };
   return new ServiceError(400, 'invalid_body', `The request body is not valid: '${path}': ${message}`, [
     detail,

@@ -35,6 +35,10 @@ export interface LocalServiceOptions {
   slowMs?: number;
   /** For fault decisions. */
   seed?: number;
+  /** Milliseconds a request body may take to arrive; default 30,000; beyond it 408. */
+  bodyTimeoutMs?: number;
+  /** Default true; false ignores the `Idempotency-Key` header (a target without the feature). */
+  idempotency?: boolean;
   /** Told about every unexpected error (answered 500); the service never logs by itself. */
   onInternalError?: (error: unknown) => void;
 }
@@ -84,6 +88,10 @@ function checkOptions(o: LocalServiceOptions): void {
     o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0),
     `latencyMs must be >= 0, got ${o.latencyMs}.`,
   );
+  check(
+    o.bodyTimeoutMs === undefined || (Number.isFinite(o.bodyTimeoutMs) && o.bodyTimeoutMs >= 1),
+    `bodyTimeoutMs must be >= 1, got ${o.bodyTimeoutMs}.`,
+  );
   check(o.seed === undefined || Number.isInteger(o.seed), `seed must be a whole number, got ${o.seed}.`);
   for (const key of o.apiKeys ?? []) {
     check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');
@@ -123,6 +131,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       faults,
       onInternalError: options.onInternalError,
       maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      idempotency: options.idempotency,
     });
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const { port } = app.server.address() as AddressInfo;

@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readBody, type BodyLimits } from './body-reader.js';
 import { ServiceError } from './envelope.js';
 
 /** No write shape nests deeper than a handful of levels; far deeper input is hostile. */
@@ -18,52 +20,40 @@ function exceedsDepth(root: unknown, max: number): boolean {
   return false;
 }
 
+/** A body as JSON: every parse failure (RangeError included) a 400, and a depth cap. */
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) {
+    throw new ServiceError(400, 'invalid_json', 'The request body is empty; expected JSON.');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceError(
+      400,
+      'invalid_json',
+      `The request body is not valid JSON: ${reason.slice(0, 200)}`,
+    );
+  }
+  if (exceedsDepth(value, MAX_JSON_DEPTH)) {
+    throw new ServiceError(
+      400,
+      'invalid_body',
+      `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+      [{ path: '', message: `Expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects.` }],
+    );
+  }
+  return value;
+}
+
 /**
- * The only body parser: JSON, with the size limit enforced while the body streams in (fastify's
- * bodyLimit), every parse failure (RangeError included) a 400, and a depth cap. Other content
- * types get fastify's 415.
+ * The only body parser: JSON, read by `readBody` (size limit while streaming, chunked bodies
+ * included, and a time limit). Other content types get fastify's 415.
  */
-export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void {
+export function registerJsonBody(app: FastifyInstance, limits: BodyLimits): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit },
-    (
-      _request: FastifyRequest,
-      body: string | Buffer,
-      done: (error: Error | null, value?: unknown) => void,
-    ) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        done(
-          new ServiceError(
-            400,
-            'invalid_json',
-            `The request body is not valid JSON: ${reason.slice(0, 200)}`,
-          ),
-        );
-        return;
-      }
-      if (exceedsDepth(value, MAX_JSON_DEPTH)) {
-        done(
-          new ServiceError(
-            400,
-            'invalid_body',
-            `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
-            [
-              {
-                path: '',
-                message: `Expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects.`,
-              },
-            ],
-          ),
-        );
-        return;
-      }
-      done(null, value);
-    },
+  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) =>
+    parseJson(await readBody(payload, request.headers['content-length'], limits)),
   );
 }

@@ -17,6 +17,8 @@ export interface ServeArgs {
   'slow-ms'?: number;
   latency?: number;
   seed?: number;
+  'body-timeout-ms'?: number;
+  idempotency?: boolean;
 }
 
 /** `--api-key` (repeatable) or else `CONTACT_IMPORT_SERVE_KEYS` (comma-separated). */
@@ -45,7 +47,20 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServ
     slowMs: args['slow-ms'],
     latencyMs: args.latency,
     seed: args.seed,
+    bodyTimeoutMs: args['body-timeout-ms'],
+    idempotency: args.idempotency,
   };
+}
+
+/** One line saying why the service did not start (never a stack trace). */
+export function startupProblem(error: unknown, args: Pick<ServeArgs, 'port'>): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return `port ${args.port} is already in use; give another with --port, or --port 0 for any free one.`;
+  }
+  if (code === 'EACCES') return `not allowed to listen on port ${args.port}; pick a port above 1023.`;
+  const message = isImportError(error) || error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ');
 }
 
 const untilSignal = (): Promise<NodeJS.Signals> =>
@@ -97,7 +112,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       })
       .option('slow-ms', { type: 'number', describe: 'How late a --slow-rate answer comes (default 2000)' })
       .option('latency', { type: 'number', describe: 'Delay every answer by this many milliseconds' })
-      .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' }),
+      .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' })
+      .option('body-timeout-ms', {
+        type: 'number',
+        describe: 'Most milliseconds a request body may take to arrive (default 30000); 408 beyond',
+      })
+      .option('idempotency', {
+        type: 'boolean',
+        default: true,
+        describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
+      }),
   handler: async (args) => {
     const options = serveOptions(args, process.env);
     let service;
@@ -105,13 +129,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const { startLocalService } = await import('../../server/index.js');
       service = await startLocalService(options);
     } catch (error) {
-      const reason = isImportError(error)
-        ? error.message
-        : error instanceof Error
-          ? error.message
-          : String(error);
       process.stderr.write(
-        `contact-import: cannot start the local service on ${args.host}:${args.port}: ${reason}\n`,
+        `contact-import: cannot start the local service on ${args.host}:${args.port}: ${startupProblem(error, args)}\n`,
       );
       process.exitCode = 2;
       return;

@@ -76,6 +76,8 @@ export const SERVICE_CODES = {
   method_not_allowed: 'The method is not allowed on this route.',
   idempotency_conflict: 'The idempotency key was used with a different request.',
   internal: 'The service failed unexpectedly.',
+  bad_request: 'The HTTP request itself cannot be read (malformed, or headers too large).',
+  body_timeout: 'The request body did not arrive completely within the time allowed.',
 } as const;
 
 export type RunCode = keyof typeof RUN_CODES;

@@ -11,6 +11,8 @@ export const LIMITS = {
   takeMax: 100,
   /** DESIGN.md: bodies over 5 MB get 413. */
   maxBodyBytes: 5 * 1024 * 1024,
+  /** DESIGN.md: most entries one contact's list (e-mails, phones, memberships...) holds on the local service. */
+  maxListEntries: 1000,
   /** DESIGN.md: default `--max-bulk` of the local service. */
   maxBulkDefault: 500,
   /** DESIGN.md: idempotency keys are kept 24 hours. */

@@ -12,12 +12,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `POST /v1/contacts/` (create), E1 (bulk update) and E2 (update one). */
-export function contactRoutes(app: FastifyInstance, { store, maxBulk }: RouteContext): void {
+export function contactRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { store, maxBulk } = context;
   app.post('/v1/contacts/', async (request, reply) => {
     const raw = request.body;
     if (isRecord(raw) && Array.isArray(raw.contacts)) checkBulkSize(raw.contacts.length, maxBulk, 'contacts');
     const body = parseOr400(createContactsBodySchema, raw, 'body', 1);
-    return idempotentCreate(store, request, reply, () => ({
+    return idempotentCreate(context, request, reply, () => ({
       contacts: body.contacts.map((write, index) =>
         store.contacts.response(
           store.contacts.create(request.userId, write, { prefix: `contacts.${index}.`, index }),

@@ -7,6 +7,8 @@ import type { Store } from '../store/index.js';
 export interface RouteContext {
   store: Store;
   maxBulk: number;
+  /** False (`serve --no-idempotency`): creates ignore the `Idempotency-Key` header. */
+  idempotency: boolean;
 }
 
 const idParams = z.object({ id: z.string() });

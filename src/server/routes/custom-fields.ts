@@ -5,10 +5,11 @@ import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';
 
 /** E9 (field_type defaults to `input`) and E10. */
-export function customFieldRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function customFieldRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { store } = context;
   app.post('/v1/custom-fields/', async (request, reply) => {
     const body = parseOr400(customFieldCreateBodySchema, request.body, 'body');
-    return idempotentCreate(store, request, reply, () => ({
+    return idempotentCreate(context, request, reply, () => ({
       custom_field: store.customFields.create(request.userId, body.custom_field),
     }));
   });

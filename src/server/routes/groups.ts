@@ -5,10 +5,11 @@ import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';
 
 /** E7 and E8. A parent or member must be the user's own (400 naming the path otherwise). */
-export function groupRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function groupRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { store } = context;
   app.post('/v1/groups/', async (request, reply) => {
     const body = parseOr400(groupCreateBodySchema, request.body, 'body');
-    return idempotentCreate(store, request, reply, () => ({
+    return idempotentCreate(context, request, reply, () => ({
       group: store.groups.create(request.userId, body.group),
     }));
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, ok, type SuccessEnvelope } from '../envelope.js';
-import type { Store } from '../store/index.js';
+import type { RouteContext } from './context.js';
 
 const MAX_KEY_LENGTH = 255;
 
@@ -23,15 +23,16 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
  * Runs a create in one transaction. With an `Idempotency-Key` header the answer is stored with the
  * create; a repeat by the same user with the same key and body gets the first answer again (header
  * `Idempotent-Replayed: true`) and creates nothing. The same key with a different request: 409
- * `idempotency_conflict`.
+ * `idempotency_conflict`. With idempotency off, every create is a new create.
  */
 export function idempotentCreate<T>(
-  store: Store,
+  { store, idempotency }: RouteContext,
   request: FastifyRequest,
   reply: FastifyReply,
   create: () => T,
 ): SuccessEnvelope<T> {
-  const key = idempotencyKey(request);
+  // Like a target without the feature: the header is not even looked at.
+  const key = idempotency ? idempotencyKey(request) : undefined;
   if (key === undefined) return store.transaction(() => ok(create()));
   const requestHash = createHash('sha256')
     .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${JSON.stringify(request.body)}`)

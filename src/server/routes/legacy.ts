@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { legacyUpdateBodySchema } from '../../core/schemas/legacy.js';
-import { badReference, notFound, ok, parseOr400 } from '../envelope.js';
+import { invalidBodyAt, notFound, ok, parseOr400 } from '../envelope.js';
 import { pathId, type RouteContext } from './context.js';
 
 /**
@@ -13,7 +13,7 @@ export function legacyRoutes(app: FastifyInstance, { store }: RouteContext): voi
     const id = pathId(request, 'contactId');
     const body = parseOr400(legacyUpdateBodySchema, request.body, 'body');
     if (body.contactId !== undefined && body.contactId !== id) {
-      throw badReference(
+      throw invalidBodyAt(
         'contactId',
         `The body names contact '${body.contactId}' but the path names '${id}'.`,
       );

@@ -21,7 +21,7 @@ const localListQuerySchema = z.strictObject({
 /**
  * `/_local/`: everything stored for the authenticated user, in full detail. Not part of the
  * service's API; for users and tests. `GET /_local/contacts` pages like E3 (`data.contacts`,
- * `data.nextCursor`).
+ * `data.nextCursor`); `DELETE /_local/contacts/:id` removes one (`data.deleted.id`).
  */
 export function localRoutes(app: FastifyInstance, { store }: RouteContext): void {
   app.get('/_local/contacts', async (request) => {
@@ -38,6 +38,13 @@ export function localRoutes(app: FastifyInstance, { store }: RouteContext): void
     const row = store.contacts.get(request.userId, id);
     if (!row) throw notFound('contact', id);
     return ok({ contact: store.contacts.local(row) });
+  });
+
+  // For tests of a target that lost contacts (short E1 counts): gone with its lists and links.
+  app.delete('/_local/contacts/:id', async (request) => {
+    const id = pathId(request, 'contactId');
+    if (!store.transaction(() => store.contacts.delete(request.userId, id))) throw notFound('contact', id);
+    return ok({ deleted: { id } });
   });
 
   app.get('/_local/groups', async (request) => ok({ groups: store.groups.local(request.userId) }));

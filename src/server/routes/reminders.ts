@@ -5,10 +5,11 @@ import { pathId, type RouteContext } from './context.js';
 import { idempotentCreate } from './idempotent.js';
 
 /** E5 and E6. Linked contacts must be the user's own (400 naming the element otherwise). */
-export function reminderRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function reminderRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { store } = context;
   app.post('/v1/reminders/', async (request, reply) => {
     const body = parseOr400(reminderCreateBodySchema, request.body, 'body');
-    return idempotentCreate(store, request, reply, () => ({
+    return idempotentCreate(context, request, reply, () => ({
       reminder: store.reminders.create(request.userId, body.reminder),
     }));
   });

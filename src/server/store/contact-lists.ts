@@ -1,14 +1,8 @@
 import type { ContactWrite } from '../../core/schemas/contact.js';
-import { badReference } from '../envelope.js';
+import { invalidBodyAt, type WriteLocation } from '../envelope.js';
+import { KeyedLists, type KeyedList, type ListKind } from './keyed-lists.js';
+import { checkListLength, checkStoredSize, checkWriteLists } from './list-caps.js';
 import type { Db } from './schema.js';
-
-/** Where a write sits in its request body, so a bad reference is reported at its full path. */
-export interface WriteLocation {
-  /** Path prefix ending in a dot, or '' for a body that is the write itself (E2). */
-  prefix: string;
-  /** Element index in a bulk body. */
-  index?: number;
-}
 
 export interface StoredEmail {
   email: string;
@@ -23,30 +17,37 @@ export interface StoredPhone {
   ranking: number | null;
 }
 
+type Email = { email: string; label?: string; ranking?: number };
+type Phone = NonNullable<ContactWrite['contact_phone_numbers']>[number];
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function prepareStatements(db: Db) {
-  const nextPosition = (table: string, column = 'contact_id') =>
-    `(SELECT coalesce(max(position), -1) + 1 FROM ${table} WHERE ${column} = @contact_id)`;
   return {
-    upsertEmail: db.prepare(
+    // Positional parameters: a bulk write runs these up to ~150,000 times in one request.
+    insertEmail: db.prepare<[string, number, string, string, string | null, number | null, number]>(
       `INSERT INTO contact_emails (contact_id, user_id, email, email_lc, label, ranking, position)
-       VALUES (@contact_id, @user_id, @email, @email_lc, @label, @ranking, ${nextPosition('contact_emails')})
-       ON CONFLICT (contact_id, email_lc) DO UPDATE SET
-         label = coalesce(excluded.label, label), ranking = coalesce(excluded.ranking, ranking)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateEmail: db.prepare<[string | null, number | null, string, string]>(
+      `UPDATE contact_emails SET label = coalesce(?, label), ranking = coalesce(?, ranking)
+       WHERE contact_id = ? AND email_lc = ?`,
     ),
     deleteEmails: db.prepare('DELETE FROM contact_emails WHERE contact_id = ?'),
     emails: db.prepare(
       'SELECT email, label, ranking FROM contact_emails WHERE contact_id = ? ORDER BY position',
     ),
-    upsertPhone: db.prepare(
+    insertPhone: db.prepare<
+      [string, string, string, string | null, string | null, string | null, number | null, number]
+    >(
       `INSERT INTO contact_phones (contact_id, match_key, phone_number, phone_number_sanitized, country_code, label, ranking, position)
-       VALUES (@contact_id, @match_key, @phone_number, @phone_number_sanitized, @country_code, @label, @ranking, ${nextPosition('contact_phones')})
-       ON CONFLICT (contact_id, match_key) DO UPDATE SET
-         phone_number = excluded.phone_number,
-         country_code = coalesce(excluded.country_code, country_code),
-         label = coalesce(excluded.label, label), ranking = coalesce(excluded.ranking, ranking)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updatePhone: db.prepare<[string, string | null, string | null, number | null, string, string]>(
+      `UPDATE contact_phones SET phone_number = ?, country_code = coalesce(?, country_code),
+         label = coalesce(?, label), ranking = coalesce(?, ranking)
+       WHERE contact_id = ? AND match_key = ?`,
     ),
     deletePhones: db.prepare('DELETE FROM contact_phones WHERE contact_id = ?'),
     phones: db.prepare(
@@ -54,34 +55,33 @@ function prepareStatements(db: Db) {
        FROM contact_phones WHERE contact_id = ? ORDER BY position`,
     ),
     userGroup: db.prepare('SELECT 1 FROM groups WHERE id = ? AND user_id = ?'),
-    addMembership: db.prepare(
-      `INSERT OR IGNORE INTO group_memberships (group_id, contact_id, position)
-       VALUES (@group_id, @contact_id, ${nextPosition('group_memberships')})`,
+    insertMembership: db.prepare(
+      'INSERT INTO group_memberships (group_id, contact_id, position) VALUES (?, ?, ?)',
     ),
     groups: db.prepare(
       `SELECT g.id AS group_id, g.name FROM group_memberships m JOIN groups g ON g.id = m.group_id
        WHERE m.contact_id = ? ORDER BY m.position`,
     ),
     userField: db.prepare('SELECT 1 FROM custom_fields WHERE id = ? AND user_id = ?'),
-    upsertValue: db.prepare(
+    insertValue: db.prepare(
       `INSERT INTO custom_field_values (contact_id, field_id, type, text_value, position)
-       VALUES (@contact_id, @field_id, @type, @text_value, ${nextPosition('custom_field_values')})
-       ON CONFLICT (contact_id, field_id) DO UPDATE SET text_value = excluded.text_value, type = coalesce(excluded.type, type)`,
+       VALUES (@contact_id, @field_id, @type, @text_value, @position)`,
+    ),
+    updateValue: db.prepare(
+      `UPDATE custom_field_values SET text_value = @text_value, type = coalesce(@type, type)
+       WHERE contact_id = @contact_id AND field_id = @field_id`,
     ),
     values: db.prepare(
       `SELECT f.id, f.name, v.text_value FROM custom_field_values v JOIN custom_fields f ON f.id = v.field_id
        WHERE v.contact_id = ? ORDER BY v.position`,
     ),
-    addTag: db.prepare(
-      `INSERT OR IGNORE INTO contact_tags (contact_id, tag_id, position) VALUES (@contact_id, @tag_id, ${nextPosition('contact_tags')})`,
-    ),
+    insertTag: db.prepare('INSERT INTO contact_tags (contact_id, tag_id, position) VALUES (?, ?, ?)'),
     removeTag: db.prepare('DELETE FROM contact_tags WHERE contact_id = ? AND tag_id = ?'),
     clearTags: db.prepare('DELETE FROM contact_tags WHERE contact_id = ?'),
     tags: db.prepare('SELECT tag_id FROM contact_tags WHERE contact_id = ? ORDER BY position'),
     userContact: db.prepare('SELECT 1 FROM contacts WHERE id = ? AND user_id = ?'),
-    addRelated: db.prepare(
-      `INSERT OR IGNORE INTO related_contacts (source_id, destination_id, position)
-       VALUES (@contact_id, @destination_id, ${nextPosition('related_contacts', 'source_id')})`,
+    insertRelated: db.prepare(
+      'INSERT INTO related_contacts (source_id, destination_id, position) VALUES (?, ?, ?)',
     ),
     removeRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ? AND destination_id = ?'),
     clearRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ?'),
@@ -91,91 +91,209 @@ function prepareStatements(db: Db) {
   };
 }
 
+/** How one list merges: its merge key, and what to do with a new or an already stored entry. */
+interface MergeRule<E> {
+  kind: ListKind;
+  /** The list's path inside the write, for a 400 over the cap. */
+  field: string;
+  key: (entry: E) => string;
+  insert: (entry: E, key: string, position: number) => void;
+  update?: (entry: E, key: string) => void;
+}
+
 /**
  * The list fields of a contact, each in its own table, with the merge rules of DESIGN.md: e-mails
  * merge by address (case-insensitive), phones by sanitized number, memberships and custom values
- * are added or set, tags and related contacts apply append/remove/replace.
+ * are added or set, tags and related contacts apply append/remove/replace. Every merge is linear in
+ * what it is sent (one set lookup and at most one statement per entry), and a list never grows
+ * past `MAX_LIST_ENTRIES`.
  */
 export class ContactLists {
+  readonly keyed: KeyedLists;
   private readonly s: ReturnType<typeof prepareStatements>;
 
   constructor(db: Db) {
     this.s = prepareStatements(db);
+    this.keyed = new KeyedLists(db);
   }
 
   /** Applies every list field present in `write` to the contact (which must be the user's). */
   apply(userId: number, contactId: string, write: ContactWrite, at: WriteLocation): void {
-    if (write.contact_emails) this.mergeEmails(userId, contactId, write.contact_emails);
-    if (write.contact_phone_numbers) this.mergePhones(contactId, write.contact_phone_numbers);
-    write.groups_contacts?.forEach((membership, i) => {
+    checkWriteLists(write, at);
+    if (write.contact_emails) this.mergeEmails(userId, contactId, write.contact_emails, at);
+    if (write.contact_phone_numbers) this.mergePhones(contactId, write.contact_phone_numbers, at);
+    if (write.groups_contacts) this.mergeMemberships(userId, contactId, write.groups_contacts, at);
+    if (write.custom_fields) this.mergeValues(userId, contactId, write.custom_fields, at);
+    if (write.tags_contacts) this.applyTags(contactId, write.tags_contacts, at);
+    if (write.related_contacts) this.applyRelated(userId, contactId, write.related_contacts, at);
+  }
+
+  /** E11 with `update_contact_emails: true`: the given list becomes the whole list. */
+  replaceEmails(userId: number, contactId: string, emails: { email: string }[]): void {
+    checkListLength(emails.length, 'contact_emails');
+    this.s.deleteEmails.run(contactId);
+    this.keyed.invalidate();
+    this.mergeEmails(userId, contactId, emails, { prefix: '' });
+  }
+
+  replacePhones(contactId: string, phones: { phone_number: string; label?: string }[]): void {
+    checkListLength(phones.length, 'contact_phone_numbers');
+    this.s.deletePhones.run(contactId);
+    this.keyed.invalidate();
+    this.mergePhones(contactId, phones, { prefix: '' });
+  }
+
+  private merge<E>(contactId: string, entries: readonly E[], rule: MergeRule<E>, at: WriteLocation): void {
+    const list = this.keyed.get(rule.kind, contactId);
+    const sizeBefore = list.keys.size;
+    for (const entry of entries) {
+      const key = rule.key(entry);
+      if (list.keys.has(key)) {
+        rule.update?.(entry, key);
+      } else {
+        rule.insert(entry, key, list.nextPosition);
+        list.nextPosition += 1;
+        list.keys.add(key);
+      }
+    }
+    checkStoredSize(list, sizeBefore, `${at.prefix}${rule.field}`, at.index);
+  }
+
+  private mergeEmails(userId: number, contactId: string, emails: readonly Email[], at: WriteLocation): void {
+    this.merge(
+      contactId,
+      emails,
+      {
+        kind: 'emails',
+        field: 'contact_emails',
+        key: (e) => e.email.toLowerCase(),
+        insert: (e, key, position) =>
+          this.s.insertEmail.run(
+            contactId,
+            userId,
+            e.email,
+            key,
+            e.label ?? null,
+            e.ranking ?? null,
+            position,
+          ),
+        // Nothing to set when the e-mail comes again without a label or ranking.
+        update: (e, key) => {
+          if (e.label === undefined && e.ranking === undefined) return;
+          this.s.updateEmail.run(e.label ?? null, e.ranking ?? null, contactId, key);
+        },
+      },
+      at,
+    );
+  }
+
+  private mergePhones(contactId: string, phones: readonly Phone[], at: WriteLocation): void {
+    this.merge(
+      contactId,
+      phones,
+      {
+        kind: 'phones',
+        field: 'contact_phone_numbers',
+        key: (p) => p.phone_number_sanitized ?? p.phone_number,
+        insert: (p, key, position) =>
+          this.s.insertPhone.run(
+            contactId,
+            key,
+            p.phone_number,
+            p.phone_number_sanitized ?? null,
+            p.country_code ?? null,
+            p.label ?? null,
+            p.ranking ?? null,
+            position,
+          ),
+        update: (p, key) =>
+          this.s.updatePhone.run(
+            p.phone_number,
+            p.country_code ?? null,
+            p.label ?? null,
+            p.ranking ?? null,
+            contactId,
+            key,
+          ),
+      },
+      at,
+    );
+  }
+
+  private mergeMemberships(
+    userId: number,
+    contactId: string,
+    memberships: NonNullable<ContactWrite['groups_contacts']>,
+    at: WriteLocation,
+  ): void {
+    memberships.forEach((membership, i) => {
       if (!this.s.userGroup.get(membership.group_id, userId)) {
-        throw badReference(
+        throw invalidBodyAt(
           `${at.prefix}groups_contacts.${i}.group_id`,
           `No group with id '${membership.group_id}' for this API key.`,
           at.index,
         );
       }
-      this.s.addMembership.run({ group_id: membership.group_id, contact_id: contactId });
     });
-    write.custom_fields?.forEach((value, i) => {
+    this.merge(
+      contactId,
+      memberships,
+      {
+        kind: 'groups',
+        field: 'groups_contacts',
+        key: (m) => m.group_id,
+        insert: (_m, groupId, position) => this.s.insertMembership.run(groupId, contactId, position),
+      },
+      at,
+    );
+  }
+
+  private mergeValues(
+    userId: number,
+    contactId: string,
+    values: NonNullable<ContactWrite['custom_fields']>,
+    at: WriteLocation,
+  ): void {
+    values.forEach((value, i) => {
       if (!this.s.userField.get(value.id, userId)) {
-        throw badReference(
+        throw invalidBodyAt(
           `${at.prefix}custom_fields.${i}.id`,
           `No custom field definition with id '${value.id}' for this API key.`,
           at.index,
         );
       }
-      this.s.upsertValue.run({
-        contact_id: contactId,
-        field_id: value.id,
-        type: value.type ?? null,
-        text_value: value.text_value,
-      });
     });
-    if (write.tags_contacts) this.applyTags(contactId, write.tags_contacts, at);
-    if (write.related_contacts) this.applyRelated(userId, contactId, write.related_contacts, at);
+    const row = (v: (typeof values)[number]) => ({
+      contact_id: contactId,
+      field_id: v.id,
+      type: v.type ?? null,
+      text_value: v.text_value,
+    });
+    this.merge(
+      contactId,
+      values,
+      {
+        kind: 'values',
+        field: 'custom_fields',
+        key: (v) => v.id,
+        insert: (v, _key, position) => this.s.insertValue.run({ ...row(v), position }),
+        update: (v) => this.s.updateValue.run(row(v)),
+      },
+      at,
+    );
   }
 
-  mergeEmails(
-    userId: number,
-    contactId: string,
-    emails: { email: string; label?: string; ranking?: number }[],
-  ): void {
-    for (const e of emails) {
-      this.s.upsertEmail.run({
-        contact_id: contactId,
-        user_id: userId,
-        email: e.email,
-        email_lc: e.email.toLowerCase(),
-        label: e.label ?? null,
-        ranking: e.ranking ?? null,
-      });
-    }
+  /** Adds a key to a list held in memory and in its table, unless it is there already. */
+  private static add(list: KeyedList, key: string, insert: (position: number) => void): void {
+    if (list.keys.has(key)) return;
+    insert(list.nextPosition);
+    list.nextPosition += 1;
+    list.keys.add(key);
   }
 
-  mergePhones(contactId: string, phones: NonNullable<ContactWrite['contact_phone_numbers']>): void {
-    for (const p of phones) {
-      this.s.upsertPhone.run({
-        contact_id: contactId,
-        match_key: p.phone_number_sanitized ?? p.phone_number,
-        phone_number: p.phone_number,
-        phone_number_sanitized: p.phone_number_sanitized ?? null,
-        country_code: p.country_code ?? null,
-        label: p.label ?? null,
-        ranking: p.ranking ?? null,
-      });
-    }
-  }
-
-  /** E11 with `update_contact_emails: true`: the given list becomes the whole list. */
-  replaceEmails(userId: number, contactId: string, emails: { email: string }[]): void {
-    this.s.deleteEmails.run(contactId);
-    this.mergeEmails(userId, contactId, emails);
-  }
-
-  replacePhones(contactId: string, phones: { phone_number: string; label?: string }[]): void {
-    this.s.deletePhones.run(contactId);
-    this.mergePhones(contactId, phones);
+  private static clear(list: KeyedList): void {
+    list.keys.clear();
+    list.nextPosition = 0;
   }
 
   private applyTags(
@@ -183,13 +301,22 @@ export class ContactLists {
     op: NonNullable<ContactWrite['tags_contacts']>,
     at: WriteLocation,
   ): void {
+    const list = this.keyed.get('tags', contactId);
+    const sizeBefore = list.keys.size;
+    const add = (tag: string) =>
+      ContactLists.add(list, tag, (position) => this.s.insertTag.run(contactId, tag, position));
     if (op.replace !== undefined) {
       const tags = this.idList(op.replace, 'tag_id', `${at.prefix}tags_contacts.replace`, at);
       this.s.clearTags.run(contactId);
-      for (const tag of tags) this.s.addTag.run({ contact_id: contactId, tag_id: tag });
+      ContactLists.clear(list);
+      tags.forEach(add);
     }
-    for (const r of op.remove ?? []) this.s.removeTag.run(contactId, r.tag_id);
-    for (const a of op.append ?? []) this.s.addTag.run({ contact_id: contactId, tag_id: a.tag_id });
+    for (const r of op.remove ?? []) {
+      this.s.removeTag.run(contactId, r.tag_id);
+      list.keys.delete(r.tag_id);
+    }
+    for (const a of op.append ?? []) add(a.tag_id);
+    checkStoredSize(list, sizeBefore, `${at.prefix}tags_contacts`, at.index);
   }
 
   private applyRelated(
@@ -199,32 +326,41 @@ export class ContactLists {
     at: WriteLocation,
   ): void {
     const base = `${at.prefix}related_contacts`;
+    const list = this.keyed.get('related', contactId);
+    const sizeBefore = list.keys.size;
     const add = (destination: string, path: string) => {
       if (!this.s.userContact.get(destination, userId)) {
-        throw badReference(path, `No contact with id '${destination}' for this API key.`, at.index);
+        throw invalidBodyAt(path, `No contact with id '${destination}' for this API key.`, at.index);
       }
-      this.s.addRelated.run({ contact_id: contactId, destination_id: destination });
+      ContactLists.add(list, destination, (position) =>
+        this.s.insertRelated.run(contactId, destination, position),
+      );
     };
     if (op.replace !== undefined) {
       const destinations = this.idList(op.replace, 'destination', `${base}.replace`, at);
       this.s.clearRelated.run(contactId);
+      ContactLists.clear(list);
       destinations.forEach((d, i) => add(d, `${base}.replace.${i}.destination`));
     }
     // A removal names the pair; the other end is whichever id is not this contact.
     for (const r of op.remove ?? []) {
-      this.s.removeRelated.run(contactId, r.source);
-      if (typeof r.destination === 'string') this.s.removeRelated.run(contactId, r.destination);
+      for (const other of [r.source, r.destination]) {
+        if (typeof other !== 'string') continue;
+        this.s.removeRelated.run(contactId, other);
+        list.keys.delete(other);
+      }
     }
     op.append?.forEach((a, i) => add(a.destination, `${base}.append.${i}.destination`));
+    checkStoredSize(list, sizeBefore, base, at.index);
   }
 
   /** `replace` has no shape in API.md; we take an array of `{<key>: id}` objects and refuse the rest. */
   private idList(value: unknown, key: string, path: string, at: WriteLocation): string[] {
-    if (!Array.isArray(value)) throw badReference(path, `Expected an array of {${key}} objects.`, at.index);
+    if (!Array.isArray(value)) throw invalidBodyAt(path, `Expected an array of {${key}} objects.`, at.index);
     return value.map((item, i) => {
       const id = isRecord(item) ? item[key] : undefined;
       if (typeof id !== 'string' || id === '') {
-        throw badReference(`${path}.${i}.${key}`, `Expected {${key}: id}.`, at.index);
+        throw invalidBodyAt(`${path}.${i}.${key}`, `Expected {${key}: id}.`, at.index);
       }
       return id;
     });

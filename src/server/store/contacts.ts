@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ContactResponse, ContactWrite } from '../../core/schemas/contact.js';
 import type { LocalContact } from '../../core/schemas/local.js';
-import { ContactLists, type WriteLocation } from './contact-lists.js';
+import type { WriteLocation } from '../envelope.js';
+import { ContactLists } from './contact-lists.js';
 import { SCALAR_FIELDS, decodeScalar, encodeScalar, quote, type SqlValue } from './contact-columns.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './schema.js';
@@ -49,6 +50,7 @@ export class ContactStore {
   private readonly insertStatement;
   private readonly getStatement;
   private readonly listStatement;
+  private readonly deleteStatement;
   private readonly updateStatements = new Map<string, Statement<SqlValue[]>>();
 
   constructor(db: Db) {
@@ -62,6 +64,7 @@ export class ContactStore {
     this.listStatement = db.prepare(
       'SELECT * FROM contacts WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
+    this.deleteStatement = db.prepare('DELETE FROM contacts WHERE id = ? AND user_id = ?');
   }
 
   /** Creates one contact for the user (call inside a transaction with its siblings). */
@@ -72,6 +75,7 @@ export class ContactStore {
     const values: SqlValue[] = [id, userId, lowercase(fields.full_name), now, now];
     for (const field of SCALAR_FIELDS) values.push(encodeScalar(field, fields[field]));
     this.insertStatement.run(...values);
+    this.lists.keyed.fresh(id);
     this.lists.apply(userId, id, write, at);
     return this.get(userId, id) as ContactRow;
   }
@@ -109,6 +113,16 @@ export class ContactStore {
     if (fullName) values.push(lowercase(fullName[1]));
     values.push(new Date().toISOString(), id, userId);
     return statement.run(...values).changes === 1;
+  }
+
+  /**
+   * Removes the contact and everything hanging off it (its lists, memberships, reminder links,
+   * other contacts' relations to it, by the schema's cascades). False when it is not this user's.
+   */
+  delete(userId: number, id: string): boolean {
+    const deleted = this.deleteStatement.run(id, userId).changes === 1;
+    if (deleted) this.lists.keyed.invalidate();
+    return deleted;
   }
 
   /** All of the user's contacts in creation order, after `afterSeq`; `limit` rows at most. */

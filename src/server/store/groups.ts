@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GroupCreate, GroupResponse, GroupUpdate } from '../../core/schemas/group.js';
-import { badReference } from '../envelope.js';
+import { invalidBodyAt } from '../envelope.js';
 import type { Db } from './schema.js';
 
 interface GroupRow {
@@ -54,9 +54,9 @@ export class GroupStore {
 
   private checkParent(userId: number, parentId: string | undefined, selfId?: string): void {
     if (parentId === undefined) return;
-    if (parentId === selfId) throw badReference('group.parent_id', 'A group cannot be its own parent.');
+    if (parentId === selfId) throw invalidBodyAt('group.parent_id', 'A group cannot be its own parent.');
     if (!this.s.get.get(parentId, userId)) {
-      throw badReference('group.parent_id', `No group with id '${parentId}' for this API key.`);
+      throw invalidBodyAt('group.parent_id', `No group with id '${parentId}' for this API key.`);
     }
   }
 
@@ -74,7 +74,7 @@ export class GroupStore {
     });
     input.groups_contacts?.forEach((member, i) => {
       if (!this.s.userContact.get(member.contact_id, userId)) {
-        throw badReference(
+        throw invalidBodyAt(
           `group.groups_contacts.${i}.contact_id`,
           `No contact with id '${member.contact_id}' for this API key.`,
         );

@@ -4,7 +4,8 @@ import { CustomFieldStore } from './custom-fields.js';
 import { GroupStore } from './groups.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ReminderStore } from './reminders.js';
-import { openDatabase, type Db } from './schema.js';
+import { openDatabase } from './open-database.js';
+import type { Db } from './schema.js';
 import { UserStore } from './users.js';
 
 /** The local service's data: one SQLite database, one store per resource, shared transactions. */
@@ -32,7 +33,9 @@ export class Store {
 
   /** Runs `work` in one transaction: a throw (a 400 found mid-way included) rolls everything back. */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    // Contacts' lists are held in memory for the transaction's length only, so a rollback
+    // never leaves them out of step with the database.
+    return this.contacts.lists.keyed.batch(() => this.db.transaction(work)());
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReminderCreate, ReminderResponse, ReminderUpdate } from '../../core/schemas/reminder.js';
-import { badReference } from '../envelope.js';
+import { invalidBodyAt } from '../envelope.js';
 import type { Db } from './schema.js';
 
 interface ReminderRow {
@@ -53,7 +53,7 @@ export class ReminderStore {
       clearContacts: db.prepare('DELETE FROM reminder_contacts WHERE reminder_id = ?'),
       addContact: db.prepare(
         `INSERT OR IGNORE INTO reminder_contacts (reminder_id, contact_id, position)
-         VALUES (@reminder_id, @contact_id, (SELECT coalesce(max(position), -1) + 1 FROM reminder_contacts WHERE reminder_id = @reminder_id))`,
+         VALUES (@reminder_id, @contact_id, @position)`,
       ),
       contacts: db.prepare(
         'SELECT contact_id FROM reminder_contacts WHERE reminder_id = ? ORDER BY position',
@@ -117,12 +117,13 @@ export class ReminderStore {
   ): void {
     links?.forEach((link, i) => {
       if (!this.s.userContact.get(link.contact_id, userId)) {
-        throw badReference(
+        throw invalidBodyAt(
           `reminder.reminders_contacts.${i}.contact_id`,
           `No contact with id '${link.contact_id}' for this API key.`,
         );
       }
-      this.s.addContact.run({ reminder_id: reminderId, contact_id: link.contact_id });
+      // Links are only ever written onto an empty list, so the index is the position.
+      this.s.addContact.run({ reminder_id: reminderId, contact_id: link.contact_id, position: i });
     });
   }
 

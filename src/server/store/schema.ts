@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { SCALAR_FIELDS, columnType, quote } from './contact-columns.js';
 
 export type Db = Database.Database;
@@ -10,7 +10,7 @@ const contactScalarColumns = (): string =>
  * Real tables for every resource; every row carries its owner (`user_id`) or hangs off a row that
  * does, and every lookup is scoped by it. `seq` gives a stable creation order for paging.
  */
-const ddl = (): string => `
+export const ddl = (): string => `
 CREATE TABLE IF NOT EXISTS users (
   id INTEGER PRIMARY KEY,
   key_hash TEXT NOT NULL UNIQUE,
@@ -100,6 +100,7 @@ CREATE TABLE IF NOT EXISTS related_contacts (
   position INTEGER NOT NULL,
   PRIMARY KEY (source_id, destination_id)
 );
+CREATE INDEX IF NOT EXISTS related_contacts_destination ON related_contacts(destination_id);
 CREATE TABLE IF NOT EXISTS reminders (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -123,6 +124,7 @@ CREATE TABLE IF NOT EXISTS reminder_contacts (
   position INTEGER NOT NULL,
   PRIMARY KEY (reminder_id, contact_id)
 );
+CREATE INDEX IF NOT EXISTS reminder_contacts_contact ON reminder_contacts(contact_id);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   user_id INTEGER NOT NULL,
   key TEXT NOT NULL,
@@ -135,28 +137,17 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys(created_at);
 `;
 
+/** The tables the service makes: a database holding any other is not ours. */
+export const SERVICE_TABLES: ReadonlySet<string> = new Set(
+  [...ddl().matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((match) => match[1] as string),
+);
+
 /** Adds columns for write fields that a database file created by an older build does not have. */
-function addMissingContactColumns(db: Db): void {
+export function addMissingContactColumns(db: Db): void {
   const existing = new Set(
     (db.prepare('PRAGMA table_info(contacts)').all() as { name: string }[]).map((c) => c.name),
   );
   for (const field of SCALAR_FIELDS) {
     if (!existing.has(field)) db.exec(`ALTER TABLE contacts ADD COLUMN ${quote(field)} ${columnType(field)}`);
   }
-}
-
-/** Opens (and creates or upgrades) the store's database: a file path or `:memory:`. */
-export function openDatabase(path: string): Db {
-  const db = new Database(path);
-  if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // Case-insensitive search beyond ASCII: SQLite's lower() only folds A-Z.
-  db.function('lc', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : null,
-  );
-  db.exec(ddl());
-  addMissingContactColumns(db);
-  return db;
 }

@@ -20,7 +20,7 @@ export interface CallOptions {
 }
 
 /** Raw HTTP against a running local service, no client library in between. */
-export function caller(service: LocalService) {
+export function caller(service: Pick<LocalService, 'url' | 'apiKeys'>) {
   return async (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,

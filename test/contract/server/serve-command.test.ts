@@ -33,6 +33,8 @@ it('maps every flag to the service options, and those options start a working se
       'slow-ms': 50,
       latency: 1,
       seed: 9,
+      'body-timeout-ms': 1000,
+      idempotency: false,
     }),
     {},
   );
@@ -50,6 +52,8 @@ it('maps every flag to the service options, and those options start a working se
     slowMs: 50,
     latencyMs: 1,
     seed: 9,
+    bodyTimeoutMs: 1000,
+    idempotency: false,
   });
   const service = await startLocalService(options);
   try {
@@ -67,6 +71,9 @@ it('maps every flag to the service options, and those options start a working se
 it('refuses invalid options with config_invalid before binding', async () => {
   await expect(startLocalService({ port: 0, failRate: 2 })).rejects.toMatchObject({ code: 'config_invalid' });
   await expect(startLocalService({ port: 0, apiKeys: ['has space key'] })).rejects.toMatchObject({
+    code: 'config_invalid',
+  });
+  await expect(startLocalService({ port: 0, bodyTimeoutMs: 0 })).rejects.toMatchObject({
     code: 'config_invalid',
   });
 });

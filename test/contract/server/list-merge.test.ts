@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../src/core/schemas/limits.js';
+import type { LocalService } from '../../../src/server/index.js';
+import { caller, startTestService } from './http.js';
+import { startServeProcess, type ServeProcess } from './serve-process.js';
+
+const CAP = LIMITS.maxListEntries;
+const emails = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@list.test` }));
+
+describe('list merges and the per-contact cap', () => {
+  let service: LocalService;
+  let call: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    service = await startTestService();
+    call = caller(service);
+  });
+  afterAll(() => service.close());
+
+  const create = async (write: Record<string, unknown>): Promise<string> => {
+    const answer = await call('POST', '/v1/contacts/', { body: { contacts: [write] } });
+    expect(answer.status).toBe(200);
+    return answer.json.data.contacts[0].id as string;
+  };
+  const stored = async (id: string) => (await call('GET', `/_local/contacts/${id}`)).json.data.contact;
+  const group = async (name: string): Promise<string> =>
+    (await call('POST', '/v1/groups/', { body: { group: { name } } })).json.data.group.id as string;
+
+  it('merges e-mails by lowercased address, phones by sanitized number, memberships once, in first-seen order', async () => {
+    const [g1, g2] = [await group('one'), await group('two')];
+    const id = await create({
+      contact_emails: [{ email: 'Ann@Example.test' }, { email: 'b@example.test' }],
+      contact_phone_numbers: [{ phone_number: '+1 555 0100', phone_number_sanitized: '+15550100' }],
+      groups_contacts: [{ group_id: g1 }],
+    });
+    const e1 = await call('PUT', '/v1/contacts/', {
+      body: [
+        {
+          contactId: id,
+          data: {
+            contact_emails: [{ email: 'ann@EXAMPLE.test', label: 'work' }, { email: 'c@example.test' }],
+            contact_phone_numbers: [
+              { phone_number: '(555) 0100', phone_number_sanitized: '+15550100', label: 'mobile' },
+            ],
+            groups_contacts: [{ group_id: g1 }, { group_id: g2 }],
+          },
+        },
+        { contactId: id, data: { contact_emails: [{ email: 'C@example.test', ranking: 1 }] } },
+      ],
+    });
+    expect(e1.status).toBe(200);
+    expect(e1.json.data.count).toBe(2);
+    const contact = await stored(id);
+    expect(contact.contact_emails).toEqual([
+      { email: 'Ann@Example.test', label: 'work', ranking: null },
+      { email: 'b@example.test', label: null, ranking: null },
+      { email: 'c@example.test', label: null, ranking: 1 },
+    ]);
+    expect(contact.contact_phone_numbers).toEqual([
+      expect.objectContaining({
+        phone_number: '(555) 0100',
+        phone_number_sanitized: '+15550100',
+        label: 'mobile',
+      }),
+    ]);
+    expect(contact.groups_contacts.map((m: { group_id: string }) => m.group_id)).toEqual([g1, g2]);
+  });
+
+  it('holds exactly the cap and refuses the entry beyond it, naming the field and the element', async () => {
+    const full = await create({ full_name: 'Full', contact_emails: emails(CAP, 'full') });
+    const bystander = await create({ full_name: 'Bystander' });
+    expect((await stored(full)).contact_emails).toHaveLength(CAP);
+
+    const over = await call('PUT', '/v1/contacts/', {
+      body: [
+        { contactId: bystander, data: { job_title: 'changed' } },
+        { contactId: full, data: { contact_emails: [{ email: 'one-more@list.test' }] } },
+      ],
+    });
+    expect(over.status).toBe(400);
+    expect(over.json).toMatchObject({ error: true, data: { code: 'invalid_body' } });
+    expect(over.json.data.details).toEqual([
+      expect.objectContaining({ path: '1.data.contact_emails', index: 1 }),
+    ]);
+    expect(over.json.data.message).toContain('1,000');
+    // All or nothing: the first element is rolled back with the second.
+    expect((await stored(bystander)).job_title).toBeNull();
+    expect((await stored(full)).contact_emails).toHaveLength(CAP);
+
+    // Sending entries it already holds (in another case) adds nothing: allowed at the cap.
+    const again = emails(CAP, 'FULL');
+    expect((await call('PUT', `/v1/contacts/${full}`, { body: { contact_emails: again } })).status).toBe(200);
+  });
+
+  it('refuses a list longer than the cap in one write, for every list field', async () => {
+    const tooMany = await call('POST', '/v1/contacts/', {
+      body: { contacts: [{ full_name: 'ok' }, { contact_emails: emails(CAP + 1, 'many') }] },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.data.details).toEqual([
+      expect.objectContaining({ path: 'contacts.1.contact_emails', index: 1 }),
+    ]);
+    const id = await create({ full_name: 'Phones' });
+    const phones = Array.from({ length: CAP + 1 }, (_, i) => ({
+      phone_number: `+1555${String(i).padStart(7, '0')}`,
+    }));
+    const e2 = await call('PUT', `/v1/contacts/${id}`, { body: { contact_phone_numbers: phones } });
+    expect(e2.status).toBe(400);
+    expect(e2.json.data.details[0].path).toBe('contact_phone_numbers');
+    const tags = Array.from({ length: CAP + 1 }, (_, i) => ({
+      tag_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    }));
+    const tagged = await call('PUT', `/v1/contacts/${id}`, { body: { tags_contacts: { append: tags } } });
+    expect(tagged.status).toBe(400);
+    expect(tagged.json.data.details[0].path).toBe('tags_contacts.append');
+    expect((await stored(id)).contact_phone_numbers).toEqual([]);
+  });
+});
+
+describe('no request holds the service for long (service in its own process)', () => {
+  const HEAVY = 'heavy-user-key-0001';
+  const OTHER = 'other-user-key-0001';
+  let serve: ServeProcess;
+  let heavy: ReturnType<typeof caller>;
+  let other: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    serve = await startServeProcess(['--api-key', HEAVY, '--api-key', OTHER]);
+    heavy = caller({ url: serve.url, apiKeys: [HEAVY] });
+    other = caller({ url: serve.url, apiKeys: [OTHER] });
+  });
+  afterAll(() => serve.stop());
+
+  /** Runs `work` while the other user asks every 50 ms; returns its result, time, and the slowest ask. */
+  async function whileOtherUserAsks<T>(work: () => Promise<T>) {
+    let done = false;
+    const waits: number[] = [];
+    const asking = (async () => {
+      while (!done) {
+        const started = performance.now();
+        const answer = await other('GET', '/_local/contacts?take=1');
+        expect(answer.status).toBe(200);
+        waits.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const started = performance.now();
+    const result = await work();
+    const ms = performance.now() - started;
+    done = true;
+    await asking;
+    return { result, ms, slowestOther: Math.max(...waits) };
+  }
+
+  const createOne = async (): Promise<string> =>
+    (await heavy('POST', '/v1/contacts/', { body: { contacts: [{ full_name: 'Target' }] } })).json.data
+      .contacts[0].id as string;
+
+  // Before the linear merge: 830 s for this request, and the other user waited as long.
+  it('answers E1 with 500 elements x 220 e-mails on one contact with 400 at once', async () => {
+    const id = await createOne();
+    const body = Array.from({ length: 500 }, (_, k) => ({
+      contactId: id,
+      data: { contact_emails: emails(220, `e${k}`) },
+    }));
+    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
+      heavy('PUT', '/v1/contacts/', { body }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.data.details).toEqual([
+      expect.objectContaining({ path: '4.data.contact_emails', index: 4 }),
+    ]);
+    expect(ms).toBeLessThan(5_000);
+    expect(slowestOther).toBeLessThan(3_000);
+    expect((await heavy('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails).toEqual([]);
+  });
+
+  // Before: 25 to 53 s, quadratic in the list.
+  it('refuses one contact with 20,000 e-mails fast', async () => {
+    const body = { contacts: [{ full_name: 'Huge', contact_emails: emails(20_000, 'huge') }] };
+    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
+      heavy('POST', '/v1/contacts/', { body }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.data.details[0]).toMatchObject({ path: 'contacts.0.contact_emails', index: 0 });
+    expect(ms).toBeLessThan(3_000);
+    expect(slowestOther).toBeLessThan(3_000);
+  });
+
+  it('merges 500 elements on one contact up to the cap in one request, fast', async () => {
+    const id = await createOne();
+    const body = Array.from({ length: 500 }, (_, k) => ({
+      contactId: id,
+      data: { contact_emails: emails(2, `m${k}`) },
+    }));
+    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
+      heavy('PUT', '/v1/contacts/', { body }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.json.data.count).toBe(500);
+    expect(ms).toBeLessThan(5_000);
+    expect(slowestOther).toBeLessThan(3_000);
+    const stored = (await heavy('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails;
+    expect(stored).toHaveLength(CAP);
+    expect(stored[0].email).toBe('m0-0@list.test');
+    expect(stored[CAP - 1].email).toBe('m499-1@list.test');
+  });
+});
