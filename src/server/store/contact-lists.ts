@@ -2,6 +2,7 @@ import type { ContactWrite } from '../../core/schemas/contact.js';
 import { invalidBodyAt, type WriteLocation } from '../envelope.js';
 import { KeyedLists, type KeyedList, type ListKind } from './keyed-lists.js';
 import { checkListLength, checkStoredSize, checkWriteLists } from './list-caps.js';
+import { prepareListStatements, type ListStatements } from './contact-list-statements.js';
 import type { Db } from './schema.js';
 
 export interface StoredEmail {
@@ -23,72 +24,23 @@ type Phone = NonNullable<ContactWrite['contact_phone_numbers']>[number];
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function prepareStatements(db: Db) {
-  return {
-    // Positional parameters: a bulk write runs these up to ~150,000 times in one request.
-    insertEmail: db.prepare<[string, number, string, string, string | null, number | null, number]>(
-      `INSERT INTO contact_emails (contact_id, user_id, email, email_lc, label, ranking, position)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    updateEmail: db.prepare<[string | null, number | null, string, string]>(
-      `UPDATE contact_emails SET label = coalesce(?, label), ranking = coalesce(?, ranking)
-       WHERE contact_id = ? AND email_lc = ?`,
-    ),
-    deleteEmails: db.prepare('DELETE FROM contact_emails WHERE contact_id = ?'),
-    emails: db.prepare(
-      'SELECT email, label, ranking FROM contact_emails WHERE contact_id = ? ORDER BY position',
-    ),
-    insertPhone: db.prepare<
-      [string, string, string, string | null, string | null, string | null, number | null, number]
-    >(
-      `INSERT INTO contact_phones (contact_id, match_key, phone_number, phone_number_sanitized, country_code, label, ranking, position)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    updatePhone: db.prepare<[string, string | null, string | null, number | null, string, string]>(
-      `UPDATE contact_phones SET phone_number = ?, country_code = coalesce(?, country_code),
-         label = coalesce(?, label), ranking = coalesce(?, ranking)
-       WHERE contact_id = ? AND match_key = ?`,
-    ),
-    deletePhones: db.prepare('DELETE FROM contact_phones WHERE contact_id = ?'),
-    phones: db.prepare(
-      `SELECT phone_number, phone_number_sanitized, country_code, label, ranking
-       FROM contact_phones WHERE contact_id = ? ORDER BY position`,
-    ),
-    userGroup: db.prepare('SELECT 1 FROM groups WHERE id = ? AND user_id = ?'),
-    insertMembership: db.prepare(
-      'INSERT INTO group_memberships (group_id, contact_id, position) VALUES (?, ?, ?)',
-    ),
-    groups: db.prepare(
-      `SELECT g.id AS group_id, g.name FROM group_memberships m JOIN groups g ON g.id = m.group_id
-       WHERE m.contact_id = ? ORDER BY m.position`,
-    ),
-    userField: db.prepare('SELECT 1 FROM custom_fields WHERE id = ? AND user_id = ?'),
-    insertValue: db.prepare(
-      `INSERT INTO custom_field_values (contact_id, field_id, type, text_value, position)
-       VALUES (@contact_id, @field_id, @type, @text_value, @position)`,
-    ),
-    updateValue: db.prepare(
-      `UPDATE custom_field_values SET text_value = @text_value, type = coalesce(@type, type)
-       WHERE contact_id = @contact_id AND field_id = @field_id`,
-    ),
-    values: db.prepare(
-      `SELECT f.id, f.name, v.text_value FROM custom_field_values v JOIN custom_fields f ON f.id = v.field_id
-       WHERE v.contact_id = ? ORDER BY v.position`,
-    ),
-    insertTag: db.prepare('INSERT INTO contact_tags (contact_id, tag_id, position) VALUES (?, ?, ?)'),
-    removeTag: db.prepare('DELETE FROM contact_tags WHERE contact_id = ? AND tag_id = ?'),
-    clearTags: db.prepare('DELETE FROM contact_tags WHERE contact_id = ?'),
-    tags: db.prepare('SELECT tag_id FROM contact_tags WHERE contact_id = ? ORDER BY position'),
-    userContact: db.prepare('SELECT 1 FROM contacts WHERE id = ? AND user_id = ?'),
-    insertRelated: db.prepare(
-      'INSERT INTO related_contacts (source_id, destination_id, position) VALUES (?, ?, ?)',
-    ),
-    removeRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ? AND destination_id = ?'),
-    clearRelated: db.prepare('DELETE FROM related_contacts WHERE source_id = ?'),
-    related: db.prepare(
-      'SELECT destination_id AS destination FROM related_contacts WHERE source_id = ? ORDER BY position',
-    ),
-  };
+/** A 400 naming the first entry that refers to an id the user does not own. */
+function checkOwned<E>(
+  entries: readonly E[],
+  idOf: (entry: E) => string,
+  owned: (id: string) => boolean,
+  where: { path: (i: number) => string; what: string; at: WriteLocation },
+): void {
+  entries.forEach((entry, i) => {
+    const id = idOf(entry);
+    if (!owned(id)) {
+      throw invalidBodyAt(
+        where.path(i),
+        `No ${where.what} with id '${id}' for this API key.`,
+        where.at.index,
+      );
+    }
+  });
 }
 
 /** How one list merges: its merge key, and what to do with a new or an already stored entry. */
@@ -110,10 +62,10 @@ interface MergeRule<E> {
  */
 export class ContactLists {
   readonly keyed: KeyedLists;
-  private readonly s: ReturnType<typeof prepareStatements>;
+  private readonly s: ListStatements;
 
   constructor(db: Db) {
-    this.s = prepareStatements(db);
+    this.s = prepareListStatements(db);
     this.keyed = new KeyedLists(db);
   }
 
@@ -226,15 +178,16 @@ export class ContactLists {
     memberships: NonNullable<ContactWrite['groups_contacts']>,
     at: WriteLocation,
   ): void {
-    memberships.forEach((membership, i) => {
-      if (!this.s.userGroup.get(membership.group_id, userId)) {
-        throw invalidBodyAt(
-          `${at.prefix}groups_contacts.${i}.group_id`,
-          `No group with id '${membership.group_id}' for this API key.`,
-          at.index,
-        );
-      }
-    });
+    checkOwned(
+      memberships,
+      (m) => m.group_id,
+      (id) => this.s.userGroup.get(id, userId) !== undefined,
+      {
+        path: (i) => `${at.prefix}groups_contacts.${i}.group_id`,
+        what: 'group',
+        at,
+      },
+    );
     this.merge(
       contactId,
       memberships,
@@ -254,15 +207,16 @@ export class ContactLists {
     values: NonNullable<ContactWrite['custom_fields']>,
     at: WriteLocation,
   ): void {
-    values.forEach((value, i) => {
-      if (!this.s.userField.get(value.id, userId)) {
-        throw invalidBodyAt(
-          `${at.prefix}custom_fields.${i}.id`,
-          `No custom field definition with id '${value.id}' for this API key.`,
-          at.index,
-        );
-      }
-    });
+    checkOwned(
+      values,
+      (v) => v.id,
+      (id) => this.s.userField.get(id, userId) !== undefined,
+      {
+        path: (i) => `${at.prefix}custom_fields.${i}.id`,
+        what: 'custom field definition',
+        at,
+      },
+    );
     const row = (v: (typeof values)[number]) => ({
       contact_id: contactId,
       field_id: v.id,

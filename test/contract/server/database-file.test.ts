@@ -36,6 +36,16 @@ const oneLine = (stderr: string) => {
   expect(stderr).not.toMatch(/\n\s+at /);
 };
 
+/** `serve --db file` exits 2 with one line naming the file, and leaves the file byte-identical. */
+async function expectServeRefuses(file: string): Promise<void> {
+  const before = readFileSync(file);
+  const cli = await serveExpectingFailure(['--port', '0', '--db', file]);
+  expect(cli.code).toBe(2);
+  expect(cli.stderr).toContain(file);
+  oneLine(cli.stderr);
+  expect(readFileSync(file).equals(before)).toBe(true);
+}
+
 describe('a database that is not ours is refused unchanged', () => {
   it.each([
     ['a contact-import ledger', ledgerFile, /contact-import ledger/],
@@ -61,12 +71,7 @@ describe('a database that is not ours is refused unchanged', () => {
     await expect(refusal).rejects.toThrow(file);
     await expect(refusal).rejects.toThrow(why);
     expect(readFileSync(file).equals(before)).toBe(true);
-
-    const cli = await serveExpectingFailure(['--port', '0', '--db', file]);
-    expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain(file);
-    oneLine(cli.stderr);
-    expect(readFileSync(file).equals(before)).toBe(true);
+    await expectServeRefuses(file);
   });
 
   it('a file that is not SQLite at all: the error names the file', async () => {
@@ -76,11 +81,8 @@ describe('a database that is not ours is refused unchanged', () => {
     await expect(startLocalService({ port: 0, db: file })).rejects.toThrow(
       new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*not a database`),
     );
-    const cli = await serveExpectingFailure(['--port', '0', '--db', file]);
-    expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain(file);
-    oneLine(cli.stderr);
     expect(readFileSync(file).equals(before)).toBe(true);
+    await expectServeRefuses(file);
   });
 
   it('a file in a folder that does not exist: the error names the file', async () => {
