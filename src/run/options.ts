@@ -30,6 +30,8 @@ export const runSettingsSchema = z.object({
   stateDir: z.string().min(1).default('.contact-import'),
   chunkSize: z.number().int().min(1).max(LIMITS.maxBulkDefault).default(100),
   concurrency: z.number().int().min(1).max(64).default(4),
+  /** Seconds: the client's base request timeout and its start probe's (`--timeout`). */
+  timeout: z.number().positive('expected a number of seconds above 0').max(3600).optional(),
   match: z.enum(['email', 'none']).default('email'),
   region: z
     .string()

@@ -155,7 +155,11 @@ const runHoldingState = async (
       stateDir: settings.stateDir,
       dryRun: settings.dryRun,
       // The client's own limit is the run's --concurrency: the load window alone cannot raise it.
-      client: { concurrency: settings.concurrency, ...options.client },
+      client: {
+        concurrency: settings.concurrency,
+        ...(settings.timeout !== undefined ? { timeoutMs: Math.round(settings.timeout * 1000) } : {}),
+        ...options.client,
+      },
     });
     if (target.scopeId) {
       ledger = openLedger({ dir: settings.stateDir });

@@ -122,6 +122,19 @@ describe('run --target', () => {
     expect(peer.requests).toHaveLength(1);
   });
 
+  it('--timeout sets the probe timeout too: a silent target stops after it', async () => {
+    peer = await startPeer(() => undefined);
+    const started = performance.now();
+    const result = await run(peer.url, 'timeout-flag', {}, ['--timeout', '1.5']);
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(result.code).toBe(2);
+    expect(oneLine(result)).toContain('within 1.5 s');
+    const bad = await run(peer.url, 'timeout-bad', {}, ['--timeout', '0']);
+    expect(bad.code).toBe(2);
+    expect(oneLine(bad)).toMatch(/timeout.*above 0/);
+    expect(peer.requests).toHaveLength(1);
+  });
+
   it('names where a refused key came from, never the key', async () => {
     svc = await startService();
     const wrong = 'wrong-key-0f9e8d7c6b';

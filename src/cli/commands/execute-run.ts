@@ -45,6 +45,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
       stateDir: flags.state,
       chunkSize: flags.chunkSize,
       concurrency: flags.concurrency,
+      ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
       match: flags.match,
       ...(flags.region ? { region: flags.region } : {}),
       maxRejects: flags.maxRejects,

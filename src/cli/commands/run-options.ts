@@ -30,6 +30,11 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
     .option('state', { type: 'string', default: '.contact-import', describe: 'ledger folder' })
     .option('chunk-size', { type: 'number', default: 100, describe: 'contacts per bulk request' })
     .option('concurrency', { type: 'number', default: 4, describe: 'requests in flight' })
+    .option('timeout', {
+      type: 'number',
+      describe:
+        'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
+    })
     .option('match', {
       choices: ['email', 'none'] as const,
       default: 'email' as const,
@@ -59,6 +64,7 @@ export interface RunFlags {
   state: string;
   chunkSize: number;
   concurrency: number;
+  timeout?: number;
   match: 'email' | 'none';
   region?: string;
   maxRejects: string;
