@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_ENV, resolveApiKey } from '../../../src/client/index.js';
 import { ImportError } from '../../../src/core/errors/index.js';
+import { rejectionAs } from '../../support/rejection.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -19,14 +20,7 @@ async function keyFile(name: string, content: string): Promise<string> {
   return file;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ImportError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  return error as ImportError;
-}
+const failure = (promise: Promise<unknown>) => rejectionAs(promise, ImportError);
 
 describe('resolveApiKey', () => {
   it('reads the key from the environment, trimmed', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, RequestError, type ServiceClient } from '../../../src/client/index.js';
+import { rejectionAs } from '../../support/rejection.js';
 
 /**
  * The client against a plain node:http peer whose every answer the test scripts, for the cases the
@@ -69,14 +70,7 @@ const json = (
   res.end(JSON.stringify(payload));
 };
 
-async function rejection(promise: Promise<unknown>): Promise<RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionAs(promise, RequestError);
 
 describe('client over HTTP', () => {
   it('sends the bearer key, JSON body and an Idempotency-Key; keeps extra response fields', async () => {

@@ -6,6 +6,7 @@ import {
   type ServiceClient,
 } from '../../../src/client/index.js';
 import { resolveClientOptions } from '../../../src/client/options.js';
+import { rejectionAs } from '../../support/rejection.js';
 import { answerJson, emptySearch, startPeer, type Peer } from '../../support/peer.js';
 
 const key = 'probe-test-key-4c8e21';
@@ -23,14 +24,7 @@ afterEach(async () => {
 const clientOf = (options: Partial<ClientOptions> & { baseUrl: string }): ServiceClient =>
   (client = createClient({ apiKey: key, minRetryDelayMs: 1, ...options }));
 
-const rejection = async (promise: Promise<unknown>): Promise<RequestError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
-};
+const rejection = (promise: Promise<unknown>) => rejectionAs(promise, RequestError);
 
 /** A port nothing listens on: a peer started and closed again. */
 const closedPort = async (): Promise<string> => {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, RequestError, type ServiceClient } from '../../../src/client/index.js';
+import { rejectionAs } from '../../support/rejection.js';
 import { startPeer, type Peer } from '../../support/peer.js';
 
 const key = 'limit-test-key-90ab17';
@@ -34,14 +35,7 @@ const streamEndlessly = (res: ServerResponse, megabytes: number): void => {
   pump();
 };
 
-const rejection = async (promise: Promise<unknown>): Promise<RequestError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
-};
+const rejection = (promise: Promise<unknown>) => rejectionAs(promise, RequestError);
 
 describe('response bodies are read up to a limit', () => {
   it('cuts off a 200 MB answer at the limit: one response_too_large, not retried', async () => {
