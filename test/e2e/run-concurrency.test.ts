@@ -12,13 +12,13 @@ afterEach(async () => {
 
 /**
  * `--concurrency` is the number of requests in flight, end to end: the load window and the
- * client's own limit. With a slow answer (latency) the window fills, so the service sees exactly
+ * client's own limit. With a slow answer (latency, long enough that a loaded machine still issues every request before the first answer) the window fills, so the service sees exactly
  * that many at once, never more.
  */
 describe('--concurrency', () => {
   for (const concurrency of [2, 8]) {
     it(`puts ${concurrency} requests in flight at once, and no more`, async () => {
-      svc = await startService({ latencyMs: 60 });
+      svc = await startService({ latencyMs: 400 });
       const dir = tempDir();
       const file = writeGenericCsv(dir, 'people.csv', people(160));
       const result = await runImport({
