@@ -1,8 +1,35 @@
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Where the suite's own temp root is announced to test workers (and the CLIs they spawn). */
+export const SUITE_TMP_ENV = 'CONTACT_IMPORT_TEST_TMP_ROOT';
+
+const TMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
+
+/**
+ * Points every temp directory of the run (test workers, spawned CLIs, local services) at one
+ * suite-level folder, so a test that forgets to clean up cannot leave anything behind:
+ * the teardown removes the whole folder. Workers are forked after setup and inherit the env.
+ */
+const redirectTempDirectory = (): (() => void) => {
+  const saved = TMP_VARIABLES.map((name) => [name, process.env[name]] as const);
+  const root = mkdtempSync(join(tmpdir(), 'contact-import-tests-'));
+  for (const name of TMP_VARIABLES) process.env[name] = root;
+  process.env[SUITE_TMP_ENV] = root;
+  return () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    delete process.env[SUITE_TMP_ENV];
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  };
+};
 
 /** End-to-end tests run the built CLI, so the build is part of every test run. */
-export default function setup(): void {
+export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
   execFileSync(
     process.execPath,
@@ -12,4 +39,5 @@ export default function setup(): void {
       stdio: 'inherit',
     },
   );
+  return redirectTempDirectory();
 }

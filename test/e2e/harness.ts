@@ -50,6 +50,7 @@ export const runCli = (
     else child.stdin.end();
   });
 
+/** A fresh folder under the suite temp root (test/global-setup.ts removes the root when the run ends). */
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ci-e2e-'));
 
 export const readReport = (outDir: string): RunReport =>
