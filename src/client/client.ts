@@ -15,6 +15,10 @@ export function clientOn(caller: Caller): ServiceClient {
   return {
     ...bindEndpoints(API_ENDPOINTS, caller.invoke),
     probe: (opts?: CallOptions) => probe(caller, opts),
+    createContactsLossFinal: (contacts, opts) =>
+      caller.invoke(API_ENDPOINTS.createContacts, API_ENDPOINTS.createContacts.parts(contacts, opts), {
+        final: answerLost,
+      }),
     stats: caller.stats,
     close: caller.close,
   };
@@ -27,6 +31,13 @@ export function clientOn(caller: Caller): ServiceClient {
  */
 const finalAtProbe = (error: RequestError): boolean =>
   error.code === 'request_timeout' || isConnectFailure(error.networkCode);
+
+/**
+ * The request left and no answer came back (a reset, a cut, a timeout): the target may have
+ * applied it. A connection that never opened sent nothing, so it is retried as usual.
+ */
+export const answerLost = (error: RequestError): boolean =>
+  error.status === undefined && error.code !== 'aborted' && !isConnectFailure(error.networkCode);
 
 async function probe(caller: Caller, opts: CallOptions | undefined): Promise<{ holdsContacts: boolean }> {
   const page = await caller.invoke(

@@ -1,4 +1,4 @@
-export { createClient, clientOn } from './client.js';
+export { createClient, clientOn, answerLost } from './client.js';
 export { createCaller, type Caller, type CallPolicy } from './caller.js';
 export { CLIENT_DEFAULTS } from './options.js';
 export {

@@ -150,6 +150,12 @@ export interface ServiceClient {
    * timeout. A connection that cannot be opened or a timeout fails at once, not after retries.
    */
   probe(opts?: CallOptions): Promise<{ holdsContacts: boolean }>;
+  /**
+   * createContacts, except that an answer lost after the request left (reset, cut, timeout) is
+   * final instead of retried: on a target that ignores `Idempotency-Key` a blind resend could store
+   * the people twice, so the caller looks them up first (src/load/lost-creates.ts).
+   */
+  createContactsLossFinal(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
   /** Requests sent, retried and failed, in total and by endpoint. */
   stats(): RequestStats;
   /** Closes the keep-alive agent; queued requests fail as aborted. */

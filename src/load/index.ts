@@ -1,4 +1,5 @@
 import type { ServiceClient, RequestError } from '../client/index.js';
+import { startResolution, type Continues } from './continuation.js';
 import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { Staging, StagedPlace } from '../package/staging.js';
@@ -7,7 +8,6 @@ import { ensureReferences, type ReferenceCounts } from './references.js';
 import { syncReminders } from './reminders.js';
 import { Resolver, type MatchMode, type Planned } from './resolve.js';
 import { createChunk, updateChunk, type SendEvents } from './send.js';
-import { killPoint } from './kill-point.js';
 import { TaskWindow } from './window.js';
 
 export interface LoadOptions {
@@ -45,6 +45,10 @@ export interface LoadOutcome {
   resumedCreates: number;
   /** The target held no contact while the ledger listed some: the ledger was not trusted. */
   targetReset: boolean;
+  /** The run continues an interrupted one and resolves as it did (issue 15.1). */
+  continues?: Continues;
+  /** Why a continuation searches after all. */
+  searchReason?: string;
 }
 
 interface Chunk {
@@ -73,7 +77,21 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const scope = targetReset && dryRun ? undefined : options.scope;
   const live = !dryRun && client !== undefined && scope !== undefined;
 
-  const resumedCreates = live ? await resumePendingCreates(client, scope) : 0;
+  const start = live
+    ? await startResolution({
+        client,
+        scope,
+        runId: options.runId,
+        targetWasEmpty: options.targetWasEmpty,
+        staged: ctx.staging.size,
+      })
+    : { searchless: options.targetWasEmpty, resumedCreates: 0 };
+  const { resumedCreates } = start;
+  const resolution = {
+    resumedCreates,
+    ...(start.continues ? { continues: start.continues } : {}),
+    ...(start.searchReason ? { searchReason: start.searchReason } : {}),
+  };
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
   const reminders = { created: 0, updated: 0 };
   const total = ctx.staging.size;
@@ -106,7 +124,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     // A dry run with nothing to compare with: every staged identity would be created.
     if (!options.signal?.aborted) settleCount('created', total);
     else totals.pending += total;
-    return { references: refs.counts, reminders, resumedCreates, targetReset };
+    return { references: refs.counts, reminders, targetReset, ...resolution };
   }
 
   /** Records of a chunk that never got an outcome: not sent, so pending. */
@@ -180,7 +198,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     client,
     match: options.match,
     ids: refs.ids,
-    targetWasEmpty: options.targetWasEmpty,
+    targetWasEmpty: start.searchless,
   });
   const window = new TaskWindow(Math.max(1, options.concurrency));
   let stoppedBy: unknown;
@@ -218,7 +236,9 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     stoppedBy ??= error;
   }
   if (stoppedBy !== undefined) throw stoppedBy;
-  return { references: refs.counts, reminders, resumedCreates, targetReset };
+  // Every record reached an outcome: nothing is left for a continuation.
+  if (live && !options.signal?.aborted) scope.endContinuation();
+  return { references: refs.counts, reminders, targetReset, ...resolution };
 };
 
 /**
@@ -228,32 +248,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
  */
 const isTargetReset = ({ client, scope, targetWasEmpty }: LoadOptions): boolean =>
   client !== undefined && scope !== undefined && targetWasEmpty && scope.hasContacts();
-
-/** Creates recorded by an earlier run that crashed before their answer: sent again, same key. */
-const resumePendingCreates = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
-  let resumed = 0;
-  for (const pending of scope.pendingCreates()) {
-    const { contacts } = JSON.parse(pending.body) as {
-      contacts: Parameters<ServiceClient['createContacts']>[0];
-    };
-    try {
-      const answered = await client.createContacts(contacts, {
-        idempotencyKey: pending.idempotencyKey,
-        bodyJson: pending.body,
-      });
-      killPoint('create-answered');
-      scope.completeCreate(
-        pending.idempotencyKey,
-        answered.map((c) => c.id),
-      );
-      resumed += answered.length;
-    } catch (error) {
-      if ((error as RequestError).status === 400) scope.abandonCreate(pending.idempotencyKey);
-      else throw error;
-    }
-  }
-  return resumed;
-};
 
 const describe = (error: RequestError): string => {
   const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');

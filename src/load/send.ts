@@ -1,7 +1,9 @@
 import type { ServiceClient } from '../client/index.js';
+import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import type { LedgerScope } from '../state/index.js';
 import { killPoint } from './kill-point.js';
+import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
 
 /** Called the moment records reach an outcome, so nothing is lost if a later request fails. */
@@ -57,29 +59,34 @@ export const createChunk = async (
       const contacts = part.map((p) => p.write);
       // Serialized once: the ledger keeps these bytes, the request sends them, a resume resends them.
       const bodyJson = JSON.stringify({ contacts });
-      ctx.scope.beginCreate({
+      const pending = {
         idempotencyKey,
         keys: part.map((p) => p.record.key),
         hashes: part.map((p) => p.hash),
         body: bodyJson,
-      });
+      };
+      ctx.scope.beginCreate(pending);
       killPoint('create-recorded');
-      let answered;
+      let ids: string[];
       try {
-        answered = await ctx.client.createContacts(contacts, { idempotencyKey, bodyJson });
+        const answered = await ctx.client.createContactsLossFinal(contacts, { idempotencyKey, bodyJson });
+        killPoint('create-answered');
+        ids = answered.map((c) => c.id);
+        ctx.scope.completeCreate(idempotencyKey, ids);
       } catch (error) {
         // A refused create created nothing: forget the pending row so no rerun resends it.
         if (isRecordProblem(error)) ctx.scope.abandonCreate(idempotencyKey);
-        throw error;
+        if (!(isRequestError(error) && answerLost(error))) throw error;
+        // The body left and no answer came: look the records up before anything is resent.
+        ids = await settleLostCreate(pending, {
+          client: ctx.client,
+          scope: ctx.scope,
+          finder: searchFinder(ctx.client),
+        });
       }
-      killPoint('create-answered');
-      ctx.scope.completeCreate(
-        idempotencyKey,
-        answered.map((c) => c.id),
-      );
       killPoint('create-done');
       part.forEach((p, i) => {
-        p.contactId = answered[i]!.id;
+        p.contactId = ids[i]!;
         p.outcome = 'created';
       });
       ctx.events.settled('created', part);

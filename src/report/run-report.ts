@@ -44,6 +44,8 @@ export interface RunReport {
    * frequent first: counts only, the rows themselves are issues.csv.
    */
   issues?: IssueSummary;
+  /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
+  continues?: { runId: string; loaded: number; toGo: number };
   /** The run-level problem that stopped the run, when `status` is `aborted`. */
   error?: { code: string; message: string; context?: Record<string, unknown> };
 }

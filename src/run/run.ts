@@ -250,6 +250,14 @@ const runHoldingState = async (
           'the target holds no contact but the ledger lists some (reset?): loading everything afresh',
         );
       }
+      if (outcome?.continues) {
+        const { runId: continued, loaded, toGo } = outcome.continues;
+        log?.info(
+          { runId, continues: outcome?.continues },
+          `continuing run ${continued}: ${loaded} loaded, ${toGo} to go`,
+        );
+      }
+      if (outcome?.searchReason) log?.warn({ runId }, `searching after all: ${outcome.searchReason}`);
       if (outcome && outcome.resumedCreates > 0) {
         log?.info(
           { runId, contacts: outcome.resumedCreates },
@@ -320,6 +328,7 @@ const runHoldingState = async (
     exitCode,
     ...(shortcut && previous ? { inputsUnchangedSince: previous.runId } : {}),
     issues: issueSummary(files.topIssues, topFields),
+    ...(outcome?.continues ? { continues: outcome.continues } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   const reportPath = writeReportFile(outDir, report);

@@ -18,6 +18,7 @@ export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
 export { contentHash, canonicalJson } from './content-hash.js';
 export type {
   ContactEntry,
+  Continuation,
   InputFingerprint,
   Ledger,
   LedgerEntry,

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { ImportError } from '../core/errors/index.js';
 import { assertCreateAnswer } from './create-answer.js';
 import { guarded } from './sqlite-errors.js';
+import { ContinuationStatements, type Continuation } from './continuation.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
 /** Keys per IN (...) query: well under SQLite's variable limit, large enough to amortize calls. */
@@ -35,6 +36,7 @@ export class ScopeStatements {
   readonly selectKeyOfId: Database.Statement;
   /** Everything a scope holds, table by table: what forgetTarget deletes. */
   readonly deleteScope: Database.Statement[];
+  readonly continuations: ContinuationStatements;
 
   constructor(readonly db: Database.Database) {
     this.upsertContact = db.prepare(
@@ -63,9 +65,15 @@ export class ScopeStatements {
     this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
     this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');
     this.selectKeyOfId = db.prepare('SELECT key FROM contacts WHERE scope_id = ? AND contact_id = ? LIMIT 1');
-    this.deleteScope = ['contacts', 'reminders', 'groups', 'custom_fields', 'pending_creates'].map((table) =>
-      db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`),
-    );
+    this.deleteScope = [
+      'contacts',
+      'reminders',
+      'groups',
+      'custom_fields',
+      'pending_creates',
+      'continuations',
+    ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
+    this.continuations = new ContinuationStatements(db);
   }
 
   /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
@@ -149,6 +157,32 @@ export class SqliteLedgerScope implements LedgerScope {
         })
         .immediate();
     });
+  }
+
+  contactCount(): number {
+    return guarded(this.file, 'count contacts', () =>
+      this.statements.continuations.contactCount(this.scopeId),
+    );
+  }
+
+  contactIds(): Set<string> {
+    return guarded(this.file, 'read contact ids', () =>
+      this.statements.continuations.contactIds(this.scopeId),
+    );
+  }
+
+  continuation(): Continuation | undefined {
+    return guarded(this.file, 'read the continuation', () => this.statements.continuations.get(this.scopeId));
+  }
+
+  beginContinuation(continuation: Continuation): void {
+    guarded(this.file, 'record the continuation', () =>
+      this.statements.continuations.begin(this.scopeId, continuation),
+    );
+  }
+
+  endContinuation(): void {
+    guarded(this.file, 'end the continuation', () => this.statements.continuations.end(this.scopeId));
   }
 
   getGroups(): Map<string, LedgerEntry> {

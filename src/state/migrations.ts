@@ -88,6 +88,19 @@ const SCHEMA_V3 = `
   CREATE INDEX contacts_by_id ON contacts (scope_id, contact_id);
 `;
 
+/**
+ * v4: what an unfinished run knew when it began (issue 15.1). One row per scope while a run that
+ * found the target empty has not completed: its continuation, finding only contacts this ledger
+ * wrote, resolves as that run did (no searches). Deleted when a run of the scope completes.
+ */
+const SCHEMA_V4 = `
+  CREATE TABLE continuations (
+    scope_id         TEXT PRIMARY KEY,
+    run_id           TEXT NOT NULL,     -- the run that found the target empty
+    started_at       TEXT NOT NULL
+  ) WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -95,6 +108,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   (db) => db.exec(SCHEMA_V2),
   (db) => db.exec(SCHEMA_V3),
+  (db) => db.exec(SCHEMA_V4),
 ];
 
 /**

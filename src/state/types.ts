@@ -1,4 +1,7 @@
 import type { IssueCount } from '../core/types.js';
+import type { Continuation } from './continuation.js';
+
+export type { Continuation } from './continuation.js';
 
 /**
  * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
@@ -99,6 +102,20 @@ export interface LedgerScope {
    * contact, reminder, group, custom field and pending create of this scope, in one transaction.
    */
   forgetTarget(): void;
+
+  /** How many contacts the ledger knows in this scope. */
+  contactCount(): number;
+  /** The target ids of every contact the ledger knows in this scope. */
+  contactIds(): Set<string>;
+  /**
+   * The unfinished run that found the target empty (issue 15.1): its continuation resolves as it
+   * did while the target holds only what this ledger wrote. Undefined once a run completed.
+   */
+  continuation(): Continuation | undefined;
+  /** A run found the target empty: its continuations may skip the searches it skipped. */
+  beginContinuation(continuation: Continuation): void;
+  /** A run of the scope completed: nothing is left to continue. No-op when absent. */
+  endContinuation(): void;
 
   /** Group name -> id and hash of the definition sent. */
   getGroups(): Map<string, LedgerEntry>;

@@ -72,9 +72,12 @@ describe('fault storms', () => {
       expect(one.report.status).toBe('completed');
       expect(one.report.exitCode).toBe(0);
       expect(sum(storm1)).toBeGreaterThan(0);
-      // Every injected fault cost the client one more attempt; none of them cost a record.
-      expect(one.report.requests.retried).toBeGreaterThanOrEqual(sum(storm1));
-      expect(one.report.requests.failed).toBe(0);
+      // Every injected fault cost the client one more attempt, or (a create whose answer was lost)
+      // one check by search before the resend (issue 15.4); none of them cost a record.
+      const lostCreates = one.report.requests.byEndpoint['POST /v1/contacts/']?.failed ?? 0;
+      expect(one.report.requests.retried + lostCreates).toBeGreaterThanOrEqual(sum(storm1));
+      expect(one.report.requests.failed).toBe(lostCreates);
+      expect(one.report.totals.failed).toBe(0);
       expectTruthfulReport(one.report, await expectExactlyLoaded(svc.client, first), 1200);
       expect(one.report.totals.created).toBe(1200);
 
@@ -87,7 +90,8 @@ describe('fault storms', () => {
       const two = await importFile(writeGenericCsv(dir, 'two.csv', second), dir, 'two');
       const storm2 = faultsSince(before);
       expect(two.report.status).toBe('completed');
-      expect(two.report.requests.retried).toBeGreaterThanOrEqual(sum(storm2));
+      const lostCreates2 = two.report.requests.byEndpoint['POST /v1/contacts/']?.failed ?? 0;
+      expect(two.report.requests.retried + lostCreates2).toBeGreaterThanOrEqual(sum(storm2));
       expectTruthfulReport(two.report, await expectExactlyLoaded(svc.client, second), 1500);
       expect(two.report.totals).toMatchObject({ created: 300, updated: 400, unchanged: 800 });
 

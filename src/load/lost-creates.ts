@@ -1,0 +1,161 @@
+import { answerLost, isRequestError, type ServiceClient } from '../client/index.js';
+import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+import { normalizeText } from '../normalize/index.js';
+import type { LedgerScope, PendingCreate } from '../state/index.js';
+
+/** Finds the target contact that holds a record, or undefined. */
+export interface ContactFinder {
+  find(write: ContactWrite, key: string): Promise<string | undefined>;
+}
+
+/** A finder over a list: it can tell how many listed contacts no record claimed. */
+export interface ListedFinder extends ContactFinder {
+  unclaimed(): number;
+}
+
+/** Resolution searches at most a record's first 5 e-mails (DESIGN.md "Request size"). */
+const SEARCHED_EMAILS = 5;
+/** A lost answer is checked and resent at most this often before the run gives up on it. */
+const LOST_ANSWERS_TOLERATED = 6;
+
+/** Every identity key (normalize/identity.ts) a stored contact answers to. */
+const identitiesOf = (stored: ContactResponse): string[] => {
+  // The answer schema is loose: the lists are there on every contact answer API.md shows.
+  const contact = stored as ContactResponse & {
+    contact_emails?: { email: string }[];
+    contact_phone_numbers?: { phone_number_sanitized?: string | null }[];
+  };
+  const keys = (contact.contact_emails ?? []).map((e) => `email:${e.email}`);
+  for (const phone of contact.contact_phone_numbers ?? []) {
+    if (phone.phone_number_sanitized) keys.push(`phone:${phone.phone_number_sanitized}`);
+  }
+  const name = normalizeText(contact.full_name)?.toLowerCase();
+  if (name !== undefined)
+    keys.push(`name:${name}\u001f${normalizeText(contact.company)?.toLowerCase() ?? ''}`);
+  return keys;
+};
+
+const emailsOf = (write: ContactWrite): string[] =>
+  (write.contact_emails ?? []).slice(0, SEARCHED_EMAILS).map((e) => e.email);
+
+/** What to search for a record without e-mail: its phone or name, as its identity key says. */
+const identitySearch = (write: ContactWrite, key: string): string | undefined => {
+  if (key.startsWith('phone:')) return key.slice('phone:'.length);
+  if (key.startsWith('name:')) return write.full_name ?? undefined;
+  return undefined;
+};
+
+/** Looks records up as resolution does: exact e-mail search, then identity for those without one. */
+export const searchFinder = (client: ServiceClient): ContactFinder => ({
+  async find(write, key) {
+    for (const email of emailsOf(write)) {
+      const page = await client.globalSearch({
+        searchQuery: email,
+        exactMatch: true,
+        archived: true,
+        take: 1,
+      });
+      if (page.contacts[0]) return page.contacts[0].id;
+    }
+    const query = emailsOf(write).length === 0 ? identitySearch(write, key) : undefined;
+    if (query === undefined) return undefined;
+    const page = await client.globalSearch({ searchQuery: query, exactMatch: true, archived: true, take: 5 });
+    return page.contacts.find((c) => identitiesOf(c).includes(key))?.id;
+  },
+});
+
+/** The scalar fields a contact answer shows (API.md: no lists), as one comparable string. */
+const SCALARS = ['full_name', 'first_name', 'last_name', 'job_title', 'company'] as const;
+const scalarPrint = (contact: Partial<Record<(typeof SCALARS)[number], string | null | undefined>>): string =>
+  SCALARS.map((field) => normalizeText(contact[field] ?? undefined) ?? '').join('\u001f');
+
+/**
+ * Looks records up among contacts already listed (the continuation's scan). A contact answer holds
+ * no e-mail, so a record matches a listed contact by the scalar fields it wrote; when several
+ * listed contacts share them, `fallback` (an e-mail search) decides. Each contact is claimed once.
+ */
+export const listedFinder = (
+  contacts: readonly ContactResponse[],
+  fallback?: ContactFinder,
+): ListedFinder => {
+  const byPrint = new Map<string, string[]>();
+  for (const contact of contacts) {
+    const print = scalarPrint(contact);
+    byPrint.set(print, [...(byPrint.get(print) ?? []), contact.id]);
+  }
+  const claimed = new Set<string>();
+  return {
+    find: async (write, key) => {
+      const candidates = (byPrint.get(scalarPrint(write)) ?? []).filter((id) => !claimed.has(id));
+      const id =
+        candidates.length === 1
+          ? candidates[0]
+          : candidates.length > 1
+            ? await fallback?.find(write, key)
+            : undefined;
+      if (id !== undefined) claimed.add(id);
+      return id;
+    },
+    unclaimed: () => contacts.filter((c) => !claimed.has(c.id)).length,
+  };
+};
+
+const contactsOf = (pending: PendingCreate): ContactWrite[] =>
+  (JSON.parse(pending.body) as { contacts: ContactWrite[] }).contacts;
+
+/**
+ * A create whose answer was lost (a reset, a cut, a timeout after the body left, or a crash) is
+ * checked, not trusted: its records are looked up on the target; the ones found are recorded, the
+ * rest resent with the same Idempotency-Key (the found ones left out under a derived key). So each
+ * person is stored once whether or not the target honours the key. Returns the ids in body order.
+ */
+export const settleLostCreate = async (
+  pending: PendingCreate,
+  ctx: { client: ServiceClient; scope: LedgerScope; finder: ContactFinder },
+): Promise<string[]> => {
+  const ids = new Array<string>(pending.keys.length);
+  let chunk = pending;
+  let positions = pending.keys.map((_, i) => i);
+  for (let lost = 1; ; lost++) {
+    const contacts = contactsOf(chunk);
+    const found = await Promise.all(contacts.map((c, i) => ctx.finder.find(c, chunk.keys[i]!)));
+    const missing = found.flatMap((id, i) => (id === undefined ? [i] : []));
+    if (missing.length === 0) {
+      ctx.scope.completeCreate(chunk.idempotencyKey, found as string[]);
+      positions.forEach((at, i) => (ids[at] = found[i]!));
+      return ids;
+    }
+    if (missing.length < found.length) {
+      ctx.scope.putContacts(
+        found.flatMap((id, i) =>
+          id === undefined ? [] : [{ key: chunk.keys[i]!, contactId: id, hash: chunk.hashes[i]! }],
+        ),
+      );
+      positions.forEach((at, i) => found[i] !== undefined && (ids[at] = found[i]!));
+      ctx.scope.abandonCreate(chunk.idempotencyKey);
+      chunk = {
+        idempotencyKey: `${chunk.idempotencyKey}-r${lost}`,
+        keys: missing.map((i) => chunk.keys[i]!),
+        hashes: missing.map((i) => chunk.hashes[i]!),
+        body: JSON.stringify({ contacts: missing.map((i) => contacts[i]!) }),
+      };
+      positions = missing.map((i) => positions[i]!);
+      ctx.scope.beginCreate(chunk);
+    }
+    try {
+      const answered = await ctx.client.createContactsLossFinal(contactsOf(chunk), {
+        idempotencyKey: chunk.idempotencyKey,
+        bodyJson: chunk.body,
+      });
+      ctx.scope.completeCreate(
+        chunk.idempotencyKey,
+        answered.map((c) => c.id),
+      );
+      positions.forEach((at, i) => (ids[at] = answered[i]!.id));
+      return ids;
+    } catch (error) {
+      if (isRequestError(error) && error.status === 400) ctx.scope.abandonCreate(chunk.idempotencyKey);
+      if (!(isRequestError(error) && answerLost(error)) || lost >= LOST_ANSWERS_TOLERATED) throw error;
+    }
+  }
+};
