@@ -1,0 +1,68 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+
+/** Issue 15.2: an E1 count that comes up short is bisected, not resolved one E2 per element. */
+let svc: TestService | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const ROWS = 400;
+const CHUNK = 100;
+const GONE = [7, 130, 131, 399];
+
+describe('a chunk with contacts gone from the target', () => {
+  it('finds them in O(log chunk) requests each and creates them again', { timeout: 150_000 }, async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    svc = await startService();
+    const rows = people(ROWS);
+    const args = (file: string, out: string) => [
+      'run',
+      'generic',
+      file,
+      '--target',
+      svc!.service.url,
+      '--state',
+      join(dir, 'state'),
+      '--chunk-size',
+      String(CHUNK),
+      '--out',
+      join(dir, out),
+    ];
+    const env = { CONTACT_IMPORT_API_KEY: svc.key };
+    const first = await runCli(args(writeGenericCsv(dir, 'one.csv', rows), 'one'), { cwd: dir, env });
+    expect(first.code, first.stderr).toBe(0);
+
+    const stored = await svc.client.local.contacts();
+    const idOf = new Map(stored.map((c) => [c.contact_emails[0]!.email, c.id]));
+    for (const i of GONE) {
+      const id = idOf.get(rows[i]!.email.toLowerCase())!;
+      const answer = await fetch(`${svc.service.url}/_local/contacts/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${svc.key}` },
+      });
+      expect(answer.status).toBe(200);
+    }
+
+    // Every record changed: every chunk is an E1; four of its contacts are gone.
+    const changed = rows.map((p) => ({ ...p, title: `Senior ${p.title}` }));
+    const second = await runCli(args(writeGenericCsv(dir, 'two.csv', changed), 'two'), { cwd: dir, env });
+    expect(second.code, second.stderr).toBe(0);
+    const report = readReport(join(dir, 'two'));
+    expect(report.totals).toMatchObject({ updated: ROWS - GONE.length, created: GONE.length });
+    const byEndpoint = report.requests.byEndpoint;
+    expect(byEndpoint['PUT /v1/contacts/{id}']?.sent ?? 0, 'no E2 per element').toBe(0);
+    const bisections = (byEndpoint['PUT /v1/contacts/']?.sent ?? 0) - ROWS / CHUNK;
+    expect(bisections).toBeGreaterThan(0);
+    expect(bisections, JSON.stringify(byEndpoint)).toBeLessThanOrEqual(GONE.length * 2 * Math.log2(CHUNK));
+    expectTruthfulReport(report, await expectExactlyLoaded(svc.client, changed), ROWS);
+  });
+});
