@@ -21,7 +21,7 @@ const isFile = async (file: string): Promise<boolean> => {
   }
 };
 
-const builtinNames = async (): Promise<string[]> => {
+export const builtinNames = async (): Promise<string[]> => {
   let entries: string[];
   try {
     entries = await readdir(BUILTIN_DIR);

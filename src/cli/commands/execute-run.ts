@@ -8,6 +8,8 @@ import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
+import type { Pipeline } from '../../mapping/pipeline.js';
+import { splitPipelineArgument } from './pipeline-argument.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -35,9 +37,10 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     const target = await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
+    const { pipeline, inputs } = await choosePipeline(flags);
     result = await runImport({
-      pipeline: flags.pipeline,
-      inputs: restoreStdinDash(flags.inputs),
+      pipeline,
+      inputs,
       ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
       dryRun,
       ...(target ? { target } : {}),
@@ -83,6 +86,21 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   }
   if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
   process.exit(report.exitCode);
+};
+
+/** The pipeline named on the command line, or the built-in detected from the first input's header. */
+const choosePipeline = async (
+  flags: RunFlags,
+): Promise<{ pipeline: string | Pipeline; inputs: string[] }> => {
+  const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
+  if (split.pipeline !== undefined) return { pipeline: split.pipeline, inputs: split.inputs };
+  const { detectPipeline } = await import('../../run/detect-pipeline.js');
+  const detection = await detectPipeline(split.inputs[0]!, {
+    ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
+  });
+  // One line, never silent; on stderr under --json so stdout stays one JSON document.
+  (flags.json ? process.stderr : process.stdout).write(`Detected pipeline ${detection.reason}\n`);
+  return { pipeline: detection.pipeline, inputs: split.inputs };
 };
 
 /**

@@ -3,16 +3,16 @@ import type { Argv } from 'yargs';
 /** The flags `run` and `validate` share (DESIGN.md "Command line"). */
 export const withRunFlags = <T>(yargs: Argv<T>) =>
   yargs
-    .positional('pipeline', {
-      type: 'string',
-      demandOption: true,
-      describe: 'built-in pipeline name or YAML file',
-    })
     .positional('inputs', {
       type: 'string',
       array: true,
       demandOption: true,
-      describe: '.csv .tsv .json .ndjson .jsonl .xlsx, or - for stdin',
+      describe:
+        "[pipeline] then .csv .tsv .json .ndjson .jsonl .xlsx .vcf files, or - for stdin; without a pipeline it is detected from the first input's header",
+    })
+    .option('pipeline', {
+      type: 'string',
+      describe: 'built-in pipeline name or YAML file (forces it; no detection)',
     })
     .option('sheet', {
       type: 'string',
@@ -55,7 +55,8 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
     });
 
 export interface RunFlags {
-  pipeline: string;
+  /** --pipeline; a pipeline given as the first positional arrives in `inputs`. */
+  pipeline?: string;
   inputs: string[];
   sheet?: string;
   target?: string;

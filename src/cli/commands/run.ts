@@ -3,7 +3,7 @@ import { executeRun } from './execute-run.js';
 import { withRunFlags, type RunFlags } from './run-options.js';
 
 export const runCommand: CommandModule<object, RunFlags> = {
-  command: 'run <pipeline> <inputs..>',
+  command: 'run <inputs..>',
   describe: 'Import contacts: read, normalize, validate, then load into the target',
   builder: (yargs) =>
     withRunFlags(yargs)

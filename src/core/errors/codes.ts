@@ -9,6 +9,7 @@ export const RUN_CODES = {
   usage: 'The command line is not valid.',
   pipeline_not_found: 'No built-in pipeline or pipeline file by that name.',
   pipeline_invalid: 'The pipeline file is not valid.',
+  pipeline_undetected: 'No pipeline was named and no built-in fits the input header clearly.',
   input_not_found: 'An input file does not exist.',
   input_unreadable: 'An input file cannot be read as the declared format.',
   input_format_unknown: 'The input format cannot be told from the file name.',

@@ -1,0 +1,70 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readReport, runCli, SAMPLES, tempDir } from './harness.js';
+
+/** DESIGN.md "Pipeline argument": the pipeline positional is optional; detection says what it chose. */
+const dirs: string[] = [];
+const fresh = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe('run and validate without a pipeline', () => {
+  it('validate <input> detects the built-in and names the matched columns', async () => {
+    const cwd = fresh();
+    const result = await runCli(['validate', join(SAMPLES, 'mail-client.csv'), '--out', 'out'], { cwd });
+    expect(result.stdout).toMatch(
+      /^Detected pipeline mail-client-csv: the header of .*mail-client\.csv has its columns Title, First Name/m,
+    );
+    expect(readReport(join(cwd, 'out')).pipeline).toBe('mail-client-csv');
+    expect(result.code).toBe(readReport(join(cwd, 'out')).exitCode);
+  });
+
+  it('run --dry-run on a vCard file picks vcard; --json keeps stdout one JSON document', async () => {
+    const cwd = fresh();
+    const vcf = join(cwd, 'one.vcf');
+    writeFileSync(
+      vcf,
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEMAIL:ann@example.com\r\nEND:VCARD\r\n',
+    );
+    const result = await runCli(['run', '--dry-run', '--json', vcf, '--out', 'out'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Detected pipeline vcard: ');
+    expect(JSON.parse(result.stdout).pipeline).toBe('vcard');
+  });
+
+  it('refuses with exit 2 naming the candidates when two fit alike, and reads nothing', async () => {
+    const cwd = fresh();
+    const csv = join(cwd, 'tie.csv');
+    writeFileSync(csv, 'E-mail Address,Mobile Phone,email,phone\na@example.com,1,b@example.com,2\n');
+    const result = await runCli(['validate', csv, '--out', 'out'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /pipeline_undetected: .*generic \(2 columns: email, phone\).*mail-client-csv \(2 columns/,
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('--pipeline forces one; a built-in name or .yaml path first is the pipeline', async () => {
+    const cwd = fresh();
+    const sample = join(SAMPLES, 'address-book.csv');
+    const forced = await runCli(['validate', '--pipeline', 'generic', sample, '--out', 'a'], { cwd });
+    expect(forced.stdout).not.toContain('Detected pipeline');
+    expect(readReport(join(cwd, 'a')).pipeline).toBe('generic');
+    const named = await runCli(['validate', 'address-book-csv', sample, '--out', 'b'], { cwd });
+    expect(named.stdout).not.toContain('Detected pipeline');
+    expect(readReport(join(cwd, 'b')).pipeline).toBe('address-book-csv');
+    const missingYaml = await runCli(['validate', 'mine.yaml', sample], { cwd });
+    expect(missingYaml.code).toBe(2);
+    expect(missingYaml.stderr).toContain('pipeline_not_found');
+  });
+
+  it('a pipeline without inputs is a usage error', async () => {
+    const result = await runCli(['validate', 'generic'], { cwd: fresh() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no input after the pipeline generic/);
+  });
+});
