@@ -1,5 +1,6 @@
 import type { IssueCount } from '../core/types.js';
 import type { RunReport } from './run-report.js';
+import { searchShareLine } from './request-share.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -29,6 +30,10 @@ export const formatSummary = (
         `(its issues and rejected records are copied here; --reread reads them again)`,
     );
   }
+  if (report.continues) {
+    const { runId, loaded, toGo } = report.continues;
+    lines.push(`  continuing run ${runId}: ${n(loaded)} loaded, ${n(toGo)} to go`);
+  }
   lines.push(
     `  read ${n(totals.read)}: ${verb}created ${n(totals.created)}, ${verb}updated ${n(totals.updated)}, ` +
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
@@ -53,6 +58,8 @@ export const formatSummary = (
     `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed` +
       throughput,
   );
+  const searchShare = searchShareLine(report.requests);
+  if (searchShare) lines.push(`  ${searchShare}`);
   const top = extra.topIssues.slice(0, extra.topLimit ?? 5);
   if (top.length > 0) {
     lines.push('Top issues:');

@@ -83,4 +83,28 @@ describe('formatSummary', () => {
     expect(text).toContain('300 not sent yet: run the same command to continue');
     expect(formatSummary(report(), { files: [], topIssues: [] })).not.toContain('not sent yet');
   });
+
+  it('names the largest share when e-mail searches dominate the requests (issue 15.5)', () => {
+    const counts = (sent: number) => ({ sent, retried: 0, failed: 0 });
+    const requests = (searches: number, creates: number) => ({
+      sent: searches + creates,
+      retried: 0,
+      failed: 0,
+      byEndpoint: { 'GET /v1/search/contacts': counts(searches), 'POST /v1/contacts/': counts(creates) },
+    });
+    const dominated = formatSummary(report({ requests: requests(9_800, 300) }), { files: [], topIssues: [] });
+    expect(dominated).toContain(
+      '9,800 of 10,100 requests were e-mail searches: the target held contacts this ledger did not know',
+    );
+    const balanced = formatSummary(report({ requests: requests(100, 300) }), { files: [], topIssues: [] });
+    expect(balanced).not.toContain('e-mail searches');
+  });
+
+  it('says which run a continuation continues and what was left', () => {
+    const text = formatSummary(report({ continues: { runId: 'r0', loaded: 8_000, toGo: 12_000 } }), {
+      files: [],
+      topIssues: [],
+    });
+    expect(text).toContain('continuing run r0: 8,000 loaded, 12,000 to go');
+  });
 });
