@@ -9,7 +9,9 @@ import { ProgressLine } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
-import { splitPipelineArgument } from './pipeline-argument.js';
+import { splitPipelineArgument, type PipelineArgument } from './pipeline-argument.js';
+import { builtinNames } from '../../mapping/load.js';
+import { checkInputsExist, checkTypedNumbers } from '../flag-values.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -34,10 +36,13 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
 
   let result: RunResult;
   try {
+    const numbers = checkTypedNumbers(flags);
+    const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
+    checkInputsExist(split.inputs, split.pipeline === undefined ? await builtinNames() : []);
     const target = await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
-    const { pipeline, inputs } = await choosePipeline(flags);
+    const { pipeline, inputs } = await choosePipeline(split, flags);
     result = await runImport({
       pipeline,
       inputs,
@@ -46,12 +51,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
       ...(target ? { target } : {}),
       ...(flags.out ? { outDir: flags.out } : {}),
       stateDir: flags.state,
-      chunkSize: flags.chunkSize,
-      concurrency: flags.concurrency,
-      ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+      ...numbers,
       match: flags.match,
       ...(flags.region ? { region: flags.region } : {}),
-      maxRejects: flags.maxRejects,
       strict: flags.strict,
       reread: flags.reread ?? false,
       signal: controller.signal,
@@ -67,6 +69,11 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   }
   progress?.clear();
   const { report } = result;
+  // A run stopped before it read anything has nothing to summarize: its one error line says it all.
+  if (report.error && report.totals.read === 0 && !flags.json) {
+    process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
+    process.exit(report.exitCode);
+  }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const files = [
@@ -90,9 +97,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
 
 /** The pipeline named on the command line, or the built-in detected from the first input's header. */
 const choosePipeline = async (
+  split: PipelineArgument,
   flags: RunFlags,
 ): Promise<{ pipeline: string | Pipeline; inputs: string[] }> => {
-  const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
   if (split.pipeline !== undefined) return { pipeline: split.pipeline, inputs: split.inputs };
   const { detectPipeline } = await import('../../run/detect-pipeline.js');
   const detection = await detectPipeline(split.inputs[0]!, {

@@ -75,7 +75,10 @@ describe('built-in pipelines', () => {
   it('refuses an unknown name or a missing path with pipeline_not_found', async () => {
     await expect(loadPipeline('nope')).rejects.toMatchObject({
       code: 'pipeline_not_found',
-      message: expect.stringMatching(/expected one of address-book-csv, generic/),
+      message: expect.stringMatching(/Built-in: address-book-csv, generic/),
+    });
+    await expect(loadPipeline('genric')).rejects.toMatchObject({
+      message: expect.stringMatching(/did you mean "generic"\?/),
     });
     await expect(loadPipeline('./missing.yaml')).rejects.toMatchObject({ code: 'pipeline_not_found' });
   });
