@@ -153,8 +153,8 @@ export const loadPipeline = async (nameOrPath: string): Promise<Pipeline> => {
 export const listPipelines = async (): Promise<PipelineSummary[]> => {
   const summaries: PipelineSummary[] = [];
   for (const name of await builtinNames()) {
-    const { description, file } = await loadPipeline(name);
-    summaries.push({ name, description, file });
+    const { description, file, spec } = await loadPipeline(name);
+    summaries.push({ name, description, file, alsoReads: spec.also_reads });
   }
   return summaries;
 };

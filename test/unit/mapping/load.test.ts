@@ -33,8 +33,11 @@ describe('built-in pipelines', () => {
       expect(path.isAbsolute(p.file)).toBe(true);
     }
     const text = formatPipelineList(list);
-    expect(text.split('\n').filter(Boolean)).toHaveLength(list.length);
+    const withAliases = list.filter((p) => p.alsoReads.length > 0).length;
+    expect(text.split('\n').filter(Boolean)).toHaveLength(list.length + withAliases);
     expect(text).toMatch(/^address-book-csv\s{2,}Address-book/m);
+    expect(text).toMatch(/^address-book-csv .*\n\s+also reads: Google Contacts CSV, older header/m);
+    expect(text).toMatch(/^mail-client-csv .*\n\s+also reads: Outlook CSV/m);
   });
 
   it('loads each built-in with its dialect and defaults', async () => {
