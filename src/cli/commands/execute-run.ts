@@ -4,6 +4,8 @@ import { isImportError } from '../../core/errors/index.js';
 import type { RunResult } from '../../run/run.js';
 import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
+import { exitReason, type RunContext } from '../../report/next-step.js';
+import { basename, resolve } from 'node:path';
 import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
@@ -35,6 +37,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   const progress = process.stderr.isTTY && !flags.json ? new ProgressLine(process.stderr) : undefined;
 
   let result: RunResult;
+  let pipelineUsed: string | Pipeline | undefined;
   try {
     const numbers = checkTypedNumbers(flags);
     const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
@@ -43,6 +46,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
     const { pipeline, inputs } = await choosePipeline(split, flags);
+    pipelineUsed = pipeline;
     result = await runImport({
       pipeline,
       inputs,
@@ -74,15 +78,24 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
     process.exit(report.exitCode);
   }
-  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else {
-    const files = [
-      result.reportPath,
-      ...(result.htmlPath ? [result.htmlPath] : []),
-      result.issuesPath,
-      ...result.rejectedPaths,
-    ];
-    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files })}\n`);
+  const files = [
+    result.reportPath,
+    ...(result.htmlPath ? [result.htmlPath] : []),
+    result.issuesPath,
+    ...result.rejectedPaths,
+  ];
+  const next: RunContext = {
+    maxRejects: flags.maxRejects,
+    command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
+    pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
+    rejectedPaths: result.rejectedPaths,
+  };
+  if (flags.json) {
+    const written = Object.fromEntries(files.map((file) => [basename(file), resolve(file)]));
+    const json = { ...report, exitReason: exitReason(report, next), files: written };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
     if (result.local && !dryRun) {
       process.stdout.write(
         `Data went to the local service's database ${result.local.db}. To look at it:\n` +
