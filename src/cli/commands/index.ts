@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { initCommand } from './init.js';
 import { pipelinesCommand } from './pipelines.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
@@ -11,4 +12,5 @@ export const commands: CommandModule<any, any>[] = [
   validateCommand,
   serveCommand,
   pipelinesCommand,
+  initCommand,
 ];

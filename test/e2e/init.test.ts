@@ -1,0 +1,84 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readIssues, readReport, runCli, SAMPLES, tempDir } from './harness.js';
+
+const dirs: string[] = [];
+const dir = (): string => {
+  const made = tempDir();
+  dirs.push(made);
+  return made;
+};
+afterAll(() => {
+  for (const made of dirs) rmSync(made, { recursive: true, force: true });
+});
+
+/** Drafts a pipeline for `input`, validates `input` with it, and returns the run's report. */
+const initThenValidate = async (input: string, extra: string[] = []) => {
+  const cwd = dir();
+  const init = await runCli(['init', input, '--out', 'draft.yaml'], { cwd });
+  expect(init.code, init.stderr).toBe(0);
+  const yaml = readFileSync(join(cwd, 'draft.yaml'), 'utf8');
+  const validate = await runCli(['validate', 'draft.yaml', input, '--out', 'out', ...extra], { cwd });
+  expect(validate.stderr).not.toContain('unknown key');
+  expect([0, 1], validate.stderr).toContain(validate.code);
+  const report = readReport(join(cwd, 'out'));
+  return { yaml, report, issues: readIssues(join(cwd, 'out')) };
+};
+
+describe('contact-import init', () => {
+  it.each(['generic.csv', 'address-book.csv', 'mail-client.csv', 'worknet-connections.csv', 'address-book-legacy.csv'])(
+    'drafts a pipeline that validates %s with no record lost and its e-mail columns used',
+    async (file) => {
+      const { report, yaml } = await initThenValidate(join(SAMPLES, file));
+      expect(yaml).toMatch(/^# DRAFT pipeline/);
+      expect(report.totals.read).toBeGreaterThan(0);
+      expect(report.totals.rejected).toBeLessThan(report.totals.read / 2);
+      const unused = report.inputs[0]!.unusedColumns ?? [];
+      expect(unused.some((column) => /e-?mail/i.test(column) && !/type|label|display/i.test(column))).toBe(false);
+    },
+  );
+
+  it('reads an odd semicolon CSV: French headers and columns known only by their values', async () => {
+    const input = join(dir(), 'contacts.csv');
+    writeFileSync(
+      input,
+      'Nom;Prénom;Courriel;Portable;X1;X2\n' +
+        'Dupont;Jean;jean@example.fr;+33 6 12 34 56 78;marie@example.com;+33 1 42 68 53 00\n' +
+        'Martin;Luc;luc@example.fr;+33 6 12 34 56 79;paul@example.org;+33 1 42 68 53 01\n',
+    );
+    const { yaml, report, issues } = await initThenValidate(input);
+    expect(yaml).toContain('delimiter: ;');
+    expect(yaml).toMatch(/- column: X1 # values look like emails/);
+    expect(yaml).toMatch(/- column: X2 # values look like phones/);
+    expect(report.totals.read).toBe(2);
+    expect(report.totals.rejected).toBe(0);
+    expect(report.inputs[0]!.unusedColumns ?? []).toEqual([]);
+    // Every e-mail and phone was read and normalized without complaint.
+    expect(issues.filter((i) => i.code === 'invalid_email' || i.code === 'invalid_phone')).toEqual([]);
+  });
+
+  it('writes to stdout without --out, and refuses to overwrite a file without --force', async () => {
+    const cwd = dir();
+    const input = join(SAMPLES, 'generic.csv');
+    const printed = await runCli(['init', input], { cwd });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('name: generic');
+    writeFileSync(join(cwd, 'mine.yaml'), 'keep me\n');
+    const refused = await runCli(['init', input, '--out', 'mine.yaml'], { cwd });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('--force');
+    expect(readFileSync(join(cwd, 'mine.yaml'), 'utf8')).toBe('keep me\n');
+    const forced = await runCli(['init', input, '--out', 'mine.yaml', '--force'], { cwd });
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(cwd, 'mine.yaml'), 'utf8')).toBe(printed.stdout);
+  });
+
+  it('exits 2 with one line for an input that does not exist', async () => {
+    const cwd = dir();
+    const result = await runCli(['init', 'missing.csv', '--out', 'x.yaml'], { cwd });
+    expect(result.code).toBe(2);
+    expect(existsSync(join(cwd, 'x.yaml'))).toBe(false);
+  });
+});
