@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
-import { draftPipelineYaml } from '../../mapping/draft/index.js';
+import { draftPipelineYaml } from '../../run/draft-input.js';
 
 interface InitArgs {
   input: string;

@@ -1,4 +1,3 @@
-import type { InputInfo } from '../../core/types.js';
 import { guessColumn, type ColumnGuess } from './guess.js';
 import type { InputSample } from './sample.js';
 import { guessDateFormat } from './values.js';
