@@ -1,31 +1,23 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
-import { startLossyProxy, type LossyProxy } from '../support/lossy-proxy.js';
+import { startLossyProxy } from '../support/lossy-proxy.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { readReport, runCli } from './harness.js';
 
 /** Issue 15.4: a create whose answer was lost is looked up before it is resent. */
-let svc: TestService | undefined;
-let proxy: LossyProxy | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await proxy?.close();
-  await svc?.close();
-  proxy = svc = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const each = perTest();
 
 describe.each([
   ['ignores Idempotency-Key', true],
   ['honours Idempotency-Key', false],
 ])('creates cut and reset at 20 %% on a target that %s', (_name, dropIdempotencyKey) => {
   it('stores every person once', { timeout: 150_000 }, async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    svc = await startService();
-    proxy = await startLossyProxy(svc.service.url, { lossRate: 0.2, seed: 15, dropIdempotencyKey });
+    const dir = each.dir();
+    const svc = await each.start();
+    const proxy = await startLossyProxy(svc.service.url, { lossRate: 0.2, seed: 15, dropIdempotencyKey });
+    each.closeLater(() => proxy.close());
     const rows = people(600);
     const file = writeGenericCsv(dir, 'people.csv', rows);
     const args = ['run', 'generic', file, '--target', proxy.url, '--state', join(dir, 'state')];

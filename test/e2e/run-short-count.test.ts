@@ -1,18 +1,12 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { readReport, runCli } from './harness.js';
 
 /** Issue 15.2: an E1 count that comes up short is bisected, not resolved one E2 per element. */
-let svc: TestService | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await svc?.close();
-  svc = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const each = perTest();
 
 const ROWS = 400;
 const CHUNK = 100;
@@ -20,16 +14,15 @@ const GONE = [7, 130, 131, 399];
 
 describe('a chunk with contacts gone from the target', () => {
   it('finds them in O(log chunk) requests each and creates them again', { timeout: 150_000 }, async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    svc = await startService();
+    const dir = each.dir();
+    const svc = await each.start();
     const rows = people(ROWS);
     const args = (file: string, out: string) => [
       'run',
       'generic',
       file,
       '--target',
-      svc!.service.url,
+      svc.service.url,
       '--state',
       join(dir, 'state'),
       '--chunk-size',

@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../support/per-test.js';
+import { expectExactlyLoaded } from '../reliability/helpers.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { readReport, runCli } from './harness.js';
+
+/**
+ * Issue 15 contract, at a tenth of its size: a target holding contacts from another ledger and a
+ * file that overlaps part of them: one exact search per record the ledger does not know, plus the
+ * chunks; the overlaps updated, nothing stored twice.
+ */
+const each = perTest();
+
+const FOREIGN = 500;
+const ROWS = 1000;
+const OVERLAP = 250;
+const CHUNK = 100;
+
+describe('a run into a target that another ledger loaded', () => {
+  it(
+    'searches each unknown record once, updates the overlap and doubles nothing',
+    { timeout: 150_000 },
+    async () => {
+      const dir = each.dir();
+      const svc = await each.start();
+      const env = { CONTACT_IMPORT_API_KEY: svc.key };
+      const run = (file: string, state: string, out: string) =>
+        runCli(
+          ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, state)].concat([
+            '--chunk-size',
+            String(CHUNK),
+            '--out',
+            join(dir, out),
+          ]),
+          { cwd: dir, env },
+        );
+      const other = people(FOREIGN);
+      expect((await run(writeGenericCsv(dir, 'other.csv', other), 'other-state', 'other')).code).toBe(0);
+
+      // Rows FOREIGN - OVERLAP .. FOREIGN + ROWS - OVERLAP: the first OVERLAP are on the target already.
+      const rows = people(ROWS, FOREIGN - OVERLAP).map((p) => ({ ...p, title: `Lead ${p.title}` }));
+      const result = await run(writeGenericCsv(dir, 'mine.csv', rows), 'my-state', 'mine');
+      expect(result.code, result.stderr).toBe(0);
+      const report = readReport(join(dir, 'mine'));
+      expect(report.totals).toMatchObject({ updated: OVERLAP, created: ROWS - OVERLAP });
+      const searches = report.requests.byEndpoint['GET /v1/search/contacts']?.sent ?? 0;
+      // The probe plus at most one exact search per record (each has one e-mail).
+      expect(searches).toBeLessThanOrEqual(ROWS + 1);
+      const chunks = Math.ceil(OVERLAP / CHUNK) + Math.ceil((ROWS - OVERLAP) / CHUNK);
+      expect(report.requests.sent - searches).toBeLessThanOrEqual(chunks + 10);
+      await expectExactlyLoaded(svc.client, [...people(FOREIGN - OVERLAP), ...rows]);
+    },
+  );
+});
