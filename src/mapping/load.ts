@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { ImportError } from '../core/errors/index.js';
+import { nearest } from '../core/nearest.js';
 import type { Dialect } from '../core/types.js';
 import { displayPath, invalidPipeline, schemaError } from './file-errors.js';
 import type { Pipeline, PipelineSummary } from './pipeline.js';
@@ -47,9 +48,12 @@ const resolvePipelineFile = async (nameOrPath: string): Promise<string> => {
     if (await isFile(file)) return file;
   }
   const known = await builtinNames();
+  const suggestion = nearest(nameOrPath, known);
   throw new ImportError(
     'pipeline_not_found',
-    `no built-in pipeline "${nameOrPath}"; expected one of ${known.join(', ') || '(none installed)'} or a path to a .yaml file`,
+    `no built-in pipeline "${nameOrPath}"` +
+      (suggestion ? `; did you mean "${suggestion}"?` : '') +
+      ` Built-in: ${known.join(', ') || '(none installed)'}; or give the path of a .yaml pipeline file.`,
     { file: nameOrPath },
   );
 };
@@ -149,8 +153,8 @@ export const loadPipeline = async (nameOrPath: string): Promise<Pipeline> => {
 export const listPipelines = async (): Promise<PipelineSummary[]> => {
   const summaries: PipelineSummary[] = [];
   for (const name of await builtinNames()) {
-    const { description, file } = await loadPipeline(name);
-    summaries.push({ name, description, file });
+    const { description, file, spec } = await loadPipeline(name);
+    summaries.push({ name, description, file, alsoReads: spec.also_reads });
   }
   return summaries;
 };

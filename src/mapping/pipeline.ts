@@ -34,4 +34,6 @@ export interface PipelineSummary {
   name: string;
   description: string;
   file: string;
+  /** The products' exports it reads (`also_reads`), e.g. "Google Contacts CSV". */
+  alsoReads: string[];
 }

@@ -135,6 +135,8 @@ export const pipelineFileSchema = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]*$/, { message: 'expected lowercase letters, digits and dashes' })
     .optional(),
   description: z.string().default(''),
+  /** The products' exports this pipeline reads, by their usual names (shown by `pipelines`). */
+  also_reads: z.array(z.string().min(1)).default([]),
   source: sourceSchema.prefault({}),
   region: z
     .string()

@@ -1,6 +1,7 @@
 import type { IssueCount } from '../core/types.js';
 import type { RunReport } from './run-report.js';
 import { searchShareLine } from './request-share.js';
+import { nextStepLines, type RunContext } from './next-step.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -13,7 +14,7 @@ const STATUS_LINE: Record<RunReport['status'], string> = {
 /** The terminal summary of a run: totals, throughput, the top issue codes with an example each. */
 export const formatSummary = (
   report: RunReport,
-  extra: { topIssues: IssueCount[]; files: string[]; topLimit?: number },
+  extra: { topIssues: IssueCount[]; files: string[]; topLimit?: number; next?: RunContext },
 ): string => {
   const { totals } = report;
   const seconds = Math.max(report.durationMs, 1) / 1000;
@@ -51,9 +52,11 @@ export const formatSummary = (
   );
   const loaded = totals.created + totals.updated + totals.unchanged;
   // A run that reused an earlier outcome read nothing: a records/s figure would be fiction.
+  // A dry run loads nothing, so it has no load rate to show.
   const throughput = report.inputsUnchangedSince
     ? ''
-    : `; throughput ${n(Math.round(totals.read / seconds))} records/s read, ${n(Math.round(loaded / seconds))} records/s loaded`;
+    : `; throughput ${n(Math.round(totals.read / seconds))} records/s read` +
+      (report.dryRun ? '' : `, ${n(Math.round(loaded / seconds))} records/s loaded`);
   lines.push(
     `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed` +
       throughput,
@@ -74,5 +77,6 @@ export const formatSummary = (
     }
   }
   lines.push(`Report: ${extra.files.join(', ')}`);
+  if (extra.next) lines.push(...nextStepLines(report, extra.next));
   return lines.join('\n');
 };

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { outcomes, readIssues, readReport, runCli, tempDir } from './harness.js';
+import { SAMPLES, outcomes, readIssues, readReport, runCli, tempDir } from './harness.js';
 
 const validate = async (name: string, content: string | Buffer) => {
   const cwd = tempDir();
@@ -120,11 +120,12 @@ describe('contact-import validate on hostile input', () => {
   });
 
   it('an unknown pipeline and a bad option stop with exit 2', async () => {
-    expect((await runCli(['validate', 'no-such-pipeline', 'x.csv'])).stderr).toMatch(/pipeline_not_found/);
-    const bad = await runCli(['validate', 'generic', 'x.csv', '--chunk-size', '0']);
+    const sample = join(SAMPLES, 'address-book.csv');
+    expect((await runCli(['validate', 'no-such-pipeline', sample])).stderr).toMatch(/pipeline_not_found/);
+    const bad = await runCli(['validate', 'generic', sample, '--chunk-size', '0']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/config_invalid: option chunkSize/);
-    const region = await runCli(['validate', 'generic', 'x.csv', '--region', 'XX']);
+    expect(bad.stderr).toMatch(/config_invalid: --chunk-size must be a whole number from 1 to 500, got "0"/);
+    const region = await runCli(['validate', 'generic', sample, '--region', 'XX']);
     expect(region.code).toBe(2);
     expect(region.stderr).toMatch(/config_invalid: option region: not a region/);
   });

@@ -4,12 +4,16 @@ import { isImportError } from '../../core/errors/index.js';
 import type { RunResult } from '../../run/run.js';
 import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
+import { exitReason, type RunContext } from '../../report/next-step.js';
+import { basename, resolve } from 'node:path';
 import { createLogger } from '../logger.js';
 import { ProgressLine } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
-import { splitPipelineArgument } from './pipeline-argument.js';
+import { splitPipelineArgument, type PipelineArgument } from './pipeline-argument.js';
+import { builtinNames } from '../../mapping/load.js';
+import { checkInputsExist, checkTypedNumbers } from '../flag-values.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -33,11 +37,16 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   const progress = process.stderr.isTTY && !flags.json ? new ProgressLine(process.stderr) : undefined;
 
   let result: RunResult;
+  let pipelineUsed: string | Pipeline | undefined;
   try {
+    const numbers = checkTypedNumbers(flags);
+    const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
+    checkInputsExist(split.inputs, split.pipeline === undefined ? await builtinNames() : []);
     const target = await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
-    const { pipeline, inputs } = await choosePipeline(flags);
+    const { pipeline, inputs } = await choosePipeline(split, flags);
+    pipelineUsed = pipeline;
     result = await runImport({
       pipeline,
       inputs,
@@ -46,12 +55,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
       ...(target ? { target } : {}),
       ...(flags.out ? { outDir: flags.out } : {}),
       stateDir: flags.state,
-      chunkSize: flags.chunkSize,
-      concurrency: flags.concurrency,
-      ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+      ...numbers,
       match: flags.match,
       ...(flags.region ? { region: flags.region } : {}),
-      maxRejects: flags.maxRejects,
       strict: flags.strict,
       reread: flags.reread ?? false,
       signal: controller.signal,
@@ -67,15 +73,29 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   }
   progress?.clear();
   const { report } = result;
-  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else {
-    const files = [
-      result.reportPath,
-      ...(result.htmlPath ? [result.htmlPath] : []),
-      result.issuesPath,
-      ...result.rejectedPaths,
-    ];
-    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files })}\n`);
+  // A run stopped before it read anything has nothing to summarize: its one error line says it all.
+  if (report.error && report.totals.read === 0 && !flags.json) {
+    process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
+    process.exit(report.exitCode);
+  }
+  const files = [
+    result.reportPath,
+    ...(result.htmlPath ? [result.htmlPath] : []),
+    result.issuesPath,
+    ...result.rejectedPaths,
+  ];
+  const next: RunContext = {
+    maxRejects: flags.maxRejects,
+    command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
+    pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
+    rejectedPaths: result.rejectedPaths,
+  };
+  if (flags.json) {
+    const written = Object.fromEntries(files.map((file) => [basename(file), resolve(file)]));
+    const json = { ...report, exitReason: exitReason(report, next), files: written };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
     if (result.local && !dryRun) {
       process.stdout.write(
         `Data went to the local service's database ${result.local.db}. To look at it:\n` +
@@ -90,9 +110,9 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
 
 /** The pipeline named on the command line, or the built-in detected from the first input's header. */
 const choosePipeline = async (
+  split: PipelineArgument,
   flags: RunFlags,
 ): Promise<{ pipeline: string | Pipeline; inputs: string[] }> => {
-  const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
   if (split.pipeline !== undefined) return { pipeline: split.pipeline, inputs: split.inputs };
   const { detectPipeline } = await import('../../run/detect-pipeline.js');
   const detection = await detectPipeline(split.inputs[0]!, {

@@ -9,7 +9,11 @@ interface PipelinesArgs {
 /** Name and description of each built-in, aligned for a terminal. */
 export const formatPipelineList = (pipelines: PipelineSummary[]): string => {
   const width = Math.max(0, ...pipelines.map((p) => p.name.length));
-  return pipelines.map((p) => `${p.name.padEnd(width)}  ${p.description}`.trimEnd()).join('\n') + '\n';
+  const indent = ' '.repeat(width + 2);
+  const line = (p: PipelineSummary) =>
+    `${p.name.padEnd(width)}  ${p.description}`.trimEnd() +
+    (p.alsoReads.length > 0 ? `\n${indent}also reads: ${p.alsoReads.join('; ')}` : '');
+  return pipelines.map(line).join('\n') + '\n';
 };
 
 export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
@@ -19,7 +23,7 @@ export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
     yargs.option('json', {
       type: 'boolean',
       default: false,
-      describe: 'Print a JSON array of {name, description, file}',
+      describe: 'Print a JSON array of {name, description, file, alsoReads}',
     }),
   handler: async (args) => {
     try {

@@ -28,10 +28,11 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
     })
     .option('out', { type: 'string', describe: 'report folder (default runs/<run-id>)' })
     .option('state', { type: 'string', default: '.contact-import', describe: 'ledger folder' })
-    .option('chunk-size', { type: 'number', default: 100, describe: 'contacts per bulk request' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'requests in flight' })
+    // Number flags are taken as text so a mistake is reported as typed (flag-values.ts).
+    .option('chunk-size', { type: 'string', describe: 'contacts per bulk request (default 100)' })
+    .option('concurrency', { type: 'string', describe: 'requests in flight (default 4)' })
     .option('timeout', {
-      type: 'number',
+      type: 'string',
       describe:
         'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
     })
@@ -63,9 +64,9 @@ export interface RunFlags {
   apiKeyFile?: string;
   out?: string;
   state: string;
-  chunkSize: number;
-  concurrency: number;
-  timeout?: number;
+  chunkSize?: string;
+  concurrency?: string;
+  timeout?: string;
   match: 'email' | 'none';
   region?: string;
   maxRejects: string;

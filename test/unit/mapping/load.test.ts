@@ -33,8 +33,11 @@ describe('built-in pipelines', () => {
       expect(path.isAbsolute(p.file)).toBe(true);
     }
     const text = formatPipelineList(list);
-    expect(text.split('\n').filter(Boolean)).toHaveLength(list.length);
+    const withAliases = list.filter((p) => p.alsoReads.length > 0).length;
+    expect(text.split('\n').filter(Boolean)).toHaveLength(list.length + withAliases);
     expect(text).toMatch(/^address-book-csv\s{2,}Address-book/m);
+    expect(text).toMatch(/^address-book-csv .*\n\s+also reads: Google Contacts CSV, older header/m);
+    expect(text).toMatch(/^mail-client-csv .*\n\s+also reads: Outlook CSV/m);
   });
 
   it('loads each built-in with its dialect and defaults', async () => {
@@ -75,7 +78,10 @@ describe('built-in pipelines', () => {
   it('refuses an unknown name or a missing path with pipeline_not_found', async () => {
     await expect(loadPipeline('nope')).rejects.toMatchObject({
       code: 'pipeline_not_found',
-      message: expect.stringMatching(/expected one of address-book-csv, generic/),
+      message: expect.stringMatching(/Built-in: address-book-csv, generic/),
+    });
+    await expect(loadPipeline('genric')).rejects.toMatchObject({
+      message: expect.stringMatching(/did you mean "generic"\?/),
     });
     await expect(loadPipeline('./missing.yaml')).rejects.toMatchObject({ code: 'pipeline_not_found' });
   });

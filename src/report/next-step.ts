@@ -1,0 +1,46 @@
+import type { RunReport } from './run-report.js';
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+export interface RunContext {
+  /** `--max-rejects` as given (count or percentage). */
+  maxRejects: string;
+  /** The command that starts the same run, for the "run it again" advice. */
+  command: string;
+  /** The pipeline the run used (name or file), for re-running the rejected records. */
+  pipeline: string;
+  rejectedPaths: readonly string[];
+}
+
+/** One sentence: why the run ended with its exit code. */
+export const exitReason = (report: RunReport, context: RunContext): string => {
+  const { totals } = report;
+  if (report.status === 'aborted') {
+    return `Stopped: ${report.error ? report.error.message : 'a run-level problem'}.`.replace(/\.\.$/, '.');
+  }
+  if (report.status === 'interrupted') {
+    return `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
+  }
+  const bad = totals.rejected + totals.failed;
+  if (report.exitCode === 1) {
+    const what = report.dryRun ? 'would be rejected' : 'rejected or failed';
+    return `${n(bad)} ${what}, more than --max-rejects ${context.maxRejects} allows.`;
+  }
+  return report.dryRun
+    ? `Dry run completed: ${n(bad)} would be rejected, within --max-rejects ${context.maxRejects}; nothing was sent.`
+    : `Completed: ${n(bad)} rejected or failed, within --max-rejects ${context.maxRejects}.`;
+};
+
+/** The lines that close the summary: what to do next, by exit code. */
+export const nextStepLines = (report: RunReport, context: RunContext): string[] => {
+  const lines = [`Exit ${report.exitCode}: ${exitReason(report, context)}`];
+  if (report.exitCode === 1 && context.rejectedPaths.length > 0) {
+    lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
+    lines.push(
+      `Next: fix them there, then load just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
+    );
+  } else if (report.exitCode === 1) {
+    lines.push('Next: issues.csv lists each failed record and why; run the same command to retry them.');
+  }
+  return lines;
+};

@@ -1,0 +1,81 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SAMPLES, runCli, tempDir, type CliResult } from './harness.js';
+
+const SAMPLE = join(SAMPLES, 'address-book.csv');
+
+/** Exit 2, one line on stderr, no stack trace, nothing on stdout, nothing written in the folder. */
+const expectOneLineRefusal = (result: CliResult, cwd: string): string => {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at |Error:/);
+  expect(readdirSync(cwd)).toEqual([]);
+  return lines[0]!;
+};
+
+const refuse = async (args: string[]): Promise<string> => {
+  const cwd = tempDir();
+  return expectOneLineRefusal(await runCli(args, { cwd }), cwd);
+};
+
+describe('exit-2 paths print one line and write nothing', () => {
+  it('a missing input names the file and where it was looked for; no summary, no runs/', async () => {
+    const line = await refuse(['validate', 'generic', 'nope.csv']);
+    expect(line).toMatch(
+      /^contact-import: input_not_found: input file nope\.csv does not exist \(looked for \/.*nope\.csv\)/,
+    );
+    expect(line).not.toMatch(/read 0/);
+  });
+
+  it('a mistyped pipeline suggests the nearest built-in', async () => {
+    const line = await refuse(['validate', 'genric', SAMPLE]);
+    expect(line).toMatch(
+      /"genric" is neither a built-in pipeline nor a file; did you mean the pipeline "generic"\?/,
+    );
+    const forced = await refuse(['validate', '--pipeline', 'genric', SAMPLE]);
+    expect(forced).toMatch(/no built-in pipeline "genric"; did you mean "generic"\?/);
+  });
+
+  it.each([
+    [['--chunk-size', 'abc'], '--chunk-size must be a whole number from 1 to 500, got "abc"'],
+    [['--chunk-size', '5000'], '--chunk-size must be a whole number from 1 to 500, got "5000"'],
+    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got "0"'],
+    [['--max-rejects', 'lots'], '--max-rejects must be a count or a percentage like 5%, got "lots"'],
+    [['--timeout=soon'], '--timeout must be a number of seconds above 0 and at most 3600, got "soon"'],
+  ])('option %j is reported with the flag as typed', async (flags, message) => {
+    const line = await refuse(['validate', 'generic', SAMPLE, ...flags]);
+    expect(line).toBe(`contact-import: config_invalid: ${message}`);
+  });
+
+  it('a mistyped flag suggests the nearest flag of that command', async () => {
+    const line = await refuse(['run', 'generic', SAMPLE, '--dryrun']);
+    expect(line).toBe(
+      "contact-import: unknown option --dryrun; did you mean --dry-run? Run 'contact-import run --help' for usage.",
+    );
+  });
+
+  it('a mistyped command suggests the nearest command', async () => {
+    const line = await refuse(['valdate', 'generic', SAMPLE]);
+    expect(line).toMatch(/^contact-import: unknown command "valdate"; did you mean `validate`\?/);
+  });
+
+  it('a command without its inputs says what it needs', async () => {
+    const line = await refuse(['validate']);
+    expect(line).toMatch(/validate needs at least one input file/);
+  });
+
+  it('a valid count and a valid percentage are accepted', async () => {
+    const cwd = tempDir();
+    const result = await runCli(
+      ['validate', 'generic', SAMPLE, '--max-rejects', '100%', '--chunk-size', '50'],
+      {
+        cwd,
+      },
+    );
+    expect(result.stderr).not.toMatch(/config_invalid/);
+    expect([0, 1]).toContain(result.code);
+  });
+});
