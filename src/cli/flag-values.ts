@@ -9,6 +9,7 @@ export interface TypedNumbers {
   chunkSize?: string;
   concurrency?: string;
   timeout?: string;
+  maxBodyBytes?: string;
   maxRejects?: string;
 }
 
@@ -16,6 +17,7 @@ export interface CheckedNumbers {
   chunkSize?: number;
   concurrency?: number;
   timeout?: number;
+  maxBodyBytes?: number;
   maxRejects?: string;
 }
 
@@ -45,6 +47,17 @@ export const checkTypedNumbers = (typed: TypedNumbers): CheckedNumbers => {
       throw invalid('--timeout', 'a number of seconds above 0 and at most 3600', typed.timeout);
     }
     checked.timeout = seconds;
+  }
+  if (typed.maxBodyBytes !== undefined) {
+    const bytes = /^\s*\d+\s*$/.test(typed.maxBodyBytes) ? Number(typed.maxBodyBytes) : NaN;
+    if (!(bytes >= 65_536 && bytes <= 1024 ** 3)) {
+      throw invalid(
+        '--max-body-bytes',
+        'a whole number of bytes from 65536 to 1073741824',
+        typed.maxBodyBytes,
+      );
+    }
+    checked.maxBodyBytes = bytes;
   }
   if (typed.maxRejects !== undefined) {
     if (!/^\d+(\.\d+)?%$|^\d+$/.test(typed.maxRejects.trim())) {

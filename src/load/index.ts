@@ -8,6 +8,9 @@ import { ensureReferences, type ReferenceCounts } from './references.js';
 import { syncReminders } from './reminders.js';
 import { Resolver, type MatchMode, type Planned } from './resolve.js';
 import { createChunk, updateChunk, type SendEvents } from './send.js';
+import { chunkBy, createBytes, updateBytes, writeJson } from './chunks.js';
+import { reclaimAfter } from './reclaim.js';
+import { tooLargeIssue } from '../normalize/record-size.js';
 import { TaskWindow } from './window.js';
 
 export interface LoadOptions {
@@ -16,6 +19,8 @@ export interface LoadOptions {
   dryRun: boolean;
   runId: string;
   chunkSize: number;
+  /** `--max-body-bytes`: no request body is larger; a record that fits none is rejected. */
+  maxBodyBytes: number;
   concurrency: number;
   match: MatchMode;
   /** The target held no contacts when the run began: no e-mail search can hit, so none is sent. */
@@ -55,12 +60,6 @@ interface Chunk {
   kind: 'create' | 'update' | 'unchanged';
   items: Planned[];
 }
-
-const chunksOf = <T>(items: T[], size: number): T[][] => {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-};
 
 /**
  * resolve -> load over the staged records. Every staged record ends created, updated, unchanged,
@@ -150,7 +149,12 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   };
   const events = (gone: Planned[]): SendEvents => ({
     settled: settle,
-    failed: (planned, error) => failRecord(planned.record, 'service_rejected', describe(error)),
+    failed: (planned, error) =>
+      failRecord(
+        planned.record,
+        error.status === 413 ? 'record_too_large' : 'service_rejected',
+        describe(error),
+      ),
     gone: (planned) => gone.push(planned),
   });
 
@@ -200,11 +204,24 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ids: refs.ids,
     targetWasEmpty: start.searchless,
   });
-  const window = new TaskWindow(Math.max(1, options.concurrency));
+  // Bodies in flight are bounded too: four 5 MB bodies, each answered with its contacts, would
+  // hold well over 100 MB at once. Two full bodies at a time (and reclaim.ts) keep a run of wide
+  // rows under 300 MB; chunks of ordinary records (tens of KB) still go `concurrency` at a time.
+  const window = new TaskWindow(Math.max(1, options.concurrency), 2 * options.maxBodyBytes);
   let stoppedBy: unknown;
   const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
   const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
-  for (const batch of ctx.staging.batches(batchSize)) {
+  const limits = { count: options.chunkSize, bytes: options.maxBodyBytes };
+  /** Normalization rejects what cannot fit (record-size.ts); this catches the rest (longer ids). */
+  const rejectTooLarge = (planned: Planned) => {
+    planned.outcome = 'rejected';
+    totals.rejected += 1;
+    done += 1;
+    outputs.issues.add(tooLargeIssue(planned.record, writeJson(planned).length, options.maxBodyBytes));
+    outputs.reject(planned.record.input, planned.record.raw);
+  };
+  // Wide records make small batches: what is resolved at once stays near two request bodies.
+  for (const batch of ctx.staging.batches(batchSize, 2 * options.maxBodyBytes)) {
     if (stopped()) {
       totals.pending += batch.length;
       continue;
@@ -220,14 +237,21 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     }
     plan.unchanged.forEach((p) => (p.outcome = 'unchanged'));
     settle('unchanged', plan.unchanged);
+    const updates = chunkBy(plan.updates, limits, updateBytes);
+    const creates = chunkBy(plan.creates, limits, createBytes);
+    [...updates.oversize, ...creates.oversize].forEach(rejectTooLarge);
     const chunks: Chunk[] = [
       ...(plan.unchanged.length > 0 ? [{ kind: 'unchanged' as const, items: plan.unchanged }] : []),
-      ...chunksOf(plan.updates, options.chunkSize).map((items) => ({ kind: 'update' as const, items })),
-      ...chunksOf(plan.creates, options.chunkSize).map((items) => ({ kind: 'create' as const, items })),
+      ...updates.chunks.map((items) => ({ kind: 'update' as const, items })),
+      ...creates.chunks.map((items) => ({ kind: 'create' as const, items })),
     ];
     for (const chunk of chunks) {
-      const task = chunk.kind === 'unchanged' ? () => withReminders(chunk.items) : () => send(chunk);
-      if (stopped() || !(await window.run(task))) pendingAll(chunk.items);
+      const bytes = chunkBytes(chunk);
+      const task =
+        chunk.kind === 'unchanged'
+          ? () => withReminders(chunk.items)
+          : () => send(chunk).finally(() => reclaimAfter(bytes));
+      if (stopped() || !(await window.run(task, bytes))) pendingAll(chunk.items);
     }
   }
   try {
@@ -240,6 +264,12 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   if (live && !options.signal?.aborted) scope.endContinuation();
   return { references: refs.counts, reminders, targetReset, ...resolution };
 };
+
+/** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
+const chunkBytes = (chunk: Chunk): number =>
+  chunk.kind === 'unchanged'
+    ? 0
+    : chunk.items.reduce((sum, p) => sum + (chunk.kind === 'create' ? createBytes(p) : updateBytes(p)), 0);
 
 /**
  * The target answered that it holds no contact (archived ones included) while the ledger lists

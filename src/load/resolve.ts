@@ -9,10 +9,12 @@ export interface Planned {
   record: NormalizedRecord;
   write: ContactWrite;
   hash: string;
+  /** `write` as JSON, once it was measured for a chunk (chunks.ts): the request sends these bytes. */
+  json?: string;
   /** Known or found contact id: an update; absent: a create. */
   contactId?: string;
   /** Set the moment the record's outcome is known, so a stopped run can tell what was not sent. */
-  outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending';
+  outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending' | 'rejected';
 }
 
 export interface Plan {

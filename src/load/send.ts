@@ -2,6 +2,7 @@ import type { ServiceClient } from '../client/index.js';
 import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import type { LedgerScope } from '../state/index.js';
+import { createBody } from './chunks.js';
 import { killPoint } from './kill-point.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
@@ -14,9 +15,12 @@ export interface SendEvents {
   gone(planned: Planned): void;
 }
 
-/** A 400 concerns the records sent; any other failure is the run's problem and propagates. */
+/**
+ * A 400 concerns the records sent, and so does a 413 (the body, or the number of records, is more
+ * than the target takes): both are split. Any other failure is the run's problem and propagates.
+ */
 const isRecordProblem = (error: unknown): error is RequestError =>
-  isRequestError(error) && error.status === 400;
+  isRequestError(error) && (error.status === 400 || error.status === 413);
 
 /**
  * DESIGN.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
@@ -58,7 +62,9 @@ export const createChunk = async (
       const idempotencyKey = `${ctx.idempotencyKey}${path}`;
       const contacts = part.map((p) => p.write);
       // Serialized once: the ledger keeps these bytes, the request sends them, a resume resends them.
-      const bodyJson = JSON.stringify({ contacts });
+      const bodyJson = createBody(part);
+      // The body holds them now; a wide record's JSON is not kept twice while the request runs.
+      for (const p of part) p.json = undefined;
       const pending = {
         idempotencyKey,
         keys: part.map((p) => p.record.key),

@@ -92,10 +92,14 @@ export class Staging {
     return this.options.keysOnly === true;
   }
 
-  /** Staged records in first-seen order, in batches. Not available when keys-only. */
-  batches(size: number): Generator<NormalizedRecord[]> {
+  /**
+   * Staged records in first-seen order, in batches of `size` records and, past the first record,
+   * at most `maxChars` characters of staged JSON (wide records make small batches). Not available
+   * when keys-only.
+   */
+  batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
     if (this.keysOnly) throw new Error('a keys-only staging keeps no records to load');
-    return this.pages<NormalizedRecord>(size);
+    return this.pages<NormalizedRecord>(size, maxChars);
   }
 
   /** Where each staged record came from, in first-seen order, in batches; in either mode. */
@@ -103,13 +107,19 @@ export class Staging {
     return this.pages<StagedPlace>(size);
   }
 
-  private *pages<T>(size: number): Generator<T[]> {
+  private *pages<T>(size: number, maxChars = Infinity): Generator<T[]> {
     let after = 0;
     for (;;) {
       const rows = this.page.all(after, size) as { seq: number; data: string }[];
       if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.seq;
-      yield rows.map((row) => JSON.parse(row.data) as T);
+      let count = 0;
+      let chars = 0;
+      while (count < rows.length && (count === 0 || chars + rows[count]!.data.length <= maxChars)) {
+        chars += rows[count]!.data.length;
+        count += 1;
+      }
+      after = rows[count - 1]!.seq;
+      yield rows.slice(0, count).map((row) => JSON.parse(row.data) as T);
     }
   }
 

@@ -1,10 +1,10 @@
 import { createRowMapper, type Pipeline } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
-import type { InputInfo, Issue, SourceItem, SourceRow, Totals } from '../core/types.js';
-import { NormalizePool, workersFor } from './parallel/normalize-pool.js';
+import type { InputInfo, Issue, SourceItem, Totals } from '../core/types.js';
+import { NormalizeBatches } from './parallel/batches.js';
+import { workersFor } from './parallel/normalize-pool.js';
 import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/protocol.js';
-import { createRowNormalizer } from './parallel/row-normalizer.js';
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from '../package/staging.js';
 import type { References } from '../package/references.js';
@@ -19,9 +19,9 @@ export interface ExtractOptions {
   onRecord?: (read: number) => void;
   /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
   workers?: number;
+  /** `--max-body-bytes`: records too large for any request are rejected here (record-size.ts). */
+  maxBodyBytes?: number;
 }
-
-const BATCH = 500;
 
 /**
  * source -> map -> normalize -> validate -> dedupe, for every input in turn. Every record read is
@@ -68,6 +68,7 @@ export const extract = async (
       strict,
       ...(region ? { region } : {}),
       ...(staging.keysOnly ? { keysOnly: true } : {}),
+      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     };
     const mapper = createRowMapper(pipeline, source.header, file);
     outputs.addIssues(mapper.headerIssues);
@@ -126,34 +127,17 @@ export const extract = async (
       });
     };
 
-    // Batches go to the workers in read order and are settled in that order, a bounded number in
-    // flight: the output is the same as in-thread, and memory does not grow with the input.
-    const workers = workersFor(path, options.workers);
-    const pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
-    const normalize = pool ? undefined : createRowNormalizer(setup);
-    const inFlight: { items: SourceItem[]; outcomes: Promise<PreparedOutcome[]> }[] = [];
-    const maxInFlight = workers * 3;
-    let items: SourceItem[] = [];
-    let rows: SourceRow[] = [];
-    const dispatch = async () => {
-      if (pool) {
-        inFlight.push({ items, outcomes: pool.submit(rows) });
-        while (inFlight.length > maxInFlight) {
-          const oldest = inFlight.shift()!;
-          settle(oldest.items, await oldest.outcomes);
-        }
-      } else settle(items, rows.map(normalize!));
-      items = [];
-      rows = [];
-    };
-
+    // Batches bounded by rows and size go to the workers in read order and are settled in that
+    // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
+    // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
+    const batches = new NormalizeBatches(setup, workersFor(path, options.workers), settle, (issue) =>
+      outputs.issues.add(issue),
+    );
     try {
       try {
         for await (const item of source.items) {
           totals.read += 1;
-          items.push(item);
-          if (item.kind === 'row') rows.push(item);
-          if (items.length >= BATCH) await dispatch();
+          await batches.add(item);
           if ((totals.read & 1023) === 0) {
             options.onRecord?.(totals.read);
             if (options.signal?.aborted) break;
@@ -162,10 +146,9 @@ export const extract = async (
       } catch (error) {
         stopIfInterrupted(error, options.signal);
       }
-      if (items.length > 0) await dispatch();
-      for (const batch of inFlight.splice(0)) settle(batch.items, await batch.outcomes);
+      await batches.finish();
     } finally {
-      await pool?.close();
+      await batches.close();
     }
     options.onRecord?.(totals.read);
   }

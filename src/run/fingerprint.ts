@@ -18,6 +18,8 @@ export interface DefinitionInput {
   region?: string;
   strict: boolean;
   match: string;
+  /** `--max-body-bytes` when set: it decides which records are `record_too_large`. */
+  maxBodyBytes?: number;
 }
 
 const sha256File = async (path: string, signal?: AbortSignal): Promise<string> => {
@@ -113,6 +115,8 @@ export const definitionFingerprint = (input: DefinitionInput): string | undefine
     region: input.region ?? null,
     strict: input.strict,
     match: input.match,
+    // Only when given, so the fingerprints of runs before the option existed still match.
+    ...(input.maxBodyBytes !== undefined ? { maxBodyBytes: input.maxBodyBytes } : {}),
   });
   return createHash('sha256')
     .update(text ?? '')

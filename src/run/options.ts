@@ -20,6 +20,12 @@ const maxRejectsSchema = z.union([
     ),
 ]);
 
+/**
+ * DESIGN.md "Request size": the default body limit, under the local service's 5 MB (5 MiB) and
+ * under a remote target's 5 MB (5,000,000 bytes) with room for headers and our arithmetic.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 4_900_000;
+
 /** Run options are checked once here, at the boundary; the stages trust them. */
 export const runSettingsSchema = z.object({
   inputs: z.array(z.string().min(1)).min(1, 'at least one input file is needed'),
@@ -32,6 +38,13 @@ export const runSettingsSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
   /** Seconds: the client's base request timeout and its start probe's (`--timeout`). */
   timeout: z.number().positive('expected a number of seconds above 0').max(3600).optional(),
+  /** `--max-body-bytes`: no request body is larger; a record that fits no request is rejected. */
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(64 * 1024, 'expected at least 65536 bytes')
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_MAX_BODY_BYTES),
   match: z.enum(['email', 'none']).default('email'),
   region: z
     .string()

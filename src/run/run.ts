@@ -13,7 +13,13 @@ import { extract } from './extract.js';
 import { withSheet } from './sheet-option.js';
 import { killPoint } from '../load/kill-point.js';
 import { load, type LoadOutcome } from '../load/index.js';
-import { parseRunSettings, rejectLimit, type RunSettings, type RunSettingsInput } from './options.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  parseRunSettings,
+  rejectLimit,
+  type RunSettings,
+  type RunSettingsInput,
+} from './options.js';
 import { definitionFingerprint, hashInputs, inputsUntouched, type HashedInput } from './fingerprint.js';
 import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
@@ -121,6 +127,7 @@ const runHoldingState = async (
         ...(settings.region ? { region: settings.region } : {}),
         strict: settings.strict,
         match: settings.match,
+        ...(settings.maxBodyBytes !== DEFAULT_MAX_BODY_BYTES ? { maxBodyBytes: settings.maxBodyBytes } : {}),
       });
   const totals = emptyTotals();
   const references = new References();
@@ -215,6 +222,7 @@ const runHoldingState = async (
           inputs: settings.inputs,
           ...(settings.region ? { region: settings.region } : {}),
           strict: settings.strict,
+          maxBodyBytes: settings.maxBodyBytes,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
           onRecord: (done) => {
@@ -235,6 +243,7 @@ const runHoldingState = async (
               dryRun: settings.dryRun,
               runId,
               chunkSize: settings.chunkSize,
+              maxBodyBytes: settings.maxBodyBytes,
               concurrency: settings.concurrency,
               match: settings.match,
               targetWasEmpty,

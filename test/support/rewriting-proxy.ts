@@ -10,13 +10,23 @@ export interface RewritingProxy {
   url: string;
   /** Maps the ids of a create answer, in order; unset: answers pass unchanged. */
   rewriteCreate: ((ids: string[]) => string[]) | undefined;
+  /** A body over this many bytes gets 413 here, as from a target with a smaller limit. */
+  maxBodyBytes: number | undefined;
+  /** Sizes of the request bodies that went through to the service. */
+  forwarded: number[];
   close(): Promise<void>;
 }
 
 const FORWARDED = ['authorization', 'content-type', 'idempotency-key'];
 
 export async function startRewritingProxy(upstream: string): Promise<RewritingProxy> {
-  const proxy: RewritingProxy = { url: '', rewriteCreate: undefined, close: async () => {} };
+  const proxy: RewritingProxy = {
+    url: '',
+    rewriteCreate: undefined,
+    maxBodyBytes: undefined,
+    forwarded: [],
+    close: async () => {},
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -28,6 +38,20 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
           if (typeof value === 'string') headers[name] = value;
         }
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        if (body && proxy.maxBodyBytes !== undefined && body.length > proxy.maxBodyBytes) {
+          res.writeHead(413, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              error: true,
+              data: {
+                code: 'payload_too_large',
+                message: `bodies over ${proxy.maxBodyBytes} bytes are refused`,
+              },
+            }),
+          );
+          return;
+        }
+        if (body) proxy.forwarded.push(body.length);
         const answer = await fetch(new URL(req.url ?? '/', upstream), {
           method: req.method ?? 'GET',
           headers,

@@ -14,9 +14,17 @@ export const initCommand: CommandModule<object, InitArgs> = {
   describe: 'Draft a pipeline YAML for an unknown export from its header and sampled values',
   builder: (yargs) =>
     yargs
-      .positional('input', { type: 'string', demandOption: true, describe: 'The export to draft a pipeline for' })
+      .positional('input', {
+        type: 'string',
+        demandOption: true,
+        describe: 'The export to draft a pipeline for',
+      })
       .option('out', { type: 'string', describe: 'Write the draft to FILE instead of standard output' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite FILE when it exists' }) as never,
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'Overwrite FILE when it exists',
+      }) as never,
   handler: async (args) => {
     try {
       const yaml = await draftPipelineYaml(args.input);
@@ -26,10 +34,14 @@ export const initCommand: CommandModule<object, InitArgs> = {
       }
       // `wx` refuses an existing file atomically: no window between a check and the write.
       await writeFile(args.out, yaml, { flag: args.force ? 'w' : 'wx' });
-      process.stderr.write(`Draft pipeline written to ${args.out}; check it, then: contact-import validate ${args.out} ${args.input}\n`);
+      process.stderr.write(
+        `Draft pipeline written to ${args.out}; check it, then: contact-import validate ${args.out} ${args.input}\n`,
+      );
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-        process.stderr.write(`contact-import: ${args.out} already exists; expected a new file name, or --force to overwrite it\n`);
+        process.stderr.write(
+          `contact-import: ${args.out} already exists; expected a new file name, or --force to overwrite it\n`,
+        );
       } else if (isImportError(error)) {
         process.stderr.write(`contact-import: ${error.message}\n`);
       } else if ((error as NodeJS.ErrnoException).code !== undefined) {

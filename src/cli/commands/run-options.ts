@@ -36,6 +36,10 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       describe:
         'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
     })
+    .option('max-body-bytes', {
+      type: 'string',
+      describe: "largest request body, in bytes (default 4900000: under the service's 5 MB)",
+    })
     .option('match', {
       choices: ['email', 'none'] as const,
       default: 'email' as const,
@@ -67,6 +71,7 @@ export interface RunFlags {
   chunkSize?: string;
   concurrency?: string;
   timeout?: string;
+  maxBodyBytes?: string;
   match: 'email' | 'none';
   region?: string;
   maxRejects: string;

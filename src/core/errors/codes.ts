@@ -54,6 +54,9 @@ export const ISSUE_CODES = {
   invalid_reminder: 'A reminder cannot be built from the record and was dropped.',
   too_many_values:
     'The record holds more e-mails or phone numbers than one contact keeps; the rest were dropped.',
+  record_too_large: 'The record is larger than any request to the target may be; it was not loaded.',
+  normalize_fallback:
+    'A normalize worker died; its rows were normalized in the main thread, nothing was lost.',
   // dedupe
   duplicate: 'The record has the same identity as an earlier one and was merged into it.',
   // load

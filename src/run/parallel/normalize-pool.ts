@@ -40,7 +40,7 @@ const workerUrl = (): URL => {
 };
 
 /** Peak RSS at 1,000,000 rows stays under 250 MB with these (bench/README.md, memory row). */
-const WORKER_HEAP_MB = 64;
+const WORKER_HEAP_MB = 32;
 const WORKER_YOUNG_MB = 8;
 
 interface Waiting {
@@ -74,6 +74,11 @@ export class NormalizePool {
       });
       return worker;
     });
+  }
+
+  /** A worker died or failed: every batch not answered was rejected, and no new one is taken. */
+  get failed(): boolean {
+    return this.broken !== undefined;
   }
 
   submit(rows: SourceRow[]): Promise<PreparedOutcome[]> {

@@ -12,6 +12,8 @@ export interface WorkerSetup {
   strict: boolean;
   /** Stage only where each record came from, not the record (a dry run that only counts). */
   keysOnly?: boolean;
+  /** `--max-body-bytes`: a record whose write object fits no request body is rejected. */
+  maxBodyBytes?: number;
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */

@@ -1,5 +1,6 @@
 import { createRowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
+import { oversize, tooLargeIssue } from '../../normalize/record-size.js';
 import type { StagedPlace } from '../../package/staging.js';
 import type { SourceRow } from '../../core/types.js';
 import type { PreparedOutcome, WorkerSetup } from './protocol.js';
@@ -32,6 +33,11 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
     });
     if (!outcome.ok) return outcome;
     const { record } = outcome;
+    const { maxBodyBytes } = setup;
+    const bytes = maxBodyBytes === undefined ? undefined : oversize(record, maxBodyBytes);
+    if (bytes !== undefined) {
+      return { ok: false, issues: [...outcome.issues, tooLargeIssue(record, bytes, maxBodyBytes!)] };
+    }
     return {
       ok: true,
       issues: outcome.issues,

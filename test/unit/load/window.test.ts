@@ -58,4 +58,36 @@ describe('TaskWindow', () => {
     expect(slowFinished).toBe(true);
     expect(ranAfter).toBe(false);
   });
+
+  it('keeps the weights in flight under its limit, though one heavy task alone always runs', async () => {
+    const window = new TaskWindow(4, 10);
+    const gates = Array.from({ length: 4 }, deferred);
+    const started: number[] = [];
+    const weights = [6, 6, 12, 1];
+    // As the loader calls it: one task at a time, each call returns once its task started.
+    const feeding = (async () => {
+      for (const [i, gate] of gates.entries()) {
+        await window.run(async () => {
+          started.push(i);
+          await gate.promise;
+        }, weights[i]);
+      }
+    })();
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    await tick();
+    expect(started).toEqual([0]);
+    gates[0]!.resolve();
+    await tick();
+    expect(started).toEqual([0, 1]);
+    gates[1]!.resolve();
+    await tick();
+    // 12 is over the limit on its own: it runs alone, and the light one waits for it.
+    expect(started).toEqual([0, 1, 2]);
+    gates[2]!.resolve();
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    gates[3]!.resolve();
+    await feeding;
+    await window.drain();
+  });
 });

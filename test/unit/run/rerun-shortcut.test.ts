@@ -131,7 +131,7 @@ describe('fingerprints', () => {
     expect(await inputsUntouched([hashed!])).toBe(false);
   });
 
-  it('the definition changes with the pipeline, region, strict and match, and with nothing else', async () => {
+  it('the definition changes with the pipeline, region, strict, match and body limit, and with nothing else', async () => {
     expect(toolVersion()).toMatch(/^\d+\.\d+\.\d+/);
     const pipeline = await loadPipeline('generic');
     const base = { pipeline, strict: false, match: 'email' };
@@ -144,6 +144,7 @@ describe('fingerprints', () => {
       definitionFingerprint({ ...base, region: 'GB' }),
       definitionFingerprint({ ...base, strict: true }),
       definitionFingerprint({ ...base, match: 'none' }),
+      definitionFingerprint({ ...base, maxBodyBytes: 1_000_000 }),
       definitionFingerprint({ ...base, pipeline: { ...pipeline, constants: { source: 'mobile' } } }),
       definitionFingerprint({ ...base, pipeline: await loadPipeline('mail-client-csv') }),
     ];

@@ -1,0 +1,65 @@
+import type { Planned } from './resolve.js';
+
+/**
+ * DESIGN.md "Request size": a request carries at most `--chunk-size` records and at most
+ * `--max-body-bytes` bytes of body. The body of each kind is built from the records' own JSON, so
+ * its size is known exactly before it is sent.
+ */
+export interface ChunkLimits {
+  count: number;
+  bytes: number;
+}
+
+/** `{"contacts":[` and `]}`: what a create body adds around its records (and a comma between two). */
+const CREATE_ENVELOPE = '{"contacts":[]}'.length;
+/** `[{"contactId":"","data":}]` around each E1 element, and the array's brackets. */
+const UPDATE_ELEMENT = '{"contactId":"","data":}'.length;
+
+/** The record's write object as JSON, made once: its size decides the chunk, its text is the body. */
+export const writeJson = (planned: Planned): string => (planned.json ??= JSON.stringify(planned.write));
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** What one record adds to a create body. */
+export const createBytes = (planned: Planned): number => bytes(writeJson(planned)) + 1;
+
+/** What one record adds to an E1 body. */
+export const updateBytes = (planned: Planned): number =>
+  bytes(writeJson(planned)) + UPDATE_ELEMENT + bytes(planned.contactId ?? '') + 1;
+
+/** The body a create of `items` sends: exactly JSON.stringify({ contacts }), built from the parts. */
+export const createBody = (items: readonly Planned[]): string =>
+  `{"contacts":[${items.map(writeJson).join(',')}]}`;
+
+/**
+ * Splits `items` in order into chunks of at most `limits.count` records and `limits.bytes` bytes
+ * of body; a record that fits no request (`oversize`) is left out of every chunk.
+ */
+export const chunkBy = (
+  items: readonly Planned[],
+  limits: ChunkLimits,
+  sizeOf: (planned: Planned) => number,
+): { chunks: Planned[][]; oversize: Planned[] } => {
+  const chunks: Planned[][] = [];
+  const oversize: Planned[] = [];
+  // What the records of one body may add up to (as `createBytes` / `updateBytes` measure them).
+  const budget = limits.bytes - CREATE_ENVELOPE - 2;
+  let chunk: Planned[] = [];
+  let size = 0;
+  for (const planned of items) {
+    const itemSize = sizeOf(planned);
+    if (itemSize > budget) {
+      oversize.push(planned);
+      continue;
+    }
+    if (chunk.length > 0 && (chunk.length >= limits.count || size + itemSize > budget)) {
+      chunks.push(chunk);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(planned);
+    size += itemSize;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return { chunks, oversize };
+};

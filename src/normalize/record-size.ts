@@ -1,0 +1,61 @@
+import type { Issue } from '../core/types.js';
+import type { NormalizedRecord } from './record.js';
+
+/** The service's ids are UUIDs: a stand-in of that length sizes a reference exactly. */
+const ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A row this short cannot make a write object near a request's size: what a record sends comes
+ * from its row, and nothing grows a character into more than 32 bytes (JSON escapes take 6, a
+ * one-letter group name 51 as a group reference). Longer rows are measured exactly.
+ */
+const EXPANSION = 32;
+
+/** Bytes of the record's write object as a request carries it, references as UUIDs. */
+export const writeBytes = (record: NormalizedRecord): number =>
+  Buffer.byteLength(
+    JSON.stringify({
+      ...record.contact,
+      groups_contacts: record.groups.map(() => ({ group_id: ID })),
+      custom_fields: record.customFields.map((field) => ({
+        id: ID,
+        type: field.fieldType,
+        text_value: field.value,
+      })),
+    }),
+    'utf8',
+  );
+
+/**
+ * What a request body of `maxBodyBytes` leaves for one record's write object: less what any body
+ * wraps around it (`{"contacts":[...]}`, or an E1 element with its id), rounded up.
+ */
+export const recordBudget = (maxBodyBytes: number): number => maxBodyBytes - 128;
+
+/**
+ * DESIGN.md "Request size": a record too large for any request of `maxBodyBytes` is rejected by
+ * `run` and `validate` alike. Its size in bytes when it is too large, else undefined.
+ */
+export const oversize = (record: NormalizedRecord, maxBodyBytes: number): number | undefined => {
+  const budget = recordBudget(maxBodyBytes);
+  if (record.raw.length * EXPANSION <= budget) return undefined;
+  const bytes = writeBytes(record);
+  return bytes > budget ? bytes : undefined;
+};
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+export const tooLargeIssue = (
+  record: Pick<NormalizedRecord, 'file' | 'row'>,
+  bytes: number,
+  maxBodyBytes: number,
+): Issue => ({
+  file: record.file,
+  row: record.row,
+  severity: 'error',
+  stage: 'validate',
+  field: '',
+  value: `${n(bytes)} bytes`,
+  code: 'record_too_large',
+  message: `the record is ${n(bytes)} bytes as the service would receive it, more than one request carries (--max-body-bytes ${n(maxBodyBytes)}); it was not loaded`,
+});

@@ -1,0 +1,140 @@
+import type { Issue, SourceItem, SourceRow } from '../../core/types.js';
+import { NormalizePool } from './normalize-pool.js';
+import type { PreparedOutcome, WorkerSetup } from './protocol.js';
+import { createRowNormalizer } from './row-normalizer.js';
+
+/** Rows per batch, at most. */
+const BATCH_ROWS = 500;
+/**
+ * Characters of source text per batch, at most (the row that passes it ends the batch): a worker
+ * holds a batch several times over (the rows, their values, the records, their JSON) in a 64 MB
+ * heap, so batches are bounded by size, not only by count.
+ */
+export const BATCH_CHARS = 1024 * 1024;
+/** A row this large is normalized in this thread, alone: a worker's heap could not hold it often enough. */
+const HUGE_ROW_CHARS = 4 * BATCH_CHARS;
+/** Characters of source text in flight to the workers, at most (this thread keeps the items too). */
+const IN_FLIGHT_CHARS = 3 * 1024 * 1024;
+
+interface Batch {
+  items: SourceItem[];
+  rows: SourceRow[];
+  chars: number;
+  outcomes: Promise<PreparedOutcome[]>;
+}
+
+/** What a lost worker is reported as: the file's rows it held, and why it died. */
+interface Lost {
+  first: number;
+  last: number;
+  reason: string;
+}
+
+/**
+ * The normalize stage of one input: its items in batches (bounded by rows and by size), sent to the
+ * workers when there are any, and settled in read order, a bounded number in flight. Output is the
+ * same as in-thread. A worker that dies (out of memory, crashed) costs nothing but time: the rows
+ * it held, and every later batch, are normalized in this thread, and `onWorkerLost` gets one
+ * warning issue naming the file and the row range.
+ */
+export class NormalizeBatches {
+  private readonly pool: NormalizePool | undefined;
+  private inThread: ((row: SourceRow) => PreparedOutcome) | undefined;
+  private readonly inFlight: Batch[] = [];
+  private readonly maxInFlight: number;
+  private inFlightChars = 0;
+  private items: SourceItem[] = [];
+  private rows: SourceRow[] = [];
+  private chars = 0;
+  private lost: Lost | undefined;
+  private poolUsable: boolean;
+
+  constructor(
+    private readonly setup: WorkerSetup,
+    workers: number,
+    private readonly settle: (items: SourceItem[], outcomes: PreparedOutcome[]) => void,
+    private readonly onWorkerLost: (issue: Issue) => void,
+  ) {
+    this.pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
+    this.poolUsable = this.pool !== undefined;
+    this.maxInFlight = workers * 3;
+  }
+
+  async add(item: SourceItem): Promise<void> {
+    const huge = item.raw.length > HUGE_ROW_CHARS;
+    if (huge && this.items.length > 0) await this.dispatch(false);
+    this.items.push(item);
+    if (item.kind === 'row') this.rows.push(item);
+    this.chars += item.raw.length;
+    if (huge || this.items.length >= BATCH_ROWS || this.chars >= BATCH_CHARS) await this.dispatch(huge);
+  }
+
+  /** Settles everything read; then the workers stop. */
+  async finish(): Promise<void> {
+    if (this.items.length > 0) await this.dispatch(false);
+    while (this.inFlight.length > 0) await this.settleOldest();
+    await this.close();
+  }
+
+  /** Stops the workers (also when reading stopped early); reports a lost worker once. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+    if (this.lost) {
+      const { first, last, reason } = this.lost;
+      this.lost = undefined;
+      this.onWorkerLost({
+        file: this.setup.file,
+        row: 0,
+        severity: 'warning',
+        stage: 'normalize',
+        field: '',
+        value: `rows ${first}-${last}`,
+        code: 'normalize_fallback',
+        message: `a normalize worker died (${reason}) holding rows ${first}-${last} of ${this.setup.file}; those rows and the rest of the file were normalized in the main thread, nothing was lost`,
+      });
+    }
+  }
+
+  private async dispatch(inThread: boolean): Promise<void> {
+    const { items, rows, chars } = this;
+    this.items = [];
+    this.rows = [];
+    this.chars = 0;
+    const toWorker = !inThread && this.poolUsable && !this.pool!.failed;
+    const outcomes = toWorker ? this.pool!.submit(rows) : Promise.resolve(rows.map(this.normalizer()));
+    // A rejection is handled when the batch is settled, in order; never unhandled meanwhile.
+    outcomes.catch(() => {});
+    this.inFlight.push({ items, rows, chars, outcomes });
+    this.inFlightChars += chars;
+    while (this.inFlight.length > this.maxInFlight || this.inFlightChars > IN_FLIGHT_CHARS) {
+      await this.settleOldest();
+    }
+  }
+
+  private async settleOldest(): Promise<void> {
+    const batch = this.inFlight.shift()!;
+    this.inFlightChars -= batch.chars;
+    let outcomes: PreparedOutcome[];
+    try {
+      outcomes = await batch.outcomes;
+    } catch (error) {
+      this.poolUsable = false;
+      this.noteLost(batch, error);
+      outcomes = batch.rows.map(this.normalizer());
+    }
+    this.settle(batch.items, outcomes);
+  }
+
+  private noteLost(batch: Batch, error: unknown): void {
+    const first = batch.items[0]?.row ?? 0;
+    const last = batch.items[batch.items.length - 1]?.row ?? first;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!this.lost) this.lost = { first, last, reason };
+    else this.lost.last = Math.max(this.lost.last, last);
+  }
+
+  private normalizer(): (row: SourceRow) => PreparedOutcome {
+    this.inThread ??= createRowNormalizer(this.setup);
+    return this.inThread;
+  }
+}

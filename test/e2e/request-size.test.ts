@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
+import { readIssues, readRejected, readReport, runCli, startService, type TestService } from './harness.js';
+
+/** Issue 16.4: requests bounded by bytes as well as count; what fits no request is rejected. */
+let svc: TestService | undefined;
+let proxy: RewritingProxy | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await proxy?.close();
+  await svc?.close();
+  proxy = undefined;
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const scratch = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'ci-size-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** A generic CSV whose row i has a description of `sizeOf(i)` characters. */
+const writeWide = (dir: string, name: string, rows: number, sizeOf: (i: number) => number): string => {
+  const path = join(dir, name);
+  const body = Array.from({ length: rows }, (_, i) => [
+    `Wide Person${i}`,
+    `wide.${i}@example.com`,
+    String.fromCharCode(97 + (i % 26)).repeat(sizeOf(i)),
+  ]);
+  writeFileSync(path, stringify([['full_name', 'email', 'description'], ...body]));
+  return path;
+};
+
+const run = (dir: string, args: string[], url: string) =>
+  runCli([...args, '--target', url, '--state', join(dir, 'state')], {
+    cwd: dir,
+    env: { CONTACT_IMPORT_API_KEY: svc!.key },
+    timeoutMs: 120_000,
+  });
+
+describe('request size', () => {
+  it(
+    'loads 300 rows with 60 KB descriptions in bodies under the 5 MB limit',
+    { timeout: 120_000 },
+    async () => {
+      const dir = scratch();
+      svc = await startService();
+      const file = writeWide(dir, 'wide.csv', 300, () => 60_000);
+      const result = await run(dir, ['run', 'generic', file, '--out', join(dir, 'out')], svc.service.url);
+      expect(result.code, result.stderr).toBe(0);
+      const report = readReport(join(dir, 'out'));
+      expect(report.totals).toMatchObject({ read: 300, created: 300, failed: 0, rejected: 0 });
+      // 18 MB of records: at least four create bodies, none refused.
+      expect(report.requests.byEndpoint['POST /v1/contacts/']?.sent).toBeGreaterThanOrEqual(4);
+      expect(report.requests.failed).toBe(0);
+      const stored = await svc.client.local.contacts();
+      expect(stored).toHaveLength(300);
+      expect(stored.every((c) => typeof c.description === 'string' && c.description.length === 60_000)).toBe(
+        true,
+      );
+    },
+  );
+
+  it(
+    'rejects the one 6 MB record of a 50-row file and loads the 49 others; validate says the same',
+    { timeout: 120_000 },
+    async () => {
+      const dir = scratch();
+      svc = await startService();
+      const file = writeWide(dir, 'one-huge.csv', 50, (i) => (i === 24 ? 6 * 1024 * 1024 : 100));
+      const checked = await run(
+        dir,
+        ['validate', 'generic', file, '--out', join(dir, 'checked')],
+        svc.service.url,
+      );
+      const loaded = await run(dir, ['run', 'generic', file, '--out', join(dir, 'loaded')], svc.service.url);
+      for (const [result, out] of [
+        [checked, 'checked'],
+        [loaded, 'loaded'],
+      ] as const) {
+        expect(result.code, result.stderr).toBe(1);
+        const report = readReport(join(dir, out));
+        expect(report.totals).toMatchObject({ read: 50, created: 49, rejected: 1, failed: 0 });
+        const errors = readIssues(join(dir, out)).filter((i) => i.severity === 'error');
+        expect(errors.map((i) => [i.code, i.row])).toEqual([['record_too_large', '25']]);
+        expect(errors[0]!.message).toMatch(/more than one request carries \(--max-body-bytes 4,900,000\)/);
+        expect(readRejected(join(dir, out, 'rejected.csv'))).toContain('wide.24@example.com');
+      }
+      const stored = await svc.client.local.contacts();
+      expect(stored).toHaveLength(49);
+      expect(stored.some((c) => c.full_name === 'Wide Person24')).toBe(false);
+    },
+  );
+
+  it(
+    'splits on a 413 like on a 400, and fails the record that a smaller target refuses alone',
+    { timeout: 120_000 },
+    async () => {
+      const dir = scratch();
+      svc = await startService();
+      proxy = await startRewritingProxy(svc.service.url);
+      // A target whose bodies stop at 1 MB, while the run believes 4.9 MB.
+      proxy.maxBodyBytes = 1_000_000;
+      const file = writeWide(dir, 'smaller.csv', 61, (i) => (i === 60 ? 1_500_000 : 50_000));
+      const result = await run(dir, ['run', 'generic', file, '--out', join(dir, 'out')], proxy.url);
+      expect(result.code, result.stderr).toBe(1);
+      const report = readReport(join(dir, 'out'));
+      expect(report.totals).toMatchObject({ read: 61, created: 60, failed: 1, rejected: 0 });
+      const errors = readIssues(join(dir, 'out')).filter((i) => i.severity === 'error');
+      expect(errors.map((i) => [i.code, i.row])).toEqual([['record_too_large', '61']]);
+      expect(Math.max(...proxy.forwarded)).toBeLessThanOrEqual(1_000_000);
+      expect(await svc.client.local.contacts()).toHaveLength(60);
+    },
+  );
+});

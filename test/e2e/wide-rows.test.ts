@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readIssues, readReport, runCli, startService, type TestService } from './harness.js';
+
+/** Issue 16.6: wide rows never kill the normalize workers, and a worker that dies costs no row. */
+let svc: TestService | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const PEAK_RSS = resolve(import.meta.dirname, '../support/peak-rss.cjs');
+const peakMb = (stderr: string): number => Number(/peak-rss-kb (\d+)/.exec(stderr)?.[1]) / 1024;
+
+/** `rows` generic rows with descriptions of `width` characters: over 8 MB, so workers normalize it. */
+const writeWide = (dir: string, rows: number, width: number): string => {
+  const path = join(dir, 'wide.csv');
+  const body = Array.from({ length: rows }, (_, i) => [
+    `Wide Person${i}`,
+    `wide.${i}@example.com`,
+    `${i} `.padEnd(width, 'x'),
+  ]);
+  writeFileSync(path, stringify([['full_name', 'email', 'description'], ...body]));
+  return path;
+};
+
+const load = (dir: string, file: string, env: Record<string, string> = {}) =>
+  runCli(
+    [
+      'run',
+      'generic',
+      file,
+      '--target',
+      svc!.service.url,
+      '--state',
+      join(dir, 'state'),
+      '--out',
+      join(dir, 'out'),
+    ],
+    {
+      cwd: dir,
+      env: { CONTACT_IMPORT_API_KEY: svc!.key, NODE_OPTIONS: `--require ${PEAK_RSS}`, ...env },
+      timeoutMs: 150_000,
+    },
+  );
+
+describe('wide rows and the normalize workers', () => {
+  it(
+    'an 18 MB file of 600 rows with 30 KB descriptions loads with workers, under 300 MB',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ci-wide-'));
+      dirs.push(dir);
+      svc = await startService();
+      const file = writeWide(dir, 600, 30_000);
+      const result = await load(dir, file);
+      expect(result.code, result.stderr).toBe(0);
+      expect(readReport(join(dir, 'out')).totals).toMatchObject({
+        read: 600,
+        created: 600,
+        rejected: 0,
+        failed: 0,
+      });
+      expect(readIssues(join(dir, 'out')).filter((i) => i.code === 'normalize_fallback')).toEqual([]);
+      expect(await svc.client.local.contacts()).toHaveLength(600);
+      expect(peakMb(result.stderr)).toBeGreaterThan(0);
+      expect(peakMb(result.stderr)).toBeLessThan(300);
+    },
+  );
+
+  it(
+    'a worker that dies is reported with the file and rows, and its rows are normalized here',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ci-wide-'));
+      dirs.push(dir);
+      svc = await startService();
+      const file = writeWide(dir, 600, 15_000);
+      // Test-only: each worker ends itself when its second batch arrives.
+      const result = await load(dir, file, { CONTACT_IMPORT_TEST_WORKER_EXIT_AT: '2' });
+      expect(result.code, result.stderr).toBe(0);
+      expect(readReport(join(dir, 'out')).totals).toMatchObject({
+        read: 600,
+        created: 600,
+        rejected: 0,
+        failed: 0,
+      });
+      const lost = readIssues(join(dir, 'out')).filter((i) => i.code === 'normalize_fallback');
+      expect(lost).toHaveLength(1);
+      expect(lost[0]).toMatchObject({ file, row: '0', severity: 'warning' });
+      expect(lost[0]!.value).toMatch(/^rows \d+-\d+$/);
+      expect(lost[0]!.message).toContain(
+        `of ${file}; those rows and the rest of the file were normalized in the main thread`,
+      );
+      const stored = await svc.client.local.contacts();
+      expect(new Set(stored.map((c) => c.full_name)).size).toBe(600);
+    },
+  );
+});
