@@ -79,6 +79,8 @@ export interface OpenedSource {
   header: string[] | undefined;
   /** The header line verbatim (CSV/TSV), for rejected files. */
   rawHeader: string | undefined;
+  /** 1-based line of the header (CSV/TSV: after any preamble), for file-level issues. */
+  headerLine?: number;
   items: AsyncIterable<SourceItem>;
   /** Header cells renamed to keep names unique and non-empty (CSV/TSV); `header` holds the new names. */
   headerIssues?: HeaderIssue[];
@@ -89,10 +91,22 @@ export interface OpenedSource {
 export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load';
 export type Severity = 'error' | 'warning';
 
+/** A record that was not loaded, for its rejected file: its text as read, its row, and why (each error in plain words). */
+export interface RejectedRecord {
+  raw: string;
+  row: number;
+  errors: string[];
+}
+
 /** One row of issues.csv. */
 export interface Issue {
   file: string;
   row: number;
+  /**
+   * 1-based line of the file where the record starts (SourceRow.line); for a file-level issue
+   * (row 0), the header's line, or 0 when there is none (written empty).
+   */
+  line: number;
   severity: Severity;
   stage: Stage;
   field: string;

@@ -3,7 +3,7 @@ import { startResolution, type Continues } from './continuation.js';
 import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { Staging, StagedPlace } from '../package/staging.js';
-import type { Issue, Totals } from '../core/types.js';
+import type { Issue, RejectedRecord, Totals } from '../core/types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
 import { syncReminders } from './reminders.js';
 import { Resolver, type MatchMode, type Planned } from './resolve.js';
@@ -30,10 +30,10 @@ export interface LoadOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Where the load stage reports a record it could not load: its issue, and its raw text. */
+/** Where the load stage reports a record it could not load: its issue, and the record for its rejected file. */
 export interface FailedRecordSink {
   issues: { add(issue: Issue): void };
-  reject(input: number, raw: string): void;
+  reject(input: number, record: RejectedRecord): void;
 }
 
 export interface LoadContext {
@@ -110,6 +110,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     outputs.issues.add({
       file: record.file,
       row: record.row,
+      line: record.line,
       severity: 'error',
       stage: 'load',
       field: '',
@@ -117,7 +118,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
       code,
       message,
     });
-    outputs.reject(record.input, record.raw);
+    outputs.reject(record.input, { raw: record.raw, row: record.row, errors: [message] });
   };
   if (ctx.staging.keysOnly) {
     // A dry run with nothing to compare with: every staged identity would be created.

@@ -45,7 +45,12 @@ const matches = (column: string, header: readonly string[], headerSet: ReadonlyS
   return header.some((name) => numberOf(name) !== undefined);
 };
 
-export const checkHeader = (pipeline: Pipeline, header: readonly string[], file: string): Issue[] => {
+export const checkHeader = (
+  pipeline: Pipeline,
+  header: readonly string[],
+  file: string,
+  headerLine = 0,
+): Issue[] => {
   const headerSet = new Set(header);
   const issues: Issue[] = [];
   const warned = new Set<string>();
@@ -55,6 +60,7 @@ export const checkHeader = (pipeline: Pipeline, header: readonly string[], file:
     issues.push({
       file,
       row: 0,
+      line: headerLine,
       severity: 'warning',
       stage: 'map',
       field: column,

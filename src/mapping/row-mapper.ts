@@ -8,6 +8,7 @@ import type {
   SourceRow,
 } from '../core/types.js';
 import { Cells, type ExplodeOptions } from './cells.js';
+import { isRejectColumn } from '../core/reject-columns.js';
 import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
@@ -32,14 +33,24 @@ export interface RowMapper {
 
 type Values = Record<string, unknown>;
 
+/** A JSON object's keys that a pipeline may map. */
+const keysOf = (values: Values): string[] => Object.keys(values).filter((key) => !isRejectColumn(key));
+
 const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;
 
+/**
+ * Maps rows of one input. `header` (CSV/TSV) is matched once; the columns a run adds to rejected
+ * files (import_row, import_error) are never mapped, so a fixed rejected file runs as it is.
+ * `headerLine` is the line file-level issues point at.
+ */
 export const createRowMapper = (
   pipeline: Pipeline,
-  header: string[] | undefined,
+  fullHeader: string[] | undefined,
   file: string,
+  headerLine = 0,
 ): RowMapper => {
   const { spec } = pipeline;
+  const header = fullHeader?.filter((name) => !isRejectColumn(name));
   const cells = new Cells(pipeline.emptyValues);
   const headerMatches = new Map<string, ColumnMatch[]>();
   // A CSV row holds exactly the header's columns: a reference's alternatives are narrowed to
@@ -49,7 +60,7 @@ export const createRowMapper = (
 
   /** The columns `column` names in this row: from the header (cached) or the JSON object's keys. */
   const columnsOf = (column: string, values: Values): ColumnMatch[] => {
-    if (header === undefined) return matchColumn(column, Object.keys(values));
+    if (header === undefined) return matchColumn(column, keysOf(values));
     let found = headerMatches.get(column);
     if (found === undefined) headerMatches.set(column, (found = matchColumn(column, header)));
     return found;
@@ -184,7 +195,7 @@ export const createRowMapper = (
   const prefixedColumns = (prefix: string, values: Values): string[] => {
     const pick = (columns: string[]) =>
       columns.filter((column) => column.startsWith(prefix) && column.length > prefix.length);
-    if (header === undefined) return pick(Object.keys(values));
+    if (header === undefined) return pick(keysOf(values));
     let found = byPrefix.get(prefix);
     if (found === undefined) byPrefix.set(prefix, (found = pick(header)));
     return found;
@@ -302,5 +313,5 @@ export const createRowMapper = (
     return draft;
   };
 
-  return { headerIssues: header === undefined ? [] : checkHeader(pipeline, header, file), map };
+  return { headerIssues: header === undefined ? [] : checkHeader(pipeline, header, file, headerLine), map };
 };

@@ -22,6 +22,7 @@ import type { DraftContact, Issue, Severity, Stage } from '../core/types.js';
 export interface NormalizeContext {
   file: string;
   row: number;
+  line: number;
   raw: string;
   input: number;
   region?: string;
@@ -44,6 +45,7 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
     issues.push({
       file: ctx.file,
       row: ctx.row,
+      line: ctx.line,
       severity: severity ?? (ctx.strict ? 'error' : 'warning'),
       stage,
       field,
@@ -107,6 +109,7 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
     record: {
       file: ctx.file,
       row: ctx.row,
+      line: ctx.line,
       raw: ctx.raw,
       input: ctx.input,
       key,

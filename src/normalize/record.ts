@@ -22,6 +22,8 @@ export interface NormalizedReminder {
 export interface NormalizedRecord {
   file: string;
   row: number;
+  /** 1-based line of the file where the record starts. */
+  line: number;
   raw: string;
   /** Index of the input in the run's input list (for the rejected file of a failed load). */
   input: number;

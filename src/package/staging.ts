@@ -6,7 +6,7 @@ import { mergeRecords } from './merge.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 
 /** What a keys-only staging keeps of each record: where it came from, its raw text and its key. */
-export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'input' | 'raw' | 'key'>;
+export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'line' | 'input' | 'raw' | 'key'>;
 
 export interface StageResult {
   /** Set when the record's identity was seen before in this run: where the first one came from. */

@@ -161,6 +161,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     info,
     header: names,
     rawHeader: header.raw,
+    headerLine: header.line,
     headerIssues,
     items: items(),
     close: text.close,

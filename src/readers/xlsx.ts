@@ -98,6 +98,7 @@ export async function openXlsx(options: XlsxOptions): Promise<OpenedSource> {
       info,
       header: header.names,
       rawHeader: csvLine(header.names),
+      headerLine: headerRow.line,
       headerIssues: header.issues,
       items: records(rows, header.names, { file, sheet: sheet.name, info }, zip.close),
       close: async () => {

@@ -1,14 +1,16 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import type { FieldCount, Issue, IssueCount } from '../core/types.js';
 import { commitFile, temporaryPathFor } from './atomic-file.js';
 import { IssueTally } from './issue-tally.js';
+import { IssueSpool } from './issue-spool.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 
 export const ISSUE_COLUMNS = [
   'file',
   'row',
+  'line',
   'severity',
   'stage',
   'field',
@@ -21,24 +23,20 @@ export const ISSUE_COLUMNS = [
 const MAX_VALUE_CHARS = 200;
 
 /**
- * Streams issues.csv as issues happen and keeps only counts and a few examples per code and per
- * column (issue-tally.ts), so memory does not grow with the number of issues.
+ * issues.csv: rows sorted by file, then row (DESIGN.md), whatever order the stages find them in.
+ * Rows wait in an IssueSpool (memory, then a scratch SQLite file) and are written at close; only
+ * counts and a few examples per code and per column (issue-tally.ts) stay in memory, however
+ * many issues there are.
  */
 export class IssuesFile {
   readonly path: string;
-  /** Where the rows go until close() renames it to `path`. */
-  private readonly temporary: string;
-  private readonly out: WriteStream;
+  private readonly spool = new IssueSpool();
   private readonly tally = new IssueTally();
-  private pending: string[] = [];
   errors = 0;
   warnings = 0;
 
   constructor(path: string) {
     this.path = path;
-    this.temporary = temporaryPathFor(path);
-    this.out = createWriteStream(this.temporary, { encoding: 'utf8' });
-    this.out.write(stringify([ISSUE_COLUMNS as unknown as string[]]));
   }
 
   add(issue: Issue): void {
@@ -47,6 +45,7 @@ export class IssuesFile {
     const cells = [
       issue.file,
       String(issue.row),
+      issue.line > 0 ? String(issue.line) : '',
       issue.severity,
       issue.stage,
       issue.field,
@@ -54,8 +53,7 @@ export class IssuesFile {
       issue.code,
       issue.message,
     ];
-    this.pending.push(stringify([cells.map(escapeFormula)]));
-    if (this.pending.length >= 256) this.flushPending();
+    this.spool.add(issue.file, issue.row, stringify([cells.map(escapeFormula)]));
     if (issue.severity === 'error') this.errors += 1;
     else this.warnings += 1;
     this.tally.add(value === issue.value ? issue : { ...issue, value });
@@ -71,16 +69,23 @@ export class IssuesFile {
     return this.tally.byField(limit);
   }
 
-  private flushPending(): void {
-    if (this.pending.length === 0) return;
-    this.out.write(this.pending.join(''));
-    this.pending = [];
-  }
-
+  /** Writes the sorted rows under a temporary name, then renames it to `path`. */
   async close(): Promise<void> {
-    this.flushPending();
-    this.out.end();
-    await once(this.out, 'finish');
-    commitFile(this.temporary, this.path);
+    const temporary = temporaryPathFor(this.path);
+    const out = createWriteStream(temporary, { encoding: 'utf8' });
+    try {
+      let batch: string[] = [stringify([ISSUE_COLUMNS as unknown as string[]])];
+      for (const row of this.spool.sorted()) {
+        batch.push(row);
+        if (batch.length < 512) continue;
+        if (!out.write(batch.join(''))) await once(out, 'drain');
+        batch = [];
+      }
+      out.end(batch.join(''));
+      await once(out, 'finish');
+    } finally {
+      this.spool.close();
+    }
+    commitFile(temporary, this.path);
   }
 }

@@ -2,49 +2,69 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { InputFormat } from '../core/types.js';
+import { REJECT_COLUMNS } from '../core/reject-columns.js';
+import type { InputFormat, RejectedRecord } from '../core/types.js';
 import { commitFile, temporaryPathFor } from './atomic-file.js';
 import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
   path: string;
+  /** The input's format; a vCard's rejects are its cards, verbatim. */
   format: InputFormat;
   /** CSV/TSV: the source's header line, verbatim. */
   rawHeader?: string;
   delimiter?: string | null;
 }
 
+const [ROW_COLUMN, ERROR_COLUMN] = REJECT_COLUMNS;
+
 /**
  * Writes rejected and failed source records so a user can fix them and run the file again: the
- * original header, then each record as it was read. The one change: a CSV record with a
- * formula-leading cell is written again with that cell escaped (spreadsheet safety wins over
- * byte-for-byte fidelity; see docs/report.md).
+ * original header and each record as it was read, plus two columns (`import_row`, the record's
+ * row, and `import_error`, its errors `; `-joined) that a pipeline ignores on input. JSON and
+ * NDJSON objects gain the same two keys. A rejected file run again (its header already has the
+ * columns) gets them filled anew rather than twice. CSV cells a spreadsheet would run as a
+ * formula are escaped (spreadsheet safety wins over byte-for-byte fidelity; see docs/report.md).
  */
 export class RejectedFile {
   readonly path: string;
   private readonly options: RejectedFileOptions;
+  private readonly delimiter: string;
   private out: WriteStream | undefined;
   /** Where the records go until close() renames it to `path`. */
   private temporary: string | undefined;
   private count = 0;
+  /** Where the header already has import_row / import_error (a rejected file run again). */
+  private reasonAt: { row: number; error: number } | undefined;
 
   constructor(options: RejectedFileOptions) {
     this.options = options;
     this.path = options.path;
+    this.delimiter = options.delimiter ?? (options.format === 'tsv' ? '\t' : ',');
   }
 
   get records(): number {
     return this.count;
   }
 
-  add(raw: string): void {
+  add(record: RejectedRecord): void {
     const out = this.open();
-    const { format } = this.options;
-    if (format === 'json') out.write(`${this.count === 0 ? '' : ',\n'}${raw}`);
-    else if (format === 'ndjson') out.write(`${raw}\n`);
-    // A card's text ends with its END:VCARD line break, except a last card cut short by the file's end.
-    else if (format === 'vcard') out.write(raw.endsWith('\n') ? raw : `${raw}\r\n`);
-    else out.write(`${this.safeCsv(raw)}\n`);
+    const error = record.errors.join('; ') || 'not loaded';
+    switch (this.options.format) {
+      case 'json':
+        out.write(`${this.count === 0 ? '' : ',\n'}${withReason(record.raw, record.row, error)}`);
+        break;
+      case 'ndjson':
+        out.write(`${withReason(record.raw, record.row, error)}\n`);
+        break;
+      case 'csv':
+      case 'tsv':
+        out.write(`${this.csvRecord(record.raw, record.row, error)}\n`);
+        break;
+      default:
+        // A card's text ends with its END:VCARD line break, except a last card cut short by the file's end.
+        out.write(record.raw.endsWith('\n') ? record.raw : `${record.raw}\r\n`);
+    }
     this.count += 1;
   }
 
@@ -55,24 +75,62 @@ export class RejectedFile {
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
     else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)
-      this.out.write(`${this.safeCsv(rawHeader)}\n`);
+      this.out.write(`${this.csvHeader(rawHeader)}\n`);
     return this.out;
   }
 
+  private csvHeader(rawHeader: string): string {
+    const cells = this.cellsOf(rawHeader);
+    const row = cells?.indexOf(ROW_COLUMN) ?? -1;
+    const error = cells?.indexOf(ERROR_COLUMN) ?? -1;
+    if (row >= 0 && error >= 0) {
+      this.reasonAt = { row, error };
+      return this.safeCsv(rawHeader);
+    }
+    return `${this.safeCsv(rawHeader)}${this.delimiter}${this.line(REJECT_COLUMNS)}`;
+  }
+
+  private csvRecord(raw: string, row: number, error: string): string {
+    const reason = [String(row), error];
+    const at = this.reasonAt;
+    const cells = at ? this.cellsOf(raw) : undefined;
+    if (!at || !cells) return `${this.safeCsv(raw)}${this.delimiter}${this.line(reason)}`;
+    cells[at.row] = reason[0]!;
+    cells[at.error] = reason[1]!;
+    return this.line(Array.from(cells, (cell) => cell ?? ''));
+  }
+
+  /** The cells of one CSV record, or undefined when its text does not parse as one. */
+  private cellsOf(raw: string): string[] | undefined {
+    try {
+      const records = parse(raw, {
+        delimiter: this.delimiter,
+        relax_quotes: true,
+        relax_column_count: true,
+      }) as string[][];
+      return records.length === 1 ? records[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Cells as one CSV line, formula-escaped. */
+  private line(cells: readonly string[]): string {
+    return stringify([cells.map(escapeFormula)], {
+      delimiter: this.delimiter,
+      quoted_match: /[\t\r]/,
+    }).replace(/\n$/, '');
+  }
+
+  /** A record as read, unless a cell would run as a formula: then the record with that cell escaped. */
   private safeCsv(raw: string): string {
-    const delimiter = this.options.delimiter ?? (this.options.format === 'tsv' ? '\t' : ',');
     // Cheap test first: only a record that could hold a formula-leading cell is parsed again.
     if (!/[=+\-@\t\r]/.test(raw)) return raw;
-    let cells: string[][];
-    try {
-      cells = parse(raw, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][];
-    } catch {
-      // Unparseable raw text (a ragged or broken record): keep it as a single escaped cell.
-      return stringify([[escapeFormula(raw)]], { delimiter }).replace(/\n$/, '');
-    }
-    const record = cells[0] ?? [];
-    if (!record.some(isFormulaLeading)) return raw;
-    return stringify([record.map(escapeFormula)], { delimiter, quoted_match: /[\t\r]/ }).replace(/\n$/, '');
+    const cells = this.cellsOf(raw);
+    // Unparseable raw text (a broken record): kept as a single escaped cell.
+    if (!cells) return this.line([raw]);
+    if (!cells.some(isFormulaLeading)) return raw;
+    return this.line(cells);
   }
 
   async close(): Promise<void> {
@@ -84,3 +142,24 @@ export class RejectedFile {
     this.temporary = undefined;
   }
 }
+
+/**
+ * A JSON record with `import_row` and `import_error` added (replaced when it has them). A record
+ * that is not an object (or not JSON at all) is kept under `import_original`.
+ */
+const withReason = (raw: string, row: number, error: string): string => {
+  let value: unknown;
+  try {
+    value = raw === '' ? undefined : JSON.parse(raw);
+  } catch {
+    value = raw;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return JSON.stringify(Object.assign(value, { [ROW_COLUMN]: row, [ERROR_COLUMN]: error }));
+  }
+  return JSON.stringify({
+    [ROW_COLUMN]: row,
+    [ERROR_COLUMN]: error,
+    ...(value === undefined ? {} : { import_original: value }),
+  });
+};

@@ -70,13 +70,15 @@ export const extract = async (
       ...(staging.keysOnly ? { keysOnly: true } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     };
-    const mapper = createRowMapper(pipeline, source.header, file);
+    const headerLine = source.headerLine ?? 0;
+    const mapper = createRowMapper(pipeline, source.header, file, headerLine);
     outputs.addIssues(mapper.headerIssues);
     for (const h of source.headerIssues ?? []) {
       // Row 0 is the header line: the problem is the file's, not a record's.
       outputs.issues.add({
         file,
         row: 0,
+        line: headerLine,
         severity: 'warning',
         stage: 'read',
         field: h.name,
@@ -96,6 +98,7 @@ export const extract = async (
           outputs.issues.add({
             file: item.file,
             row: item.row,
+            line: item.line,
             severity: 'error',
             stage: 'read',
             field: '',
@@ -103,7 +106,7 @@ export const extract = async (
             code: item.code,
             message: item.message,
           });
-          outputs.reject(input, item.raw);
+          outputs.reject(input, { raw: item.raw, row: item.row, errors: [item.message] });
           continue;
         }
         const outcome = outcomes[next++]!;
@@ -113,7 +116,8 @@ export const extract = async (
           texts.push(outcome.json);
         } else {
           totals.rejected += 1;
-          outputs.reject(input, item.raw);
+          const errors = outcome.issues.filter((issue) => issue.severity === 'error');
+          outputs.reject(input, { raw: item.raw, row: item.row, errors: errors.map((e) => e.message) });
         }
       }
       if (staged.length === 0) return;
@@ -167,6 +171,7 @@ const stopIfInterrupted = (error: unknown, signal: AbortSignal | undefined): und
 const duplicateIssue = (record: RecordSummary, first: { file: string; row: number }): Issue => ({
   file: record.file,
   row: record.row,
+  line: record.line,
   severity: 'warning',
   stage: 'dedupe',
   field: '',

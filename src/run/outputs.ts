@@ -6,7 +6,7 @@ import { IssuesFile } from '../report/issues-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
 import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
 import type { RunReport } from '../report/run-report.js';
-import type { InputFormat, Issue } from '../core/types.js';
+import type { InputFormat, Issue, RejectedRecord } from '../core/types.js';
 
 /** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
 export const prepareOutDir = (dir: string): void => {
@@ -97,8 +97,9 @@ export class RunOutputs {
     this.rejected.set(index, new RejectedFile({ ...source, format, path: join(this.dir, name) }));
   }
 
-  reject(input: number, raw: string): void {
-    this.rejected.get(input)?.add(raw);
+  /** Writes a record that was not loaded to its input's rejected file, with its row and errors. */
+  reject(input: number, record: RejectedRecord): void {
+    this.rejected.get(input)?.add(record);
   }
 
   /** Paths of the rejected files that hold records. */

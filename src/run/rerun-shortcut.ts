@@ -22,6 +22,8 @@ const issueCode = z.enum(Object.keys(ISSUE_CODES) as [IssueCode, ...IssueCode[]]
 const issueSchema = z.object({
   file: z.string(),
   row: count,
+  // A snapshot from before issues carried their line is refused: its issues.csv lacks the column.
+  line: count,
   severity,
   stage: z.enum(['read', 'map', 'normalize', 'validate', 'dedupe', 'resolve', 'load']),
   field: z.string(),

@@ -17,7 +17,10 @@ export interface WorkerSetup {
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */
-export type RecordSummary = Pick<NormalizedRecord, 'file' | 'row' | 'key' | 'groups' | 'customFields'>;
+export type RecordSummary = Pick<
+  NormalizedRecord,
+  'file' | 'row' | 'line' | 'key' | 'groups' | 'customFields'
+>;
 
 /**
  * A record's outcome ready for staging: the record travels as its JSON text (what the staging

@@ -10,6 +10,7 @@ const placeOf = (record: StagedPlace): string =>
   JSON.stringify({
     file: record.file,
     row: record.row,
+    line: record.line,
     input: record.input,
     raw: record.raw,
     key: record.key,
@@ -24,6 +25,7 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
     const outcome = normalizeRecord(mapper.map(row), {
       file: row.file,
       row: row.row,
+      line: row.line,
       raw: row.raw,
       input,
       region,
@@ -44,6 +46,7 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
       summary: {
         file: record.file,
         row: record.row,
+        line: record.line,
         key: record.key,
         groups: record.groups,
         customFields: record.customFields,

@@ -5,6 +5,7 @@ import { draft } from './draft.js';
 const ctx = (over: Partial<NormalizeContext> = {}): NormalizeContext => ({
   file: 'in.csv',
   row: 7,
+  line: 9,
   raw: 'raw text',
   input: 0,
   region: 'US',
@@ -49,6 +50,7 @@ describe('normalizeRecord', () => {
       {
         file: 'in.csv',
         row: 7,
+        line: 9,
         severity: 'warning',
         stage: 'normalize',
         field: 'E-mail 1',
@@ -57,6 +59,7 @@ describe('normalizeRecord', () => {
       },
     ]);
     expect(out.record.key).toBe('phone:+442079460958');
+    expect(out.record).toMatchObject({ row: 7, line: 9 });
   });
 
   it('rejects under --strict what it would otherwise drop', () => {

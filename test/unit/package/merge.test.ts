@@ -5,6 +5,7 @@ import type { NormalizedRecord } from '../../../src/normalize/record.js';
 const record = (over: Partial<NormalizedRecord>): NormalizedRecord => ({
   file: 'a.csv',
   row: 1,
+  line: 2,
   raw: '',
   input: 0,
   key: 'email:a@x.io',

@@ -19,6 +19,7 @@ afterEach(() => {
 const issue = {
   file: 'a.csv',
   row: 1,
+  line: 2,
   severity: 'error' as const,
   stage: 'read' as const,
   field: '',
@@ -42,14 +43,14 @@ describe('output files', () => {
       delimiter: ',',
     });
     issues.add(issue);
-    rejected.add('1,2');
+    rejected.add({ raw: '1,2', row: 1, errors: ['bad'] });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readFileSync(issuesPath, 'utf8')).toBe('precious issues\n');
     expect(readFileSync(rejectedPath, 'utf8')).toBe('precious rejects\n');
 
     await Promise.all([issues.close(), rejected.close()]);
     expect(readFileSync(issuesPath, 'utf8')).toContain('row_ragged');
-    expect(readFileSync(rejectedPath, 'utf8')).toBe('a,b\n1,2\n');
+    expect(readFileSync(rejectedPath, 'utf8')).toBe('a,b,import_row,import_error\n1,2,1,bad\n');
     expect(readdirSync(dir).sort(), 'no temporary file left').toEqual(['issues.csv', 'rejected.csv']);
   });
 });

@@ -10,6 +10,7 @@ const issue = (
 ): Issue => ({
   file: 'a.csv',
   row,
+  line: row + 1,
   severity,
   stage: 'normalize',
   field,

@@ -2,11 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { escapeFormula, isFormulaLeading } from '../../../src/report/spreadsheet-safety.js';
 
 describe('escapeFormula', () => {
-  it.each(['=SUM(A1:A2)', '+1 415 555 0100', '-2+3', '@cmd', '\tTAB', '\rCR'])('escapes %j', (cell) => {
+  it.each([
+    '=SUM(A1:A2)',
+    '=HYPERLINK("http://x")',
+    '@SUM(A1)',
+    '-2+3',
+    '+2-3',
+    '-2-3',
+    '+12-34',
+    '@cmd',
+    '\tTAB',
+    '\rCR',
+    '+1 212 555 0000 ext 5',
+    '-',
+    '+',
+  ])('escapes %j', (cell) => {
     expect(isFormulaLeading(cell)).toBe(true);
     expect(escapeFormula(cell)).toBe(`'${cell}`);
   });
-  it.each(['plain', '', ' =not first', "'=already"])('leaves %j alone', (cell) => {
+  it.each(['plain', '', ' =not first', "'=already", '(212) 555-0000'])('leaves %j alone', (cell) => {
+    expect(escapeFormula(cell)).toBe(cell);
+  });
+  it.each([
+    '+1 212 555 0000',
+    '+1 415 555 0100',
+    '+1-212-555-0000',
+    '+1.212.555.0000',
+    '+44 (0)20 7946 0958',
+    '+1 (212) 555-0000',
+    '-5',
+    '-3.25',
+    '-1 000 000',
+    '+5',
+  ])('leaves the number or phone %j as it is', (cell) => {
+    expect(isFormulaLeading(cell)).toBe(false);
     expect(escapeFormula(cell)).toBe(cell);
   });
 });
@@ -14,8 +43,10 @@ describe('escapeFormula', () => {
 describe('an escaped phone cell imported again', () => {
   it('reads back as the same number (docs/report.md promises it)', async () => {
     const { normalizePhone } = await import('../../../src/normalize/index.js');
-    const escaped = escapeFormula('+1 415 555 0100');
-    expect(escaped).toBe("'+1 415 555 0100");
+    // A phone is no longer escaped, but one escaped by an earlier version (or typed with a
+    // leading ' in a spreadsheet) still reads back as the number.
+    expect(escapeFormula('+1 415 555 0100')).toBe('+1 415 555 0100');
+    const escaped = "'+1 415 555 0100";
     expect(normalizePhone(escaped, 'US')).toMatchObject({
       ok: true,
       value: { phone_number_sanitized: '+14155550100' },

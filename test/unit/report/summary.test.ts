@@ -33,6 +33,7 @@ describe('formatSummary', () => {
           example: {
             file: 'a.csv',
             row: 4,
+            line: 5,
             severity: 'warning',
             stage: 'normalize',
             field: 'Email',

@@ -83,7 +83,7 @@ describe('extract with normalize workers', () => {
       expect(keysOnly.rejected).toEqual(full.rejected);
       expect(keysOnly.groups).toEqual(full.groups);
       expect(keysOnly.places).toEqual(
-        full.staged.map(({ file, row, input, raw, key }) => ({ file, row, input, raw, key })),
+        full.staged.map(({ file, row, line, input, raw, key }) => ({ file, row, line, input, raw, key })),
       );
     }
   });
