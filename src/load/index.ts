@@ -218,8 +218,10 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     planned.outcome = 'rejected';
     totals.rejected += 1;
     done += 1;
-    outputs.issues.add(tooLargeIssue(planned.record, writeJson(planned).length, options.maxBodyBytes));
-    outputs.reject(planned.record.input, planned.record.raw);
+    const issue = tooLargeIssue(planned.record, writeJson(planned).length, options.maxBodyBytes);
+    outputs.issues.add(issue);
+    const { input, raw, row } = planned.record;
+    outputs.reject(input, { raw, row, errors: [issue.message] });
   };
   // Wide records make small batches: what is resolved at once stays near two request bodies.
   for (const batch of ctx.staging.batches(batchSize, 2 * options.maxBodyBytes)) {

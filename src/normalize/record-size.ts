@@ -46,12 +46,13 @@ export const oversize = (record: NormalizedRecord, maxBodyBytes: number): number
 const n = (value: number): string => value.toLocaleString('en-US');
 
 export const tooLargeIssue = (
-  record: Pick<NormalizedRecord, 'file' | 'row'>,
+  record: Pick<NormalizedRecord, 'file' | 'row' | 'line'>,
   bytes: number,
   maxBodyBytes: number,
 ): Issue => ({
   file: record.file,
   row: record.row,
+  line: record.line,
   severity: 'error',
   stage: 'validate',
   field: '',

@@ -85,6 +85,7 @@ export class NormalizeBatches {
       this.onWorkerLost({
         file: this.setup.file,
         row: 0,
+        line: 0,
         severity: 'warning',
         stage: 'normalize',
         field: '',

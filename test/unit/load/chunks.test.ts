@@ -7,6 +7,7 @@ const planned = (i: number, description: string, contactId?: string): Planned =>
     record: {
       file: 'a.csv',
       row: i + 1,
+      line: i + 2,
       raw: '',
       input: 0,
       key: `k${i}`,
