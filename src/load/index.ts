@@ -12,6 +12,7 @@ import { chunkBy, createBytes, updateBytes, writeJson } from './chunks.js';
 import { reclaimAfter } from './reclaim.js';
 import { tooLargeIssue } from '../normalize/record-size.js';
 import { TaskWindow } from './window.js';
+import { previewRows, previewUpdate, updateEffect, type ChangeSink } from './previews.js';
 
 export interface LoadOptions {
   client?: ServiceClient;
@@ -41,6 +42,8 @@ export interface LoadContext {
   references: References;
   totals: Totals;
   outputs: FailedRecordSink;
+  /** Each update's changed scalar fields (changes.csv); absent: not collected. */
+  changes?: ChangeSink;
 }
 
 export interface LoadOutcome {
@@ -150,13 +153,19 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   };
   const events = (gone: Planned[]): SendEvents => ({
     settled: settle,
-    failed: (planned, error) =>
+    failed: (planned, error) => {
+      // A refused update changed nothing: the journal keeps nothing for an undo to take back.
+      if (planned.contactId !== undefined) scope?.dropUpdate(options.runId, planned.contactId);
       failRecord(
         planned.record,
         error.status === 413 ? 'record_too_large' : 'service_rejected',
         describe(error),
-      ),
-    gone: (planned) => gone.push(planned),
+      );
+    },
+    gone: (planned) => {
+      scope?.dropUpdate(options.runId, planned.contactId!);
+      gone.push(planned);
+    },
   });
 
   const send = async (chunk: Chunk): Promise<void> => {
@@ -172,10 +181,16 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
         await createChunk(chunk.items, {
           client,
           scope,
+          runId: options.runId,
           idempotencyKey: `${options.runId}-c${chunkSeq++}`,
           events: events(gone),
         });
       } else {
+        // The before-images are on disk before the request leaves: no crash loses what to undo.
+        scope.recordUpdates(
+          options.runId,
+          chunk.items.map((p) => updateEffect(p, previewUpdate(p))),
+        );
         await updateChunk(chunk.items, { client, scope, events: events(gone) });
       }
       // A contact deleted on the target since it was loaded is created again.
@@ -187,6 +202,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
         await createChunk(gone, {
           client,
           scope,
+          runId: options.runId,
           idempotencyKey: `${options.runId}-c${chunkSeq++}`,
           events: events([]),
         });
@@ -204,6 +220,8 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     match: options.match,
     ids: refs.ids,
     targetWasEmpty: start.searchless,
+    lookUpKnown: dryRun,
+    ...(scope ? { undone: (id: string) => scope.isUndone(id) } : {}),
   });
   // Bodies in flight are bounded too: four 5 MB bodies, each answered with its contacts, would
   // hold well over 100 MB at once. Two full bodies at a time (and reclaim.ts) keep a run of wide
@@ -237,6 +255,12 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
       stoppedBy ??= error;
       totals.pending += batch.length;
       continue;
+    }
+    if (ctx.changes) {
+      for (const planned of plan.updates) {
+        const changes = previewUpdate(planned);
+        if (changes) ctx.changes.add(previewRows(planned, changes));
+      }
     }
     plan.unchanged.forEach((p) => (p.outcome = 'unchanged'));
     settle('unchanged', plan.unchanged);

@@ -134,6 +134,7 @@ export const settleLostCreate = async (
       positions.forEach((at, i) => found[i] !== undefined && (ids[at] = found[i]!));
       ctx.scope.abandonCreate(chunk.idempotencyKey);
       chunk = {
+        ...(chunk.runId !== undefined ? { runId: chunk.runId } : {}),
         idempotencyKey: `${chunk.idempotencyKey}-r${lost}`,
         keys: missing.map((i) => chunk.keys[i]!),
         hashes: missing.map((i) => chunk.hashes[i]!),

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../client/index.js';
-import type { ContactWrite } from '../core/schemas/index.js';
+import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import type { LedgerScope } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
@@ -13,6 +13,10 @@ export interface Planned {
   json?: string;
   /** Known or found contact id: an update; absent: a create. */
   contactId?: string;
+  /** An update's contact as the service answered it (its scalar fields): the before-image. */
+  current?: ContactResponse;
+  /** The e-mail the contact was found by (on it already, so writing it adds nothing). */
+  matchedEmail?: string;
   /** Set the moment the record's outcome is known, so a stopped run can tell what was not sent. */
   outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending' | 'rejected';
 }
@@ -30,8 +34,13 @@ export type MatchMode = 'email' | 'none';
  * e-mail search (E4 `exactMatch`) for records the ledger does not know; a hit is an update, a miss a
  * create. Searches run concurrently through the client's limit and are cached per run.
  */
+interface Found {
+  contact: ContactResponse;
+  email: string;
+}
+
 export class Resolver {
-  private readonly cache = new Map<string, Promise<string | undefined>>();
+  private readonly cache = new Map<string, Promise<ContactResponse | undefined>>();
 
   constructor(
     private readonly options: {
@@ -41,6 +50,14 @@ export class Resolver {
       ids: ReferenceIds;
       /** The target held no contacts when the run began: no search can hit, so none is sent. */
       targetWasEmpty: boolean;
+      /**
+       * Look up the contacts the ledger knows before updating them, for their before-image. A dry
+       * run does (its preview shows old values); a live run does not: one more request per
+       * changed record on every rerun, and the ledger alone tells it creates from updates.
+       */
+      lookUpKnown?: boolean;
+      /** Contacts an undo archived: a search that finds one finds no match. */
+      undone?: (contactId: string) => boolean;
     },
   ) {}
 
@@ -56,11 +73,14 @@ export class Resolver {
         const entry = known.get(record.key);
         if (entry) {
           if (entry.hash === hash) plan.unchanged.push({ record, write, hash, contactId: entry.contactId });
-          else plan.updates.push({ record, write, hash, contactId: entry.contactId });
+          else {
+            const found = this.options.lookUpKnown ? await this.search(record, entry.contactId) : undefined;
+            plan.updates.push(withFound({ record, write, hash, contactId: entry.contactId }, found));
+          }
           return;
         }
         const found = await this.search(record);
-        if (found) plan.updates.push({ record, write, hash, contactId: found });
+        if (found) plan.updates.push(withFound({ record, write, hash, contactId: found.contact.id }, found));
         else plan.creates.push({ record, write, hash });
       }),
     );
@@ -73,9 +93,14 @@ export class Resolver {
     return plan;
   }
 
-  private async search(record: NormalizedRecord): Promise<string | undefined> {
+  /**
+   * The contact one of the record's first e-mails finds exactly. With `id` (a contact the ledger
+   * knows), only that contact: its answer is the before-image of the update. A contact an undo
+   * archived (`undoneIds`) is no match: the record is created again.
+   */
+  private async search(record: NormalizedRecord, id?: string): Promise<Found | undefined> {
     const { client, match, targetWasEmpty } = this.options;
-    if (match !== 'email' || !client || targetWasEmpty) return undefined;
+    if (!client || targetWasEmpty || (match !== 'email' && id === undefined)) return undefined;
     // Bounded: a repeat lookup is a cheap request, an unbounded cache is memory that grows with input.
     if (this.cache.size > 50_000) this.cache.clear();
     // Its first e-mails only: a record's later addresses rarely identify it when the first do not.
@@ -84,12 +109,17 @@ export class Resolver {
       if (!pending) {
         pending = client
           .globalSearch({ searchQuery: email, exactMatch: true, archived: true, take: 1 })
-          .then((page) => page.contacts[0]?.id);
+          .then((page) => page.contacts[0]);
         this.cache.set(email, pending);
       }
-      const id = await pending;
-      if (id) return id;
+      const contact = await pending;
+      if (!contact) continue;
+      if (id !== undefined ? contact.id === id : !this.options.undone?.(contact.id))
+        return { contact, email };
     }
     return undefined;
   }
 }
+
+const withFound = (planned: Planned, found: Found | undefined): Planned =>
+  found ? { ...planned, current: found.contact, matchedEmail: found.email } : planned;

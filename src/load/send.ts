@@ -54,7 +54,14 @@ const splitOn400 = async (
  */
 export const createChunk = async (
   items: Planned[],
-  ctx: { client: ServiceClient; scope: LedgerScope; idempotencyKey: string; events: SendEvents },
+  ctx: {
+    client: ServiceClient;
+    scope: LedgerScope;
+    /** The run sending it: the create is journaled under it (an undo archives what it created). */
+    runId: string;
+    idempotencyKey: string;
+    events: SendEvents;
+  },
 ): Promise<void> => {
   await splitOn400(
     items,
@@ -66,6 +73,7 @@ export const createChunk = async (
       // The body holds them now; a wide record's JSON is not kept twice while the request runs.
       for (const p of part) p.json = undefined;
       const pending = {
+        runId: ctx.runId,
         idempotencyKey,
         keys: part.map((p) => p.record.key),
         hashes: part.map((p) => p.hash),

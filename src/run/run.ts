@@ -32,6 +32,7 @@ import {
   type ShortcutOutcome,
 } from './rerun-shortcut.js';
 import { Staging } from '../package/staging.js';
+import { ChangesFile } from '../report/changes-file.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from './target.js';
 import { inTargetTurn } from './target-turn.js';
 import type { FieldCount, InputInfo, IssueCount } from '../core/types.js';
@@ -67,6 +68,8 @@ export interface RunResult {
   /** report.html beside report.json; absent only if it could not be written (logged). */
   htmlPath?: string;
   issuesPath: string;
+  /** changes.csv: written when the run resolved against a target (it could see the contacts). */
+  changesPath?: string;
   rejectedPaths: string[];
   topIssues: IssueCount[];
   /** Where the data went when the run used the local service. */
@@ -76,7 +79,7 @@ export interface RunResult {
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminated: 143 } as const;
 
-const newRunId = (now: Date): string =>
+export const newRunId = (now: Date): string =>
   `${now
     .toISOString()
     .replace(/[:.]/g, '-')
@@ -153,6 +156,7 @@ const runHoldingState = async (
   let outcome: LoadOutcome | undefined;
   let outputs: RunOutputs | undefined;
   let staging: Staging | undefined;
+  let changes: ChangesFile | undefined;
   let hashed: HashedInput[] | undefined;
   let previous: PreviousRun | undefined;
   let shortcut: ShortcutOutcome | undefined;
@@ -233,6 +237,8 @@ const runHoldingState = async (
         { outputs, staging, totals, references, opened },
       );
       const connected = target;
+      // Only a target's answers show a contact's values: without one there is nothing to compare.
+      if (target.client && !countOnly) changes = new ChangesFile(join(outDir, 'changes.csv'));
       outcome = await inTargetTurn(
         { target, runId, since: started, dryRun: settings.dryRun, signal: options.signal, log },
         (targetWasEmpty) =>
@@ -250,7 +256,7 @@ const runHoldingState = async (
               ...(options.signal ? { signal: options.signal } : {}),
               onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
             },
-            { staging: staging!, references, totals, outputs: outputs! },
+            { staging: staging!, references, totals, outputs: outputs!, ...(changes ? { changes } : {}) },
           ),
       );
       if (outcome?.targetReset) {
@@ -284,6 +290,7 @@ const runHoldingState = async (
   } finally {
     samples = sampler.stop();
     staging?.close();
+    changes?.close();
     await target?.close();
   }
 
@@ -343,7 +350,13 @@ const runHoldingState = async (
   const reportPath = writeReportFile(outDir, report);
   const htmlPath = writeHtmlReportFile(
     outDir,
-    runModel(report, { codes: files.topIssues, fields: topFields, issuesPath: files.issuesPath, samples }),
+    runModel(report, {
+      codes: files.topIssues,
+      fields: topFields,
+      issuesPath: files.issuesPath,
+      samples,
+      ...(changes ? { changes: changes.model() } : {}),
+    }),
     (message) => log?.warn({ runId }, message),
   );
   if (ledger) {
@@ -360,6 +373,7 @@ const runHoldingState = async (
     outDir,
     reportPath,
     ...(htmlPath ? { htmlPath } : {}),
+    ...(changes ? { changesPath: changes.path } : {}),
     ...files,
     ...(target?.local ? { local: { db: target.local.db, keyFile: target.local.keyFile } } : {}),
   };

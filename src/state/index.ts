@@ -29,4 +29,9 @@ export type {
   RunSnapshot,
   RunStart,
   RunSummary,
+  RunEffect,
+  StoredRun,
+  UndoMark,
+  UndoOutcome,
+  UpdateEffect,
 } from './types.js';

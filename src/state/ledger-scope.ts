@@ -3,6 +3,7 @@ import { ImportError } from '../core/errors/index.js';
 import { assertCreateAnswer } from './create-answer.js';
 import { guarded } from './sqlite-errors.js';
 import { ContinuationStatements, type Continuation } from './continuation.js';
+import { RunEffectStatements, type RunEffect, type UndoMark, type UpdateEffect } from './run-effects.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
 /** Keys per IN (...) query: well under SQLite's variable limit, large enough to amortize calls. */
@@ -12,6 +13,7 @@ type KeyedTable = 'contacts' | 'reminders';
 type NamedTable = 'groups' | 'custom_fields';
 
 interface PendingRow {
+  run_id: string | null;
   idempotency_key: string;
   keys: string;
   hashes: string;
@@ -37,6 +39,7 @@ export class ScopeStatements {
   /** Everything a scope holds, table by table: what forgetTarget deletes. */
   readonly deleteScope: Database.Statement[];
   readonly continuations: ContinuationStatements;
+  readonly effects: RunEffectStatements;
 
   constructor(readonly db: Database.Database) {
     this.upsertContact = db.prepare(
@@ -53,14 +56,14 @@ export class ScopeStatements {
     this.selectGroups = db.prepare('SELECT name, id, hash FROM groups WHERE scope_id = ?');
     this.selectCustomFields = db.prepare('SELECT name, id, hash FROM custom_fields WHERE scope_id = ?');
     this.insertPending = db.prepare(
-      `INSERT INTO pending_creates (scope_id, idempotency_key, keys, hashes, body, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO pending_creates (scope_id, idempotency_key, keys, hashes, body, created_at, run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectPending = db.prepare(
-      'SELECT idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
+      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
     );
     this.selectPendingAll = db.prepare(
-      'SELECT idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
+      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
     );
     this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
     this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');
@@ -72,8 +75,10 @@ export class ScopeStatements {
       'custom_fields',
       'pending_creates',
       'continuations',
+      'undone_contacts',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
+    this.effects = new RunEffectStatements(db);
   }
 
   /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
@@ -238,6 +243,7 @@ export class SqliteLedgerScope implements LedgerScope {
             JSON.stringify(chunk.hashes),
             chunk.body,
             new Date().toISOString(),
+            chunk.runId ?? null,
           );
         })
         .immediate();
@@ -273,6 +279,9 @@ export class SqliteLedgerScope implements LedgerScope {
           pending.keys.forEach((key, index) => {
             this.statements.upsertContact.run(this.scopeId, key, ids[index], pending.hashes[index]);
           });
+          // Journaled with the ids, so an undo of the run that began the create archives them.
+          if (row.run_id !== null)
+            this.statements.effects.recordCreated(this.scopeId, row.run_id, pending.keys, ids);
           this.statements.deletePending.run(this.scopeId, idempotencyKey);
         })
         .immediate();
@@ -288,6 +297,34 @@ export class SqliteLedgerScope implements LedgerScope {
   abandonCreate(idempotencyKey: string): void {
     guarded(this.file, 'abandon a create', () =>
       this.statements.deletePending.run(this.scopeId, idempotencyKey),
+    );
+  }
+
+  recordUpdates(runId: string, effects: readonly UpdateEffect[]): void {
+    if (effects.length === 0) return;
+    guarded(this.file, 'journal updates', () =>
+      this.statements.effects.recordUpdates(this.scopeId, runId, effects),
+    );
+  }
+
+  dropUpdate(runId: string, contactId: string): void {
+    guarded(this.file, 'journal a failed update', () => this.statements.effects.drop(runId, contactId));
+  }
+
+  runEffects(runId: string): RunEffect[] {
+    return guarded(this.file, 'read the run journal', () =>
+      this.statements.effects.effects(this.scopeId, runId),
+    );
+  }
+
+  settleUndo(runId: string, settled: readonly { effect: RunEffect; mark: UndoMark }[]): void {
+    if (settled.length === 0) return;
+    guarded(this.file, 'record an undo', () => this.statements.effects.settle(this.scopeId, runId, settled));
+  }
+
+  isUndone(contactId: string): boolean {
+    return guarded(this.file, 'read undone contacts', () =>
+      this.statements.effects.isUndone(this.scopeId, contactId),
     );
   }
 
@@ -334,6 +371,7 @@ function withoutFsync(db: Database.Database, commit: () => void): void {
 
 function toPending(row: PendingRow): PendingCreate {
   return {
+    ...(row.run_id !== null ? { runId: row.run_id } : {}),
     idempotencyKey: row.idempotency_key,
     keys: JSON.parse(row.keys) as string[],
     hashes: JSON.parse(row.hashes) as string[],

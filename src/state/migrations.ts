@@ -101,6 +101,33 @@ const SCHEMA_V4 = `
   ) WITHOUT ROWID;
 `;
 
+/**
+ * v5: what each run did to each contact (run-effects.ts), the journal `undo` works from; the run
+ * that began each pending create, so its completion is journaled with it; and the contacts an undo
+ * archived, which a later run's search must not take for the record (it creates them again).
+ */
+const SCHEMA_V5 = `
+  CREATE TABLE run_effects (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     TEXT NOT NULL,
+    scope_id   TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,     -- created | updated
+    key        TEXT NOT NULL,     -- identity key
+    file       TEXT NOT NULL,
+    row        INTEGER NOT NULL,
+    detail     TEXT,              -- JSON: an update's before-image, what it wrote, list additions
+    undo       TEXT,              -- JSON UndoMark once an undo settled it
+    UNIQUE (run_id, contact_id)
+  );
+  ALTER TABLE pending_creates ADD COLUMN run_id TEXT;
+  CREATE TABLE undone_contacts (
+    scope_id   TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    PRIMARY KEY (scope_id, contact_id)
+  ) WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -109,6 +136,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V2),
   (db) => db.exec(SCHEMA_V3),
   (db) => db.exec(SCHEMA_V4),
+  (db) => db.exec(SCHEMA_V5),
 ];
 
 /**

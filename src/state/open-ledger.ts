@@ -13,6 +13,7 @@ import type {
   RunSnapshot,
   RunStart,
   RunSummary,
+  StoredRun,
 } from './types.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
@@ -82,6 +83,7 @@ class SqliteLedger implements Ledger {
   private readonly updateRun: Database.Statement;
   private readonly selectRuns: Database.Statement;
   private readonly selectLastLoad: Database.Statement;
+  private readonly selectRun: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -109,6 +111,28 @@ class SqliteLedger implements Ledger {
        FROM runs r WHERE r.scope_id = ? AND r.dry_run = 0
        ORDER BY r.started_at DESC, r.rowid DESC LIMIT 1`,
     );
+    this.selectRun = db.prepare(
+      `SELECT run_id, scope_id, pipeline, dry_run, status, started_at, finished_at, report
+       FROM runs WHERE run_id = ?`,
+    );
+  }
+
+  findRun(runId: string): StoredRun | undefined {
+    return guarded(this.file, `read run ${runId}`, () => {
+      const row = this.selectRun.get(runId) as
+        (RunRow & { scope_id: string; pipeline: string; dry_run: number; report: string | null }) | undefined;
+      if (!row) return undefined;
+      return {
+        runId: row.run_id,
+        scopeId: row.scope_id,
+        pipeline: row.pipeline,
+        dryRun: row.dry_run === 1,
+        status: row.status,
+        startedAt: row.started_at,
+        ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+        ...(row.report === null ? {} : { report: parseJson(row.report) }),
+      };
+    });
   }
 
   scope(scopeId: string): LedgerScope {

@@ -1,7 +1,9 @@
 import type { IssueCount } from '../core/types.js';
 import type { Continuation } from './continuation.js';
+import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 
 export type { Continuation } from './continuation.js';
+export type { RunEffect, UndoMark, UndoOutcome, UpdateEffect } from './run-effects.js';
 
 /**
  * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
@@ -28,6 +30,8 @@ export interface ContactEntry {
  * same Idempotency-Key and map the answered ids back to identity keys.
  */
 export interface PendingCreate {
+  /** The run that began it: its completion is journaled under that run (run-effects.ts). */
+  runId?: string;
   idempotencyKey: string;
   keys: string[];
   hashes: string[];
@@ -75,6 +79,14 @@ export interface LoadRun extends RunSummary {
   snapshot?: unknown;
   /** Another non-dry run of the scope finished after this one started (the two overlapped). */
   overlapped: boolean;
+}
+
+/** A run as `findRun` returns it. */
+export interface StoredRun extends RunSummary {
+  scopeId: string;
+  pipeline: string;
+  dryRun: boolean;
+  report?: unknown;
 }
 
 export interface RunSummary {
@@ -144,6 +156,20 @@ export interface LedgerScope {
   pendingCreates(): PendingCreate[];
   /** Nothing was created for this key (for example a 400 answer); forget it. No-op when absent. */
   abandonCreate(idempotencyKey: string): void;
+
+  /** Journals a run's updates (before-images) before they are sent; a row already there is kept. */
+  recordUpdates(runId: string, effects: readonly UpdateEffect[]): void;
+  /** The update was refused: it changed nothing, so there is nothing to undo. */
+  dropUpdate(runId: string, contactId: string): void;
+  /** What the run created and updated in this scope, in the order it happened. */
+  runEffects(runId: string): RunEffect[];
+  /**
+   * Records what an undo did, in one transaction: archived contacts are forgotten and remembered
+   * as undone (a later run creates them again), restored ones get a hash no write has.
+   */
+  settleUndo(runId: string, settled: readonly { effect: RunEffect; mark: UndoMark }[]): void;
+  /** An undo archived this contact. */
+  isUndone(contactId: string): boolean;
 }
 
 export interface Ledger {
@@ -161,6 +187,8 @@ export interface Ledger {
   lastRuns(scopeId: string, limit: number): RunSummary[];
   /** The scope's most recently started non-dry run, whatever its status; undefined when none. */
   lastLoadRun(scopeId: string): LoadRun | undefined;
+  /** Any run by id, in any scope; undefined when the ledger has none. */
+  findRun(runId: string): StoredRun | undefined;
   /** Closes the database; further calls throw. Closing twice is a no-op. */
   close(): void;
 }

@@ -82,6 +82,7 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
     result.reportPath,
     ...(result.htmlPath ? [result.htmlPath] : []),
     result.issuesPath,
+    ...(result.changesPath ? [result.changesPath] : []),
     ...result.rejectedPaths,
   ];
   const next: RunContext = {

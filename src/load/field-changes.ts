@@ -1,0 +1,126 @@
+import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+
+/**
+ * The scalar fields a contact answer shows (API.md "Contact, response shape") that an import
+ * writes: the only fields whose value before a run is known, so the only ones a preview can show
+ * and an undo can put back. `is_archived` is left out: an import never writes it.
+ */
+export const SCALAR_FIELDS = [
+  'full_name',
+  'first_name',
+  'last_name',
+  'job_title',
+  'company',
+  'description',
+  'legacy_location',
+  'website',
+  'image_url',
+  'starred',
+  'birthday',
+  'worknet',
+  'microblog',
+  'socialnet',
+  'photonet',
+  'frequency',
+  'source',
+] as const satisfies readonly (keyof ContactResponse & keyof ContactWrite)[];
+
+export type ScalarField = (typeof SCALAR_FIELDS)[number];
+export type ScalarValue = string | boolean | null;
+export type ScalarImage = Partial<Record<ScalarField, ScalarValue>>;
+
+/** List fields: a write adds to them, and the API cannot take one entry back. */
+const LIST_FIELDS = new Set<string>([
+  'contact_emails',
+  'contact_phone_numbers',
+  'groups_contacts',
+  'custom_fields',
+  'legacy_contact_addresses',
+  'tags_contacts',
+  'related_contacts',
+]);
+
+/** What an update changes on one contact: the scalar fields before and after, and what no answer shows. */
+export interface FieldChanges {
+  /** The contact's values of the changed fields as the service answered them. */
+  before: ScalarImage;
+  /** What the run writes to those fields. */
+  after: ScalarImage;
+  /** Other fields the write sets whose earlier value no answer shows (`education`, `birthday_year`). */
+  unknown: string[];
+  /** List entries the write adds (or may add): `field: value` each. */
+  lists: string[];
+}
+
+const asScalar = (value: unknown): ScalarValue =>
+  value === undefined || value === null ? null : typeof value === 'boolean' ? value : String(value);
+
+export const sameScalar = (a: unknown, b: unknown): boolean => asScalar(a) === asScalar(b);
+
+/** A value as changes.csv shows it: empty for none. */
+export const scalarText = (value: unknown): string => {
+  const scalar = asScalar(value);
+  return scalar === null ? '' : String(scalar);
+};
+
+const listValues = (field: string, value: unknown, matchedEmail?: string): string[] => {
+  if (!Array.isArray(value)) return [`${field}: ${JSON.stringify(value)}`];
+  return value.flatMap((entry: Record<string, unknown>) => {
+    const shown =
+      entry.email ?? entry.phone_number ?? entry.group_id ?? entry.formatted ?? JSON.stringify(entry);
+    const text =
+      field === 'custom_fields' ? `${String(entry.id)}=${String(entry.text_value)}` : String(shown);
+    // The address the contact was found by is on it already: writing it adds nothing.
+    if (field === 'contact_emails' && matchedEmail !== undefined && text === matchedEmail) return [];
+    return [`${field}: ${text}`];
+  });
+};
+
+/**
+ * Compares what an update writes with the contact as the service answered it: the scalar fields
+ * that change (from what to what), the fields whose earlier value is unknown, the list additions.
+ */
+export const fieldChanges = (
+  current: ContactResponse,
+  write: ContactWrite,
+  matchedEmail?: string,
+): FieldChanges => {
+  const changes: FieldChanges = { before: {}, after: {}, unknown: [], lists: [] };
+  const scalar = new Set<string>(SCALAR_FIELDS);
+  for (const [field, value] of Object.entries(write)) {
+    if (value === undefined) continue;
+    if (scalar.has(field)) {
+      const key = field as ScalarField;
+      if (sameScalar(current[key], value)) continue;
+      changes.before[key] = asScalar(current[key]);
+      changes.after[key] = asScalar(value);
+    } else if (LIST_FIELDS.has(field)) {
+      changes.lists.push(...listValues(field, value, matchedEmail));
+    } else {
+      changes.unknown.push(field);
+    }
+  }
+  return changes;
+};
+
+/** One row of changes.csv: a changed scalar field of an updated contact. */
+export interface ChangeRow {
+  file: string;
+  row: number;
+  contactId: string;
+  field: string;
+  old: string;
+  new: string;
+}
+
+export const changeRows = (
+  place: { file: string; row: number; contactId: string },
+  before: ScalarImage,
+  after: ScalarImage,
+): ChangeRow[] =>
+  (Object.keys(after) as ScalarField[]).map((field) => ({
+    ...place,
+    field,
+    old: scalarText(before[field]),
+    new: scalarText(after[field]),
+  }));

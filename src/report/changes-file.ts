@@ -1,0 +1,62 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
+import { commitFile, temporaryPathFor } from './atomic-file.js';
+import { escapeFormula } from './spreadsheet-safety.js';
+import type { ChangeRow, ChangesModel } from './html/model.js';
+import { MAX_CHANGE_ROWS } from './html/page-data.js';
+import { basename } from 'node:path';
+
+export const CHANGE_COLUMNS = ['file', 'row', 'contact_id', 'field', 'old', 'new'] as const;
+
+/** Rows buffered before a write: a few hundred rows per system call. */
+const BATCH = 512;
+
+/**
+ * changes.csv (DESIGN.md, wave 2): one row per changed scalar field of an updated contact, as
+ * found; formula-safe like every CSV we write. Rows go to disk in batches, under a temporary name
+ * renamed at close; only the first rows stay in memory, for report.html.
+ */
+export class ChangesFile {
+  readonly path: string;
+  private readonly temporary: string;
+  private fd: number | undefined;
+  private batch: string[] = [];
+  private readonly sample: ChangeRow[] = [];
+  total = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    this.temporary = temporaryPathFor(path);
+    this.fd = openSync(this.temporary, 'w');
+    this.batch.push(stringify([CHANGE_COLUMNS as unknown as string[]]));
+  }
+
+  add(rows: readonly ChangeRow[]): void {
+    for (const row of rows) {
+      this.total += 1;
+      if (this.sample.length < MAX_CHANGE_ROWS) this.sample.push(row);
+      const cells = [row.file, String(row.row), row.contactId, row.field, row.old, row.new];
+      this.batch.push(stringify([cells.map(escapeFormula)]));
+      if (this.batch.length >= BATCH) this.flush();
+    }
+  }
+
+  /** What report.html shows: the count, the first rows, the file beside it. */
+  model(): ChangesModel {
+    return { total: this.total, rows: this.sample, file: basename(this.path) };
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    this.flush();
+    closeSync(this.fd);
+    this.fd = undefined;
+    commitFile(this.temporary, this.path);
+  }
+
+  private flush(): void {
+    if (this.fd === undefined || this.batch.length === 0) return;
+    writeSync(this.fd, this.batch.join(''));
+    this.batch = [];
+  }
+}
