@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import type { RunCode } from '../core/errors/index.js';
+import { SERVICE_CODES, type RunCode, type ServiceCode } from '../core/errors/index.js';
 import { errorEnvelopeSchema, type ErrorDetail } from '../core/schemas/index.js';
 import { describeNetworkCause, networkCodeOf } from './causes.js';
 
@@ -12,11 +12,16 @@ export type ClientFailureCode = Extract<
   'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error' | 'response_too_large'
 >;
 
+/** A failed request's code: the service's (registry) code, or the client's own for the rest. */
+export type RequestErrorCode = ServiceCode | ClientFailureCode;
+
+const isServiceCode = (code: string): code is ServiceCode => Object.hasOwn(SERVICE_CODES, code);
+
 export interface RequestErrorInit {
   method: string;
   /** Request path without the query string (queries can hold personal data). */
   path: string;
-  code: string;
+  code: RequestErrorCode;
   message: string;
   retryable: boolean;
   status?: number;
@@ -34,7 +39,7 @@ export interface RequestErrorInit {
  */
 export class RequestError extends Error {
   readonly status?: number;
-  readonly code: string;
+  readonly code: RequestErrorCode;
   readonly details: ErrorDetail[];
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
@@ -71,7 +76,7 @@ export interface RequestContext {
 }
 
 /** Fallback codes for error answers whose body is not the service's error envelope. */
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ServiceCode> = {
   400: 'invalid_body',
   401: 'unauthorized',
   404: 'not_found',
@@ -111,7 +116,10 @@ export function errorFromResponse(
   bodyText: string,
 ): RequestError {
   const payload = parseErrorPayload(bodyText);
-  const code = payload?.code ?? STATUS_CODES[status] ?? 'service_error';
+  // A code the registry does not know (another service's) is named in the message, typed by status.
+  const code: RequestErrorCode =
+    payload && isServiceCode(payload.code) ? payload.code : (STATUS_CODES[status] ?? 'service_error');
+  const answeredCode = payload?.code ?? code;
   const details = (payload?.details ?? []).map((d) => ({
     ...d,
     path: ctx.redact(d.path),
@@ -126,7 +134,7 @@ export function errorFromResponse(
       ? `; the API key from ${ctx.keySource} was refused, check it there`
       : '';
   const message = ctx.redact(
-    `${ctx.method} ${ctx.path} answered HTTP ${status} ${code}: ${serviceMessage}${detailText}${keyText}`,
+    `${ctx.method} ${ctx.path} answered HTTP ${status} ${answeredCode}: ${serviceMessage}${detailText}${keyText}`,
   );
   return new RequestError({
     method: ctx.method,

@@ -188,7 +188,7 @@ export interface Totals {
 
 /** One issue code's count in a run, with its first example. */
 export interface IssueCount {
-  code: string;
+  code: IssueCode;
   severity: Issue['severity'];
   count: number;
   example: Issue;

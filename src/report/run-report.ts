@@ -1,3 +1,4 @@
+import type { IssueCode, RunCode } from '../core/errors/index.js';
 import type { InputInfo, Totals } from '../core/types.js';
 
 /** Attempts sent (retries included), attempts that were retries, calls that failed after retries. */
@@ -10,7 +11,7 @@ export interface RequestCounts {
 export type RunStatus = 'completed' | 'interrupted' | 'aborted';
 
 export interface IssueSummary {
-  byCode: { code: string; severity: 'error' | 'warning'; count: number }[];
+  byCode: { code: IssueCode; severity: 'error' | 'warning'; count: number }[];
   byField: { field: string; count: number }[];
 }
 
@@ -47,7 +48,7 @@ export interface RunReport {
   /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
   continues?: { runId: string; loaded: number; toGo: number };
   /** The run-level problem that stopped the run, when `status` is `aborted`. */
-  error?: { code: string; message: string; context?: Record<string, unknown> };
+  error?: { code: RunCode; message: string; context?: Record<string, unknown> };
 }
 
 export const emptyTotals = (): Totals => ({

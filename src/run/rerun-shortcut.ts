@@ -39,7 +39,7 @@ const snapshotSchema = z.object({
   outputs: z.array(z.object({ name: z.string().min(1), size: count })).min(1),
   topIssues: z.array(
     z.object({
-      code: z.string(),
+      code: issueCode,
       severity,
       count,
       example: issueSchema,

@@ -63,7 +63,6 @@ export const ISSUE_CODES = {
   service_rejected: 'The service refused the record.',
   load_failed:
     'The request carrying the record failed for good (out of retries); the same command sends it again.',
-  contact_gone: 'The contact recorded for this identity no longer exists on the target.',
 } as const;
 
 export const SERVICE_CODES = {
@@ -77,7 +76,6 @@ export const SERVICE_CODES = {
   unsupported_media_type: 'The request body must be JSON.',
   rate_limited: 'Too many requests.',
   injected_fault: 'A fault injected by the local service.',
-  method_not_allowed: 'The method is not allowed on this route.',
   idempotency_conflict: 'The idempotency key was used with a different request.',
   internal: 'The service failed unexpectedly.',
   bad_request: 'The HTTP request itself cannot be read (malformed, or headers too large).',
