@@ -13,6 +13,7 @@ import { reclaimAfter } from './reclaim.js';
 import { tooLargeIssue } from '../normalize/record-size.js';
 import { TaskWindow } from './window.js';
 import { previewRows, previewUpdate, updateEffect, type ChangeSink } from './previews.js';
+import { recordNotLoaded } from '../core/consequence.js';
 
 export interface LoadOptions {
   client?: ServiceClient;
@@ -94,7 +95,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ...(start.continues ? { continues: start.continues } : {}),
     ...(start.searchReason ? { searchReason: start.searchReason } : {}),
   };
-  const refs = await ensureReferences(ctx.references, { client, scope, dryRun });
+  const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId: options.runId });
   const reminders = { created: 0, updated: 0 };
   const total = ctx.staging.size;
   let done = 0;
@@ -107,7 +108,8 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   };
   const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
     settleCount(outcome, items.length);
-  const failRecord = (record: StagedPlace, code: Issue['code'], message: string) => {
+  const failRecord = (record: StagedPlace, code: Issue['code'], why: string) => {
+    const message = recordNotLoaded(why);
     totals.failed += 1;
     done += 1;
     outputs.issues.add({

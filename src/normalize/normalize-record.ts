@@ -16,6 +16,7 @@ import {
 import { checkWriteField, normalizeBirthday, normalizeFieldValue } from './field-normalizers.js';
 import { identityKey } from './identity.js';
 import { RECORD_LIMITS } from './record-limits.js';
+import { recordNotLoaded, valueLeftOut } from '../core/consequence.js';
 import type { NamedCustomFieldValue, NormalizedReminder, RecordOutcome } from './record.js';
 import type { DraftContact, Issue, Severity, Stage } from '../core/types.js';
 
@@ -100,12 +101,13 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       'no e-mail, phone, name or key column to identify the record',
       'error',
     );
-    return { ok: false, issues };
+    return { ok: false, issues: sayWhatHappened(issues, false, ctx.strict) };
   }
-  if (issues.some((i) => i.severity === 'error')) return { ok: false, issues };
+  if (issues.some((i) => i.severity === 'error'))
+    return { ok: false, issues: sayWhatHappened(issues, false, ctx.strict) };
   return {
     ok: true,
-    issues,
+    issues: sayWhatHappened(issues, true, ctx.strict),
     record: {
       file: ctx.file,
       row: ctx.row,
@@ -119,6 +121,20 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       reminders,
     },
   };
+};
+
+/** Each message ends by saying what happened to the value or the record (issue 14.6). */
+const sayWhatHappened = (issues: Issue[], recordLoaded: boolean, strict: boolean): Issue[] => {
+  for (const issue of issues) {
+    if (issue.severity === 'warning') issue.message = valueLeftOut(issue.message, recordLoaded);
+    else if (issue.code === 'no_identity') issue.message = recordNotLoaded(issue.message);
+    else
+      issue.message = recordNotLoaded(
+        issue.message,
+        strict ? '--strict rejects a record with a value it would leave out' : undefined,
+      );
+  }
+  return issues;
 };
 
 type Note = (

@@ -8,6 +8,7 @@ import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/pro
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from '../package/staging.js';
 import type { References } from '../package/references.js';
+import { recordNotLoaded } from '../core/consequence.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;
@@ -104,9 +105,9 @@ export const extract = async (
             field: '',
             value: item.raw,
             code: item.code,
-            message: item.message,
+            message: recordNotLoaded(item.message),
           });
-          outputs.reject(input, { raw: item.raw, row: item.row, errors: [item.message] });
+          outputs.reject(input, { raw: item.raw, row: item.row, errors: [recordNotLoaded(item.message)] });
           continue;
         }
         const outcome = outcomes[next++]!;

@@ -157,3 +157,37 @@ describe('normalizeRecord', () => {
     expect(out.issues.map((i) => i.code)).toEqual(['invalid_reminder']);
   });
 });
+
+describe('normalizeRecord says what happened to the data (issue 14.6)', () => {
+  it('a dropped phone says it was left out and the contact loads without it', () => {
+    const out = normalizeRecord(
+      draft({ full: 'Ann Lee', emails: ['ann@example.com'], phones: ['123'] }),
+      ctx(),
+    );
+    expect(out.ok).toBe(true);
+    expect(out.issues).toHaveLength(1);
+    expect(out.issues[0]!.message).toMatch(
+      /^Phone "123" is not valid: .+\. Left out; the contact is loaded without it\.$/,
+    );
+  });
+
+  it('a record without identity says it is not loaded, and its warnings do not claim it was', () => {
+    const out = normalizeRecord(draft({ emails: ['not-an-address'] }), ctx());
+    expect(out.ok).toBe(false);
+    const [warning, error] = out.issues;
+    expect(warning!.message).toMatch(/Left out \(the record is not loaded: see its error\)\.$/);
+    expect(error!.code).toBe('no_identity');
+    expect(error!.message).toMatch(/The record is not loaded\.$/);
+  });
+
+  it('under --strict the error says the record is not loaded and why it was not a warning', () => {
+    const out = normalizeRecord(
+      draft({ full: 'Ann', emails: ['ann@example.com'], phones: ['123'] }),
+      ctx({ strict: true }),
+    );
+    expect(out.ok).toBe(false);
+    expect(out.issues[0]!.message).toMatch(
+      /The record is not loaded \(--strict rejects a record with a value it would leave out\)\.$/,
+    );
+  });
+});
