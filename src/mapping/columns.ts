@@ -1,3 +1,4 @@
+import { relaxedName } from '../core/column-names.js';
 import type { ColumnRef } from './schema.js';
 
 /**
@@ -61,17 +62,68 @@ export interface ColumnMatch {
   n?: string;
 }
 
-/** The columns a reference names among `available`, in family-number order for families. */
-export const matchColumn = (column: string, available: Iterable<string>): ColumnMatch[] => {
-  if (!isFamily(column)) {
-    for (const name of available) if (name === column) return [{ column }];
-    return [];
+/**
+ * The names of one header (or one JSON object's keys), looked up the way detection compares them
+ * (`relaxedName`): a column a pipeline names is found under its exact name, else under the first
+ * name equal to it relaxed (`EMAIL`, `email`, `E mail`... for `Email`; `first_name` for
+ * `First Name`). Built once per header; a lookup is one map access.
+ */
+export class ColumnIndex {
+  // Built on first use: a family lookup needs only the relaxed list, a plain one only the maps.
+  private exactNames: ReadonlySet<string> | undefined;
+  private byRelaxedName: Map<string, string> | undefined;
+  /** Each name with its relaxed form, in header order. */
+  private relaxedNames: { name: string; relaxed: string }[] | undefined;
+  /** Lookups of names not in the header as written, remembered (a row maps the same columns). */
+  private readonly resolved = new Map<string, string | undefined>();
+
+  constructor(readonly names: readonly string[]) {}
+
+  private get exact(): ReadonlySet<string> {
+    return (this.exactNames ??= new Set(this.names));
   }
-  const numberOf = familyMatcher(column);
-  const matches: ColumnMatch[] = [];
-  for (const name of available) {
-    const n = numberOf(name);
-    if (n !== undefined) matches.push({ column: name, n });
+
+  private get relaxed(): { name: string; relaxed: string }[] {
+    return (this.relaxedNames ??= this.names.map((name) => ({ name, relaxed: relaxedName(name) })));
   }
-  return matches.sort((a, b) => Number(a.n) - Number(b.n));
-};
+
+  private get byRelaxed(): Map<string, string> {
+    if (this.byRelaxedName === undefined) {
+      this.byRelaxedName = new Map();
+      for (const { name, relaxed } of this.relaxed)
+        if (!this.byRelaxedName.has(relaxed)) this.byRelaxedName.set(relaxed, name);
+    }
+    return this.byRelaxedName;
+  }
+
+  /** The header's name for `column` (not a family), or undefined when absent. */
+  resolve(column: string): string | undefined {
+    if (this.exact.has(column)) return column;
+    if (this.resolved.has(column)) return this.resolved.get(column);
+    const found = this.byRelaxed.get(relaxedName(column));
+    this.resolved.set(column, found);
+    return found;
+  }
+
+  /** The header's columns a reference names, in family-number order for families. */
+  match(column: string): ColumnMatch[] {
+    if (!isFamily(column)) {
+      const found = this.resolve(column);
+      return found === undefined ? [] : [{ column: found }];
+    }
+    const numberOf = familyMatcher(relaxedName(column));
+    const byNumber = new Map<string, string>();
+    for (const { name, relaxed } of this.relaxed) {
+      const n = numberOf(relaxed);
+      if (n === undefined) continue;
+      // Two names of one number (`Mail 1`, `mail_1`): the exact one, else the first.
+      const held = byNumber.get(n);
+      if (held === undefined || (name === withNumber(column, n) && held !== name)) byNumber.set(n, name);
+    }
+    return [...byNumber].map(([n, name]) => ({ column: name, n })).sort((a, b) => Number(a.n) - Number(b.n));
+  }
+}
+
+/** The columns a reference names among `available`, compared relaxed (see `ColumnIndex`). */
+export const matchColumn = (column: string, available: Iterable<string>): ColumnMatch[] =>
+  new ColumnIndex([...available]).match(column);

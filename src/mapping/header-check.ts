@@ -1,5 +1,5 @@
 import type { Issue } from '../core/types.js';
-import { alternatives, familyMatcher, isFamily } from './columns.js';
+import { alternatives, ColumnIndex } from './columns.js';
 import type { Pipeline } from './pipeline.js';
 import type { ColumnRef } from './schema.js';
 
@@ -39,11 +39,8 @@ const references = (pipeline: Pipeline): Reference[] => {
   return refs;
 };
 
-const matches = (column: string, header: readonly string[], headerSet: ReadonlySet<string>): boolean => {
-  if (!isFamily(column)) return headerSet.has(column);
-  const numberOf = familyMatcher(column);
-  return header.some((name) => numberOf(name) !== undefined);
-};
+/** Present as the row mapper finds it (relaxed, see ColumnIndex). */
+const matches = (column: string, index: ColumnIndex): boolean => index.match(column).length > 0;
 
 export const checkHeader = (
   pipeline: Pipeline,
@@ -51,7 +48,7 @@ export const checkHeader = (
   file: string,
   headerLine = 0,
 ): Issue[] => {
-  const headerSet = new Set(header);
+  const index = new ColumnIndex(header);
   const issues: Issue[] = [];
   const warned = new Set<string>();
   const warn = (column: string, message: string) => {
@@ -79,7 +76,7 @@ export const checkHeader = (
     entry.column_prefix ? [entry.column_prefix] : [],
   );
   const anyMatch =
-    refs.some((ref) => ref.columns.some((column) => matches(column, header, headerSet))) ||
+    refs.some((ref) => ref.columns.some((column) => matches(column, index))) ||
     header.some((name) => prefixes.some((prefix) => name.startsWith(prefix)));
   if (!anyMatch) {
     warn(
@@ -92,19 +89,18 @@ export const checkHeader = (
   }
 
   for (const column of pipeline.key ?? []) {
-    if (!headerSet.has(column))
+    if (index.resolve(column) === undefined)
       warn(
         column,
         `${missingText([column])}; it is a key column, so identity falls back to e-mail, phone or name`,
       );
   }
   for (const column of pipeline.required) {
-    if (!matches(column, header, headerSet))
-      warn(column, `${missingText([column])}; the pipeline marks it required`);
+    if (!matches(column, index)) warn(column, `${missingText([column])}; the pipeline marks it required`);
   }
   if (pipeline.missingColumns === 'warn' && anyMatch) {
     for (const ref of refs) {
-      if (!ref.columns.some((column) => matches(column, header, headerSet))) {
+      if (!ref.columns.some((column) => matches(column, index))) {
         warn(
           ref.columns[0]!,
           `${missingText(ref.columns)}; the pipeline maps it to ${ref.target}, which stays empty`,

@@ -9,7 +9,7 @@ import type {
 } from '../core/types.js';
 import { Cells, type ExplodeOptions } from './cells.js';
 import { isRejectColumn } from '../core/reject-columns.js';
-import { alternatives, matchColumn, withNumber, type ColumnMatch } from './columns.js';
+import { alternatives, ColumnIndex, withNumber, type ColumnMatch } from './columns.js';
 import { checkHeader } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
 import {
@@ -53,16 +53,32 @@ export const createRowMapper = (
   const header = fullHeader?.filter((name) => !isRejectColumn(name));
   const cells = new Cells(pipeline.emptyValues);
   const headerMatches = new Map<string, ColumnMatch[]>();
-  // A CSV row holds exactly the header's columns: a reference's alternatives are narrowed to
-  // those once per header, so a row is mapped by direct key without searching.
-  const inHeader = header === undefined ? undefined : new Set(header);
+  // A CSV row holds exactly the header's columns: a reference's alternatives are resolved to
+  // those once per header, so a row is mapped by direct key without searching. Names are found
+  // as detection compares them (relaxed: case, spaces, underscores), through one ColumnIndex.
+  const headerIndex = header === undefined ? undefined : new ColumnIndex(header);
   const resolved = new Map<ColumnRef, Map<string | undefined, string[]>>();
+
+  // Without a header (JSON, vCard), the index of the row's keys, reused while rows keep one shape.
+  let lastValues: Values | undefined;
+  let lastKeys: string[] = [];
+  let lastIndex = new ColumnIndex([]);
+  const keyIndex = (values: Values): ColumnIndex => {
+    if (values === lastValues) return lastIndex;
+    lastValues = values;
+    const keys = keysOf(values);
+    if (keys.length !== lastKeys.length || keys.some((key, i) => key !== lastKeys[i])) {
+      lastKeys = keys;
+      lastIndex = new ColumnIndex(keys);
+    }
+    return lastIndex;
+  };
 
   /** The columns `column` names in this row: from the header (cached) or the JSON object's keys. */
   const columnsOf = (column: string, values: Values): ColumnMatch[] => {
-    if (header === undefined) return matchColumn(column, keysOf(values));
+    if (headerIndex === undefined) return keyIndex(values).match(column);
     let found = headerMatches.get(column);
-    if (found === undefined) headerMatches.set(column, (found = matchColumn(column, header)));
+    if (found === undefined) headerMatches.set(column, (found = headerIndex.match(column)));
     return found;
   };
 
@@ -75,13 +91,16 @@ export const createRowMapper = (
       columns = alternatives(ref).map((alternative) => withNumber(alternative, n));
       byNumber.set(n, columns);
     }
-    return rowLevel && inHeader !== undefined ? narrowed(columns) : columns;
+    return rowLevel && headerIndex !== undefined ? narrowed(columns, headerIndex) : columns;
   };
   const inHeaderColumns = new Map<string[], string[]>();
-  const narrowed = (columns: string[]): string[] => {
+  /** The header's names of `columns`, absent ones left out, each once. */
+  const narrowed = (columns: string[], index: ColumnIndex): string[] => {
     let found = inHeaderColumns.get(columns);
-    if (found === undefined)
-      inHeaderColumns.set(columns, (found = columns.filter((column) => inHeader!.has(column))));
+    if (found === undefined) {
+      const names = columns.flatMap((column) => index.resolve(column) ?? []);
+      inHeaderColumns.set(columns, (found = [...new Set(names)]));
+    }
     return found;
   };
 
@@ -93,7 +112,9 @@ export const createRowMapper = (
     rowLevel = true,
   ): Sourced<unknown> | undefined => {
     if (ref === undefined) return undefined;
-    for (const column of columnsFor(ref, n, rowLevel)) {
+    const keys = rowLevel && headerIndex === undefined ? keyIndex(values) : undefined;
+    for (const wanted of columnsFor(ref, n, rowLevel)) {
+      const column = keys ? (keys.resolve(wanted) ?? wanted) : wanted;
       const value = values[column];
       if (cells.present(value)) return { value, field: column };
     }
@@ -307,7 +328,8 @@ export const createRowMapper = (
     draft.customFields = customFields(spec.custom_fields, values);
     draft.reminders = reminders(spec.reminders, values);
     if (pipeline.key) {
-      const key = pipeline.key.map((column) => cells.text(values[column]) ?? '');
+      const index = headerIndex ?? keyIndex(values);
+      const key = pipeline.key.map((column) => cells.text(values[index.resolve(column) ?? column]) ?? '');
       if (key.some((part) => part !== '')) draft.key = key;
     }
     return draft;

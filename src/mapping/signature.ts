@@ -1,19 +1,17 @@
+import { relaxedName } from '../core/column-names.js';
 import { alternatives, familyMatcher, isFamily } from './columns.js';
 import type { PipelineFile } from './schema.js';
 
 /**
  * A pipeline's header signature: every column name its file refers to (names, fields, e-mails,
  * phones, groups, custom fields), compared in a relaxed form so detection survives the spelling
- * differences real exports have (case, spaces, underscores, a byte-order mark).
+ * differences real exports have (case, spaces, underscores, a byte-order mark). The row mapper
+ * finds columns by the same rule (`ColumnIndex` in columns.ts), so a header detection accepts is
+ * one the mapper reads.
  */
 
-/** Lowercase, BOM and surrounding spaces removed, runs of spaces and underscores as one space. */
-export const relaxedName = (name: string): string =>
-  name
-    .replace(/^\uFEFF/, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, ' ');
+/** The one comparison rule of header names, shared with the row mapper (core/column-names.ts). */
+export { relaxedName };
 
 /** The column names (and `{n}` families) a pipeline file refers to, relaxed, without repeats. */
 export const signatureColumns = (spec: PipelineFile): string[] => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { familyMatcher, matchColumn } from '../../../src/mapping/columns.js';
+import { relaxedName } from '../../../src/core/column-names.js';
+import { ColumnIndex, familyMatcher, matchColumn, withNumber } from '../../../src/mapping/columns.js';
 
 describe('column families', () => {
   it('gives the number of a family member, and nothing for other names', () => {
@@ -38,5 +39,38 @@ describe('column families', () => {
     expect(matchColumn(pattern, [`Mail ${'12'.repeat(30)}!`])).toEqual([
       { column: `Mail ${'12'.repeat(30)}!`, n: '12' },
     ]);
+  });
+});
+
+describe('ColumnIndex: header names found as detection compares them', () => {
+  it('finds a column under its exact name first, else relaxed (case, spaces, underscores, BOM)', () => {
+    const index = new ColumnIndex(['\uFEFFEMAIL', 'first_name', 'Last  Name ', 'Phone', 'phone']);
+    expect(index.resolve('Phone')).toBe('Phone');
+    expect(index.resolve('phone')).toBe('phone');
+    expect(index.resolve('PHONE')).toBe('Phone');
+    expect(index.resolve('Email')).toBe('\uFEFFEMAIL');
+    expect(index.resolve('First Name')).toBe('first_name');
+    expect(index.resolve('last_name')).toBe('Last  Name ');
+    expect(index.resolve('E-mail')).toBeUndefined();
+  });
+
+  it('matches families relaxed, each number once (the exact spelling preferred)', () => {
+    const index = new ColumnIndex([
+      'e-mail 2 - value',
+      'E-mail 1 - Value',
+      'e-mail 1 - value',
+      'E-MAIL 1 - LABEL',
+    ]);
+    expect(index.match('E-mail {n} - Value')).toEqual([
+      { column: 'E-mail 1 - Value', n: '1' },
+      { column: 'e-mail 2 - value', n: '2' },
+    ]);
+    expect(index.resolve(withNumber('E-mail {n} - Label', '1'))).toBe('E-MAIL 1 - LABEL');
+  });
+
+  it('agrees with detection: every header name detection relaxes to a column is one the index finds', () => {
+    const names = ['EMAIL', ' Phone_Number ', 'first__name', 'Mobile\tPhone'];
+    const index = new ColumnIndex(names);
+    for (const name of names) expect(index.resolve(relaxedName(name))).toBe(name);
   });
 });

@@ -352,3 +352,45 @@ describe('pipeline options', () => {
     expect(draft.groups.map((g) => g.value)).toEqual(['a', 'b, c']);
   });
 });
+
+describe('headers spelt otherwise than the pipeline (the rule detection uses)', () => {
+  it('maps an upper-case, lower-case or underscored header as the named columns', async () => {
+    const header = [
+      'ID',
+      'FIRST_NAME',
+      'last name',
+      'EMAIL',
+      'e-mail 2 - value',
+      'phone 1 - value',
+      'LABELS',
+    ];
+    const mapper = createRowMapper(await loadPipeline('address-book-csv'), header, 'in.csv');
+    expect(mapper.headerIssues).toEqual([]);
+    const draft = mapper.map(
+      csvRow(header, {
+        FIRST_NAME: 'Ann',
+        'last name': 'Lee',
+        'e-mail 2 - value': 'ann@example.com',
+        'phone 1 - value': '+1 415 555 0100',
+        LABELS: 'Friends',
+      }),
+    );
+    expect(draft.name).toEqual({
+      first: { value: 'Ann', field: 'FIRST_NAME' },
+      last: { value: 'Lee', field: 'last name' },
+    });
+    expect(draft.emails).toEqual([{ value: 'ann@example.com', field: 'e-mail 2 - value' }]);
+    expect(draft.phones).toEqual([{ value: '+1 415 555 0100', field: 'phone 1 - value' }]);
+    expect(draft.groups).toEqual([{ value: 'Friends', field: 'LABELS' }]);
+  });
+
+  it('maps JSON keys spelt otherwise (Email, First Name) for generic', async () => {
+    const mapper = createRowMapper(await loadPipeline('generic'), undefined, 'in.json');
+    const draft = mapper.map(
+      jsonRow({ 'First Name': 'Ann', Email: 'ann@example.com', PHONE: '+1 415 555 0100' }),
+    );
+    expect(draft.name.first).toEqual({ value: 'Ann', field: 'First Name' });
+    expect(draft.emails).toEqual([{ value: 'ann@example.com', field: 'Email' }]);
+    expect(draft.phones).toEqual([{ value: '+1 415 555 0100', field: 'PHONE' }]);
+  });
+});
