@@ -17,6 +17,10 @@ export interface InputInfo {
   sheet?: string;
   /** Values the reader leaves out on purpose, counted by kind (vCard: `PHOTO`); absent when none. */
   ignored?: Record<string, number>;
+  /** Header columns the pipeline reads nothing from, in file order (inputs with a header). */
+  unusedColumns?: string[];
+  /** For an unused column, the pipeline column it most likely meant (`name` -> `full_name`). */
+  suggestedColumns?: Record<string, string>;
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */

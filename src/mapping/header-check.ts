@@ -1,4 +1,6 @@
 import type { Issue } from '../core/types.js';
+import { nearest } from '../core/nearest.js';
+import { isRejectColumn } from '../core/reject-columns.js';
 import { alternatives, ColumnIndex } from './columns.js';
 import type { Pipeline } from './pipeline.js';
 import type { ColumnRef } from './schema.js';
@@ -109,4 +111,65 @@ export const checkHeader = (
     }
   }
   return issues;
+};
+
+/** Every column name the pipeline reads from a header: mapped columns, labels and keys. */
+const usedColumns = (pipeline: Pipeline): string[] => {
+  const { spec } = pipeline;
+  const used = references(pipeline).flatMap((ref) => ref.columns);
+  for (const entry of [...spec.emails, ...spec.phones]) used.push(...alternatives(entry.label_column));
+  used.push(...(pipeline.key ?? []), ...pipeline.required);
+  return used;
+};
+
+export interface UnusedColumns {
+  /** Header columns the pipeline reads nothing from, in file order. */
+  columns: string[];
+  /** For an unused column, the pipeline's own column it most likely meant (`name` -> `full_name`). */
+  nearest: Record<string, string>;
+}
+
+/**
+ * The header columns a run would pass over in silence (issue 14.3): a `name` column run with a
+ * pipeline that reads `full_name` loads contacts without their names, so it is said, with the
+ * pipeline column it is closest to among those the header lacks.
+ */
+export const unusedColumns = (pipeline: Pipeline, header: readonly string[]): UnusedColumns => {
+  const index = new ColumnIndex(header);
+  const read = new Set<string>();
+  const missing: string[] = [];
+  for (const column of usedColumns(pipeline)) {
+    const found = index.match(column);
+    for (const match of found) read.add(match.column);
+    if (found.length === 0 && !column.includes('{n}')) missing.push(column);
+  }
+  const prefixes = pipeline.spec.custom_fields.flatMap((entry) =>
+    entry.column_prefix ? [entry.column_prefix] : [],
+  );
+  const columns = header.filter(
+    (name) =>
+      name.trim() !== '' &&
+      !isRejectColumn(name) &&
+      !read.has(name) &&
+      !prefixes.some((prefix) => name.startsWith(prefix)),
+  );
+  const suggestions: Record<string, string> = {};
+  for (const column of columns) {
+    const candidate = nearestColumn(column, missing);
+    if (candidate !== undefined) suggestions[column] = candidate;
+  }
+  return { columns, nearest: suggestions };
+};
+
+/** A typo (edit distance), or one name holding the other (`name` in `full_name`, `e-mail` / `email`). */
+const nearestColumn = (column: string, candidates: string[]): string | undefined => {
+  const typo = nearest(column, candidates);
+  if (typo !== undefined) return typo;
+  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const wanted = plain(column);
+  if (wanted.length < 3) return undefined;
+  return candidates.find((candidate) => {
+    const other = plain(candidate);
+    return other === wanted || other.endsWith(wanted) || other.startsWith(wanted);
+  });
 };

@@ -22,6 +22,10 @@ export const exitReason = (report: RunReport, context: RunContext): string => {
     return `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
   }
   const bad = totals.rejected + totals.failed;
+  const empty = report.inputs.filter((input) => input.rows === 0).map((input) => input.path);
+  if (report.exitCode === 1 && bad === 0 && empty.length > 0) {
+    return `${empty.join(', ')} had no records, and --strict counts that as a failure.`;
+  }
   if (report.exitCode === 1) {
     const what = report.dryRun ? 'would be rejected' : 'rejected or failed';
     return `${n(bad)} ${what}, more than --max-rejects ${context.maxRejects} allows.`;
@@ -38,6 +42,10 @@ export const nextStepLines = (report: RunReport, context: RunContext): string[] 
     lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
     lines.push(
       `Next: fix them there, then load just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
+    );
+  } else if (report.exitCode === 1 && report.totals.rejected + report.totals.failed === 0) {
+    lines.push(
+      'Next: check that the file is the export you meant to load (it holds a header and no record).',
     );
   } else if (report.exitCode === 1) {
     lines.push('Next: issues.csv lists each failed record and why; run the same command to retry them.');

@@ -43,6 +43,7 @@ export const formatSummary = (
   if (totals.pending > 0) {
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
+  lines.push(...inputNotes(report));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   lines.push(
@@ -79,4 +80,28 @@ export const formatSummary = (
   lines.push(`Report: ${extra.files.join(', ')}`);
   if (extra.next) lines.push(...nextStepLines(report, extra.next));
   return lines.join('\n');
+};
+
+const SHOWN_COLUMNS = 8;
+
+/** What a user would otherwise not know about an input: it held no record, or columns went unread. */
+const inputNotes = (report: RunReport): string[] => {
+  if (report.status === 'aborted' || report.inputsUnchangedSince) return [];
+  const lines: string[] = [];
+  for (const input of report.inputs) {
+    if (input.rows === 0) lines.push(`  ${input.path} has no records (nothing after its header)`);
+    const unused = input.unusedColumns ?? [];
+    if (unused.length === 0) continue;
+    const suggested = input.suggestedColumns ?? {};
+    // The likely mistakes first: a column that looks like one the pipeline reads.
+    const ordered = [...unused].sort((a, b) => Number(b in suggested) - Number(a in suggested));
+    const named = ordered.slice(0, SHOWN_COLUMNS).map((column) => {
+      const meant = suggested[column];
+      return meant === undefined ? `"${column}"` : `"${column}" (the pipeline reads "${meant}")`;
+    });
+    const more = unused.length > SHOWN_COLUMNS ? ` and ${n(unused.length - SHOWN_COLUMNS)} more` : '';
+    const count = unused.length === 1 ? '1 column' : `${n(unused.length)} columns`;
+    lines.push(`  ${input.path}: ${count} not used by the pipeline: ${named.join(', ')}${more}`);
+  }
+  return lines;
 };

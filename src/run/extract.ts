@@ -1,4 +1,5 @@
-import { createRowMapper, type Pipeline } from '../mapping/index.js';
+import { stat } from 'node:fs/promises';
+import { createRowMapper, unusedColumns, type Pipeline, type UnusedColumns } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
 import type { InputInfo, Issue, SourceItem, Totals } from '../core/types.js';
@@ -70,9 +71,11 @@ export const extract = async (
       ...(region ? { region } : {}),
       ...(staging.keysOnly ? { keysOnly: true } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
     };
     const headerLine = source.headerLine ?? 0;
     const mapper = createRowMapper(pipeline, source.header, file, headerLine);
+    if (source.header !== undefined) noteUnusedColumns(source.info, unusedColumns(pipeline, source.header));
     outputs.addIssues(mapper.headerIssues);
     for (const h of source.headerIssues ?? []) {
       // Row 0 is the header line: the problem is the file's, not a record's.
@@ -180,3 +183,9 @@ const duplicateIssue = (record: RecordSummary, first: { file: string; row: numbe
   code: 'duplicate',
   message: `same identity as ${first.file === record.file ? '' : `${first.file} `}row ${first.row}; merged into it`,
 });
+
+/** Said in the summary and report.json, never silent (issue 14.3); absent when every column is read. */
+const noteUnusedColumns = (info: InputInfo, unused: UnusedColumns): void => {
+  info.unusedColumns = unused.columns;
+  if (Object.keys(unused.nearest).length > 0) info.suggestedColumns = unused.nearest;
+};

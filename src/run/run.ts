@@ -323,7 +323,8 @@ const runHoldingState = async (
         : EXIT.interrupted
       : status === 'aborted'
         ? EXIT.stopped
-        : totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read)
+        : totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read) ||
+            (settings.strict && inputs.some((input) => input.rows === 0))
           ? EXIT.rejects
           : EXIT.ok;
   const report: RunReport = {
