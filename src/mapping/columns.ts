@@ -124,6 +124,17 @@ export class ColumnIndex {
   }
 }
 
-/** The columns a reference names among `available`, compared relaxed (see `ColumnIndex`). */
-export const matchColumn = (column: string, available: Iterable<string>): ColumnMatch[] =>
-  new ColumnIndex([...available]).match(column);
+let lastIndex: ColumnIndex | undefined;
+
+/**
+ * The columns a reference names among `available`, compared relaxed (see `ColumnIndex`). The
+ * index of the last names asked about is kept, so asking about each reference of a pipeline in
+ * turn relaxes every name once.
+ */
+export const matchColumn = (column: string, available: Iterable<string>): ColumnMatch[] => {
+  const names = [...available];
+  const held = lastIndex?.names;
+  if (!held || held.length !== names.length || names.some((name, i) => name !== held[i]))
+    lastIndex = new ColumnIndex(names);
+  return lastIndex.match(column);
+};

@@ -22,7 +22,7 @@ export interface Candidate {
 }
 
 export type Verdict =
-  | { kind: 'chosen'; best: Candidate; ranking: Candidate[] }
+  | { kind: 'chosen'; best: Candidate; ranking: Candidate[]; covers?: boolean }
   | { kind: 'none' | 'tie'; close: Candidate[]; ranking: Candidate[] };
 
 /** Below this many columns (or this weighted score) no guess is made. */
@@ -53,16 +53,32 @@ export const rankCandidates = (views: readonly HeaderView[]): Candidate[] => {
     .sort((a, b) => b.score - a.score || b.matched.length - a.matched.length || a.name.localeCompare(b.name));
 };
 
-/** The best candidate when it fits well enough and clearly better than the runner-up. */
+/**
+ * Whether a candidate names every column of the header it sees (blank names aside): a plain
+ * `Name;Email;Phone` list holds only columns several built-ins share, so its score stays low,
+ * yet one built-in reads all of it.
+ */
+const coversHeader = (candidate: Candidate, views: readonly HeaderView[]): boolean => {
+  const header = views.find((view) => view.name === candidate.name)?.header ?? [];
+  const names = new Set(header.map(relaxedName).filter((name) => name !== ''));
+  return names.size > 0 && new Set(candidate.matched.map(relaxedName)).size === names.size;
+};
+
+/**
+ * The best candidate when it fits well enough (MIN_MATCHED columns, and MIN_SCORE or every
+ * column of the header) and clearly better than the runner-up.
+ */
 export const judge = (views: readonly HeaderView[]): Verdict => {
   const ranking = rankCandidates(views);
   const [best, second] = ranking;
   const fitting = ranking.filter((c) => c.matched.length > 0);
-  if (!best || best.matched.length < MIN_MATCHED || best.score < MIN_SCORE)
+  if (!best || best.matched.length < MIN_MATCHED)
     return { kind: 'none', close: fitting.slice(0, 3), ranking };
+  const covers = coversHeader(best, views);
+  if (best.score < MIN_SCORE && !covers) return { kind: 'none', close: fitting.slice(0, 3), ranking };
   if (second && second.score >= best.score * TIE_RATIO)
     return { kind: 'tie', close: ranking.filter((c) => c.score >= best.score * TIE_RATIO), ranking };
-  return { kind: 'chosen', best, ranking };
+  return { kind: 'chosen', best, ranking, covers };
 };
 
 /** `First Name, Last Name, E-mail 1 - Value and 9 more` */

@@ -53,6 +53,10 @@ const headerViews = async (input: string, pipelines: Pipeline[], options: Detect
   return views;
 };
 
+/** A path as one shell word, to paste: quoted when it holds anything but plain path characters. */
+const shellWord = (path: string): string =>
+  /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+
 /**
  * Picks the built-in pipeline for an input nobody named one for: a vCard file reads with the vCard
  * built-in; any other input by the header signature that fits clearly best. Refuses
@@ -89,7 +93,7 @@ export const detectPipeline = async (input: string, options: DetectOptions = {})
         : `no built-in pipeline knows any of its columns (built-ins: ${readers.map((p) => p.name).join(', ')})`;
   throw new ImportError(
     'pipeline_undetected',
-    `cannot tell which pipeline reads ${input}: ${why}; expected a pipeline name before the inputs, --pipeline NAME|FILE, or a drafted pipeline file`,
+    `cannot tell which pipeline reads ${input}: ${why}; name one before the inputs or with --pipeline NAME|FILE, or draft one to edit: contact-import init ${shellWord(input)} --out my.yaml`,
     { file: input },
   );
 };

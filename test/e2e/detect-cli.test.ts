@@ -39,11 +39,11 @@ describe('run and validate without a pipeline', () => {
   it('refuses with exit 2 naming the candidates when two fit alike, and reads nothing', async () => {
     const cwd = fresh();
     const csv = join(cwd, 'tie.csv');
-    writeFileSync(csv, 'E-mail Address,Mobile Phone,email,phone\na@example.com,1,b@example.com,2\n');
+    writeFileSync(csv, 'E-mail Address,Mobile Phone,full_name,email_label\na@example.com,1,Bo Li,work\n');
     const result = await runCli(['validate', csv, '--out', 'out'], { cwd });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /pipeline_undetected: .*generic \(2 columns: email, phone\).*mail-client-csv \(2 columns/,
+      /pipeline_undetected: .*generic \(2 columns: full_name, email_label\).*mail-client-csv \(2 columns/,
     );
     expect(result.stdout).toBe('');
   });

@@ -25,6 +25,9 @@ describe('built-in pipelines', () => {
       'address-book-csv',
       'generic',
       'mail-client-csv',
+      'marketing-crm-csv',
+      'plain-list',
+      'sales-crm-csv',
       'vcard',
       'worknet-connections',
     ]);
@@ -38,6 +41,11 @@ describe('built-in pipelines', () => {
     expect(text).toMatch(/^address-book-csv\s{2,}Address-book/m);
     expect(text).toMatch(/^address-book-csv .*\n\s+also reads: Google Contacts CSV, older header/m);
     expect(text).toMatch(/^mail-client-csv .*\n\s+also reads: Outlook CSV/m);
+    expect(text).toMatch(/^marketing-crm-csv .*\n\s+also reads: HubSpot contacts export/m);
+    expect(text).toMatch(
+      /^sales-crm-csv .*\n\s+also reads: Salesforce contacts report export .*; Salesforce Data Loader/m,
+    );
+    expect(text).toMatch(/^plain-list .*\n\s+also reads: Excel "Name;Email;Phone" list/m);
   });
 
   it('loads each built-in with its dialect and defaults', async () => {

@@ -87,11 +87,11 @@ describe('detectPipeline refuses, naming the candidates', () => {
   it('two built-ins fit equally', async () => {
     const file = write(
       'tie.csv',
-      'E-mail Address,Mobile Phone,email,phone\na@example.com,1,b@example.com,2\n',
+      'E-mail Address,Mobile Phone,full_name,email_label\na@example.com,1,Bo Li,work\n',
     );
     const message = await refusal(file);
     expect(message).toContain('about equally');
-    expect(message).toMatch(/generic \(2 columns: email, phone\)/);
+    expect(message).toMatch(/generic \(2 columns: full_name, email_label\)/);
     expect(message).toMatch(/mail-client-csv \(2 columns: E-mail Address, Mobile Phone\)/);
   });
 
@@ -99,6 +99,14 @@ describe('detectPipeline refuses, naming the candidates', () => {
     const message = await refusal(write('thin.csv', 'First Name,Shoe Size\nAnn,38\n'));
     expect(message).toContain('no built-in pipeline fits its header well enough');
     expect(message).toMatch(/mail-client-csv \(1 column: First Name\)/);
+    expect(message).toContain(
+      `draft one to edit: contact-import init ${path.join(dir, 'thin.csv')} --out my.yaml`,
+    );
+  });
+
+  it('the init command it prints quotes a path with spaces', async () => {
+    const message = await refusal(write('my export.csv', 'Shoe Size,Hat\n38,L\n'));
+    expect(message).toContain(`contact-import init '${path.join(dir, 'my export.csv')}' --out my.yaml`);
   });
 
   it('no known column at all lists the built-ins', async () => {
