@@ -92,7 +92,7 @@ export interface OpenedSource {
   close?: () => Promise<void>;
 }
 
-export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load';
+export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load' | 'undo';
 export type Severity = 'error' | 'warning';
 
 /** A record that was not loaded, for its rejected file: its text as read, its row, and why (each error in plain words). */

@@ -25,7 +25,7 @@ const issueSchema = z.object({
   // A snapshot from before issues carried their line is refused: its issues.csv lacks the column.
   line: count,
   severity,
-  stage: z.enum(['read', 'map', 'normalize', 'validate', 'dedupe', 'resolve', 'load']),
+  stage: z.enum(['read', 'map', 'normalize', 'validate', 'dedupe', 'resolve', 'load', 'undo']),
   field: z.string(),
   value: z.string(),
   code: issueCode,

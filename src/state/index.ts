@@ -29,6 +29,7 @@ export type {
   RunSnapshot,
   RunStart,
   RunSummary,
+  EffectKind,
   RunEffect,
   StoredRun,
   UndoMark,

@@ -307,6 +307,12 @@ export class SqliteLedgerScope implements LedgerScope {
     );
   }
 
+  recordReference(runId: string, kind: 'group' | 'custom_field', id: string, name: string): void {
+    guarded(this.file, 'journal a definition', () =>
+      this.statements.effects.recordReference(this.scopeId, runId, kind, id, name),
+    );
+  }
+
   dropUpdate(runId: string, contactId: string): void {
     guarded(this.file, 'journal a failed update', () => this.statements.effects.drop(runId, contactId));
   }

@@ -5,11 +5,14 @@ import type Database from 'better-sqlite3';
  * works from. An update's row is written before its request leaves (its before-image), a create's
  * in the transaction that records the answered ids, so no crash leaves a change without its row.
  */
+export type EffectKind = 'created' | 'updated' | 'group' | 'custom_field';
+
 export interface RunEffect {
   runId: string;
   contactId: string;
-  kind: 'created' | 'updated';
-  /** The record's identity key. */
+  /** A contact the run created or updated, or a group or custom field definition it created. */
+  kind: EffectKind;
+  /** The record's identity key (a group's or custom field's name). */
   key: string;
   /** Where the record came from ('' and 0 for creates: the create answer knows keys only). */
   file: string;
@@ -41,7 +44,7 @@ export interface UpdateEffect {
 interface EffectRow {
   run_id: string;
   contact_id: string;
-  kind: 'created' | 'updated';
+  kind: EffectKind;
   key: string;
   file: string;
   row: number;
@@ -88,6 +91,16 @@ export class RunEffectStatements {
 
   recordCreated(scopeId: string, runId: string, keys: readonly string[], ids: readonly string[]): void {
     keys.forEach((key, i) => this.insert.run(runId, scopeId, ids[i], 'created', key, '', 0, null));
+  }
+
+  recordReference(
+    scopeId: string,
+    runId: string,
+    kind: 'group' | 'custom_field',
+    id: string,
+    name: string,
+  ): void {
+    this.insert.run(runId, scopeId, id, kind, name, '', 0, null);
   }
 
   recordUpdates(scopeId: string, runId: string, effects: readonly UpdateEffect[]): void {

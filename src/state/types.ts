@@ -3,7 +3,7 @@ import type { Continuation } from './continuation.js';
 import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 
 export type { Continuation } from './continuation.js';
-export type { RunEffect, UndoMark, UndoOutcome, UpdateEffect } from './run-effects.js';
+export type { EffectKind, RunEffect, UndoMark, UndoOutcome, UpdateEffect } from './run-effects.js';
 
 /**
  * The ledger's public shapes. The ledger remembers, per target and user (a scope), what was loaded
@@ -159,6 +159,8 @@ export interface LedgerScope {
 
   /** Journals a run's updates (before-images) before they are sent; a row already there is kept. */
   recordUpdates(runId: string, effects: readonly UpdateEffect[]): void;
+  /** Journals a group or custom field definition the run created (an undo lists it as left). */
+  recordReference(runId: string, kind: 'group' | 'custom_field', id: string, name: string): void;
   /** The update was refused: it changed nothing, so there is nothing to undo. */
   dropUpdate(runId: string, contactId: string): void;
   /** What the run created and updated in this scope, in the order it happened. */

@@ -13,6 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['load'],
   ['report'],
   ['run'],
+  ['undo'],
   ['cli'],
   ['(root)'],
 ];

@@ -3,6 +3,7 @@ import { initCommand } from './init.js';
 import { pipelinesCommand } from './pipelines.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
+import { undoCommand } from './undo.js';
 import { validateCommand } from './validate.js';
 
 /** Every command of the CLI; each lives in its own file beside this one. */
@@ -10,6 +11,7 @@ import { validateCommand } from './validate.js';
 export const commands: CommandModule<any, any>[] = [
   runCommand,
   validateCommand,
+  undoCommand,
   serveCommand,
   pipelinesCommand,
   initCommand,

@@ -29,6 +29,8 @@ export const RUN_CODES = {
   state_locked: 'Another run holds the state directory.',
   output_error: 'The report files cannot be written.',
   output_replaces_input: 'A file the run would write is one of its inputs.',
+  run_not_found: 'No run by that id or folder is in the ledger of the state directory.',
+  undo_refused: 'The run cannot be undone (a dry run, an undo, or another target).',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
 } as const;
@@ -63,6 +65,11 @@ export const ISSUE_CODES = {
   service_rejected: 'The service refused the record.',
   load_failed:
     'The request carrying the record failed for good (out of retries); the same command sends it again.',
+  // undo
+  undo_conflict: 'The field changed on the service since the run wrote it; the undo kept the current value.',
+  undo_not_undone:
+    'Something the run added that the API cannot take back one by one (a list entry, a group, a custom field, a field no answer shows).',
+  undo_failed: 'The request that undoes the contact failed for good; the same command tries again.',
 } as const;
 
 export const SERVICE_CODES = {

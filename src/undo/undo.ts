@@ -1,0 +1,325 @@
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { ClientOptions } from '../client/index.js';
+import { ImportError, isImportError } from '../core/errors/index.js';
+import { ChangesFile } from '../report/changes-file.js';
+import { IssuesFile } from '../report/issues-file.js';
+import { writeFileAtomic } from '../report/atomic-file.js';
+import { ProgressSampler } from '../report/progress-samples.js';
+import type { RunStatus } from '../report/run-report.js';
+import { newRunId, EXIT } from '../run/run.js';
+import { prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
+import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
+import { acquireRunLock, openLedger, type Ledger, type LedgerScope, type StoredRun } from '../state/index.js';
+import { sendUndo, type UndoStep } from './apply.js';
+import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
+import { findUndoableRun, runIdOf, UNDO_PIPELINE } from './locate.js';
+import { lookUpContact } from './lookup.js';
+import { countOutcomes, issuesOf, restoredRows, type Tracked } from './outcome.js';
+import { emptyUndoTotals, undoExitReason, undoModel, type UndoReport } from './report.js';
+
+export interface UndoOptions {
+  /** `<run-dir | run-id>`: the folder of the run's report.json, or its id. */
+  run: string;
+  /** Absent: the run's own target when that was the local service. */
+  target?: TargetSpec;
+  /** The run's state directory (`--state`, default `.contact-import`). */
+  stateDir?: string;
+  outDir?: string;
+  /** Look up and report, change nothing. */
+  dryRun?: boolean;
+  chunkSize?: number;
+  concurrency?: number;
+  /** Graceful stop: nothing new is sent; the same command finishes the undo. */
+  signal?: AbortSignal;
+  logger?: Logger;
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'apiKey'>>;
+  /** Observes the undo's steps (tests stop it there). */
+  onStep?: (step: UndoStep) => void;
+}
+
+export interface UndoResult {
+  report: UndoReport;
+  outDir: string;
+  reportPath: string;
+  htmlPath?: string;
+  issuesPath: string;
+  changesPath: string;
+}
+
+interface Settings {
+  stateDir: string;
+  dryRun: boolean;
+  chunkSize: number;
+  concurrency: number;
+}
+
+const whole = (value: number | undefined, fallback: number, max: number, name: string): number => {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new ImportError(
+      'config_invalid',
+      `${name} must be a whole number from 1 to ${max}, got ${String(value)}`,
+    );
+  return n;
+};
+
+/**
+ * `contact-import undo`: takes back a finished run on its target, from the ledger's journal of
+ * what it did (src/state/run-effects.ts). Created contacts are archived, changed scalar fields put
+ * back unless changed since (conflicts, kept), the rest listed as not undone. Itself a run: its
+ * own id, report.json, report.html, issues.csv and changes.csv; chunked, retried, resumable, and
+ * idempotent (what an undo settled is never sent again). Throws only when it cannot start.
+ */
+export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
+  const settings: Settings = {
+    stateDir: options.stateDir ?? '.contact-import',
+    dryRun: options.dryRun ?? false,
+    chunkSize: whole(options.chunkSize, 100, 500, '--chunk-size'),
+    concurrency: whole(options.concurrency, 4, 64, '--concurrency'),
+  };
+  const undoOf = runIdOf(options.run);
+  const started = new Date();
+  const runId = newRunId(started);
+  const outDir = resolve(options.outDir ?? join('runs', runId));
+  const ledger = openLedger({ dir: settings.stateDir });
+  let lock: { release(): void } | undefined;
+  try {
+    const stored = findUndoableRun(ledger, undoOf, settings.stateDir);
+    lock = settings.dryRun ? undefined : await acquireRunLock(settings.stateDir, { runId, since: started });
+    prepareOutDir(outDir);
+    return await undoHolding(options, { settings, ledger, stored, runId, started, outDir });
+  } finally {
+    lock?.release();
+    ledger.close();
+  }
+};
+
+interface UndoContext {
+  settings: Settings;
+  ledger: Ledger;
+  stored: StoredRun;
+  runId: string;
+  started: Date;
+  outDir: string;
+}
+
+const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<UndoResult> => {
+  const { settings, ledger, stored, runId, outDir } = ctx;
+  const log = options.logger;
+  const scope = ledger.scope(stored.scopeId);
+  const tracked: Tracked[] = [];
+  const waiting = scope.runEffects(stored.runId);
+  let target: ConnectedTarget | undefined;
+  const sampler = new ProgressSampler(() => ({
+    read: tracked.length,
+    loaded: tracked.filter((t) => t.state === 'settled').length,
+    requests: target?.client?.stats().sent ?? 0,
+    retries: target?.client?.stats().retried ?? 0,
+  })).start();
+  let status: RunStatus = 'completed';
+  let failure: ImportError | undefined;
+  ledger.startRun({
+    runId,
+    scopeId: stored.scopeId,
+    pipeline: UNDO_PIPELINE,
+    inputs: [stored.runId],
+    dryRun: settings.dryRun,
+    startedAt: ctx.started.toISOString(),
+  });
+  log?.info({ runId, undoOf: stored.runId, effects: waiting.length }, 'undo started');
+  try {
+    const quick = waiting.map((effect) => ({ effect, decision: decideWithoutLookup(effect) }));
+    // An undo with nothing left to take back sends nothing, not even the probe.
+    const needed = quick.some((q) => q.decision === undefined || (q.decision.data && !q.decision.earlier));
+    if (needed) target = await connectFor(options, ctx);
+    const client = target?.client;
+    const decisions = await Promise.all(
+      quick.map(async (q) => q.decision ?? decideUpdate(q.effect, await lookUpContact(client!, q.effect))),
+    );
+    for (const decision of decisions) {
+      const sends = decision.data !== undefined && !decision.earlier;
+      tracked.push({ decision, state: sends ? 'open' : 'settled' });
+    }
+    settle(
+      scope,
+      settings,
+      runId,
+      tracked.filter((t) => t.state === 'settled' && !t.decision.earlier),
+    );
+    const toSend = tracked.filter((t) => t.state === 'open');
+    if (settings.dryRun) toSend.forEach((t) => (t.state = 'settled'));
+    else if (client) {
+      const byDecision = new Map(toSend.map((t) => [t.decision, t]));
+      await sendUndo(
+        toSend.map((t) => t.decision),
+        {
+          client,
+          chunkSize: settings.chunkSize,
+          concurrency: settings.concurrency,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onStep ? { onStep: options.onStep } : {}),
+          events: {
+            done: (done) => {
+              const items = done.map((d) => byDecision.get(d)!);
+              items.forEach((t) => (t.state = 'settled'));
+              settle(scope, settings, runId, items);
+            },
+            failed: (decision, error) => {
+              const t = byDecision.get(decision)!;
+              t.state = 'failed';
+              t.error = error.message;
+            },
+          },
+        },
+      );
+    }
+    if (options.signal?.aborted) status = 'interrupted';
+  } catch (error) {
+    status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
+    if (status === 'aborted') failure = asUndoError(error);
+    log?.info({ runId, code: failure?.code }, failure?.message ?? 'undo interrupted');
+  } finally {
+    await target?.close();
+  }
+  const samples = sampler.stop();
+  return finish(options, ctx, { tracked, waiting: waiting.length, status, failure, target, samples });
+};
+
+/** The run's target: the one given, else the local service when the run used it. */
+const connectFor = async (options: UndoOptions, ctx: UndoContext): Promise<ConnectedTarget> => {
+  const ranOn = (ctx.stored.report as { target?: unknown } | undefined)?.target;
+  if (!options.target && ranOn !== 'local')
+    throw new ImportError(
+      'config_invalid',
+      `run ${ctx.stored.runId} loaded into ${String(ranOn ?? 'a target')}: give it with --target and its key`,
+    );
+  const target = await connectTarget({
+    ...(options.target ? { target: options.target } : {}),
+    stateDir: ctx.settings.stateDir,
+    // The undo reads the contacts even when it changes nothing: the local service must run.
+    dryRun: false,
+    client: { concurrency: ctx.settings.concurrency, ...options.client },
+  });
+  if (target.scopeId !== ctx.stored.scopeId) {
+    await target.close();
+    throw new ImportError(
+      'undo_refused',
+      `run ${ctx.stored.runId} was loaded into another target or with another API key than ${target.label}`,
+    );
+  }
+  return target;
+};
+
+/** Records settled decisions in the ledger (never in a dry run), so no later undo sends them again. */
+const settle = (scope: LedgerScope, settings: Settings, runId: string, items: readonly Tracked[]): void => {
+  if (settings.dryRun || items.length === 0) return;
+  scope.settleUndo(
+    items[0]!.decision.effect.runId,
+    items
+      .filter((t) => !t.decision.earlier)
+      .map(({ decision }) => ({
+        effect: decision.effect,
+        mark: {
+          outcome: decision.outcome,
+          undoRunId: runId,
+          detail: { conflicts: decision.conflicts, notes: decision.notes } satisfies MarkDetail,
+        },
+      })),
+  );
+};
+
+const asUndoError = (error: unknown): ImportError => {
+  if (isImportError(error)) return error;
+  const e = error as { name?: string; status?: number; retryable?: boolean; message?: string };
+  if (e?.name === 'RequestError') {
+    if (e.status === 401)
+      return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
+    if (e.retryable)
+      return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
+    return new ImportError('service_error', e.message ?? 'the service failed');
+  }
+  return new ImportError('aborted', error instanceof Error ? error.message : String(error));
+};
+
+const finish = async (
+  options: UndoOptions,
+  ctx: UndoContext,
+  run: {
+    tracked: Tracked[];
+    waiting: number;
+    status: RunStatus;
+    failure: ImportError | undefined;
+    target: ConnectedTarget | undefined;
+    samples: ReturnType<ProgressSampler['stop']>;
+  },
+): Promise<UndoResult> => {
+  const { outDir, runId, stored, settings } = ctx;
+  const issues = new IssuesFile(join(outDir, 'issues.csv'));
+  const changes = new ChangesFile(join(outDir, 'changes.csv'));
+  for (const t of run.tracked) {
+    issuesOf(t).forEach((issue) => issues.add(issue));
+    changes.add(restoredRows(t));
+  }
+  await issues.close();
+  changes.close();
+  const totals = emptyUndoTotals();
+  totals.read = run.waiting;
+  countOutcomes(run.tracked, totals);
+  const finished = new Date();
+  const exitCode =
+    run.status === 'interrupted'
+      ? options.signal?.reason === 'SIGTERM'
+        ? EXIT.terminated
+        : EXIT.interrupted
+      : run.status === 'aborted'
+        ? EXIT.stopped
+        : totals.failed + totals.conflicts > 0
+          ? EXIT.rejects
+          : EXIT.ok;
+  const effects = run.tracked.map((t) => t.decision.effect);
+  const partial = {
+    kind: 'undo' as const,
+    runId,
+    undoOf: stored.runId,
+    dryRun: settings.dryRun,
+    target: run.target?.label ?? String((stored.report as { target?: unknown } | undefined)?.target ?? ''),
+    status: run.status,
+    startedAt: ctx.started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - ctx.started.getTime(),
+    totals,
+    earlier: run.tracked.filter((t) => t.decision.earlier).length,
+    left: {
+      groups: effects.filter((e) => e.kind === 'group').map((e) => e.key),
+      customFields: effects.filter((e) => e.kind === 'custom_field').map((e) => e.key),
+    },
+    requests: run.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} },
+    exitCode,
+    ...(run.failure ? { error: { code: run.failure.code, message: run.failure.message } } : {}),
+  };
+  const report: UndoReport = { ...partial, exitReason: undoExitReason(partial) };
+  const reportPath = join(outDir, 'report.json');
+  writeFileAtomic(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  const htmlPath = writeHtmlReportFile(
+    outDir,
+    undoModel(report, {
+      codes: issues.topCodes(),
+      fields: issues.topFields(),
+      issuesPath: issues.path,
+      samples: run.samples,
+      changes: changes.model(),
+    }),
+    (message) => options.logger?.warn({ runId }, message),
+  );
+  ctx.ledger.finishRun(runId, report);
+  options.logger?.info({ runId, status: run.status, totals, exitCode }, 'undo finished');
+  return {
+    report,
+    outDir,
+    reportPath,
+    ...(htmlPath ? { htmlPath } : {}),
+    issuesPath: issues.path,
+    changesPath: changes.path,
+  };
+};

@@ -1,0 +1,190 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { readIssues, readReport, ROOT, runCli, type TestService } from './harness.js';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { perTest } from '../support/per-test.js';
+import type { UndoReport } from '../../src/undo/index.js';
+
+const t = perTest();
+
+/** The scalar fields of the response shape, as /_local/ stores them. */
+const SCALARS = [
+  'full_name',
+  'first_name',
+  'last_name',
+  'job_title',
+  'company',
+  'description',
+  'website',
+  'starred',
+  'is_archived',
+  'birthday',
+  'source',
+] as const;
+
+const scalarsOf = (c: Record<string, unknown>) => Object.fromEntries(SCALARS.map((f) => [f, c[f] ?? null]));
+
+const readUndo = (out: string): UndoReport =>
+  JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as UndoReport;
+
+const cli = (svc: TestService, dir: string, args: string[]) =>
+  runCli([...args, '--target', svc.service.url, '--state', join(dir, 'state')], {
+    cwd: dir,
+    env: { CONTACT_IMPORT_API_KEY: svc.key },
+  });
+
+const seed = async (svc: TestService) =>
+  svc.client.createContacts([
+    {
+      first_name: 'Old',
+      job_title: 'Intern',
+      company: 'Acme',
+      source: 'mobile',
+      contact_emails: [{ email: 'person.0@example.com' }],
+    },
+    {
+      full_name: 'Person Number1',
+      job_title: 'Chief',
+      contact_emails: [{ email: 'person.1@example.com' }],
+    },
+  ]);
+
+describe('contact-import undo (issue 12.3)', () => {
+  it('takes a run back: created contacts archived, scalar fields restored, a hand edit kept as a conflict', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const [a, b] = await seed(svc);
+    const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, scalarsOf(c)]));
+    const file = writeGenericCsv(dir, 'people.csv', people(5));
+    const run = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')]);
+    expect(run.code, run.stderr).toBe(0);
+    const runReport = readReport(join(dir, 'run'));
+    expect(runReport.totals).toMatchObject({ created: 3, updated: 2 });
+    const changes = parse(readFileSync(join(dir, 'run', 'changes.csv'), 'utf8'), { columns: true });
+    expect(changes).toContainEqual(
+      expect.objectContaining({ contact_id: a!.id, field: 'job_title', old: 'Intern' }),
+    );
+
+    // Between the run and the undo, someone edits one field the run wrote.
+    await svc.client.updateContact(b!.id, { job_title: 'Edited by hand' });
+
+    // A dry run of the undo says what it would do and changes nothing.
+    const stored = await svc.client.local.contacts();
+    const dry = await cli(svc, dir, ['undo', join(dir, 'run'), '--dry-run', '--out', join(dir, 'dry')]);
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(readUndo(join(dir, 'dry'))).toMatchObject({
+      kind: 'undo',
+      dryRun: true,
+      undoOf: runReport.runId,
+      totals: { archived: 3, restored: 1, conflicts: 1, failed: 0 },
+    });
+    expect(await svc.client.local.contacts()).toEqual(stored);
+
+    const undo = await cli(svc, dir, ['undo', runReport.runId, '--out', join(dir, 'undo')]);
+    expect(undo.code, undo.stderr).toBe(1);
+    const report = readUndo(join(dir, 'undo'));
+    // 5 contacts, 3 groups (Even, Odd, Everyone) and 1 custom field: each ends in one outcome.
+    expect(report).toMatchObject({
+      kind: 'undo',
+      undoOf: runReport.runId,
+      status: 'completed',
+      exitCode: 1,
+      totals: { read: 9, archived: 3, restored: 1, conflicts: 1, notUndone: 4, failed: 0 },
+      left: { groups: expect.arrayContaining(['Even', 'Odd', 'Everyone']), customFields: ['Favorite Color'] },
+    });
+    const { read, ...outcomes } = report.totals;
+    expect(Object.values(outcomes).reduce((n, v) => n + v, 0)).toBe(read);
+    expect(report.requests.byEndpoint['PUT /v1/contacts/']?.sent).toBeGreaterThanOrEqual(1);
+
+    const after = await svc.client.local.contacts();
+    for (const contact of after) {
+      if (contact.id === a!.id) expect(scalarsOf(contact)).toEqual(before.get(a!.id));
+      else if (contact.id === b!.id) {
+        // `source` takes no empty value in a write: the one field an undo cannot clear (listed).
+        expect(scalarsOf(contact)).toEqual({
+          ...before.get(b!.id),
+          job_title: 'Edited by hand',
+          source: 'csv_import',
+        });
+      } else expect(contact.is_archived).toBe(true);
+    }
+    expect(after).toHaveLength(5);
+    const issues = readIssues(join(dir, 'undo'));
+    expect(issues).toContainEqual(
+      expect.objectContaining({ code: 'undo_conflict', field: 'job_title', value: 'Edited by hand' }),
+    );
+    expect(issues.filter((i) => i.code === 'undo_not_undone').map((i) => i.value)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^contact_phone_numbers: \+1 415/),
+        expect.stringMatching(/^group "Everyone"/),
+        expect.stringMatching(/^custom field "Favorite Color"/),
+        expect.stringMatching(/^source cannot be set back to ""/),
+      ]),
+    );
+    const html = readFileSync(join(dir, 'undo', 'report.html'), 'utf8');
+    expect(html).toContain('Fields restored');
+    expect(html).toContain(runReport.runId);
+
+    // Undo twice: the second sends nothing at all and changes nothing.
+    const again = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'again'), '--json']);
+    const second = JSON.parse(again.stdout) as UndoReport;
+    expect(second.requests.sent).toBe(0);
+    expect(second.totals).toEqual(report.totals);
+    expect(second.earlier).toBe(9);
+    expect(await svc.client.local.contacts()).toEqual(after);
+
+    // The archived contacts are created again by a later run of the same file, not counted unchanged.
+    const rerun = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'rerun')]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(readReport(join(dir, 'rerun')).totals).toMatchObject({ created: 3, updated: 2, unchanged: 0 });
+  });
+
+  it('finishes after a kill -9 mid-way with the same command, sending each chunk at most twice', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const file = writeGenericCsv(dir, 'people.csv', people(250));
+    const run = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')]);
+    expect(run.code, run.stderr).toBe(0);
+    const state = join(dir, 'state');
+    const hooked = {
+      undo: {
+        run: join(dir, 'run'),
+        target: svc.service.url,
+        stateDir: state,
+        outDir: join(dir, 'killed'),
+        // One chunk at a time: the kill lands after the second chunk, before the third is sent.
+        concurrency: 1,
+      },
+      killAt: 'undo-sent:2',
+    };
+    const killed = await new Promise<NodeJS.Signals | null>((done) =>
+      spawn(process.execPath, [join(ROOT, 'test/support/hooked-undo.mjs'), JSON.stringify(hooked)], {
+        cwd: dir,
+        env: { ...process.env, CONTACT_IMPORT_API_KEY: svc.key },
+        stdio: 'ignore',
+      }).on('close', (_code, signal) => done(signal)),
+    );
+    expect(killed).toBe('SIGKILL');
+    const midway = await svc.client.local.contacts();
+    expect(midway.filter((c) => c.is_archived)).toHaveLength(200);
+
+    const undo = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'undo')]);
+    expect(undo.code, undo.stderr).toBe(0);
+    const report = readUndo(join(dir, 'undo'));
+    expect(report.totals).toMatchObject({ archived: 250, failed: 0, conflicts: 0 });
+    // The first chunk was settled before the kill; the second (applied, not recorded) and third are sent.
+    // The first chunk (100) and the 4 definitions (3 groups, 1 custom field: nothing to send).
+    expect(report.earlier).toBe(104);
+    expect(report.requests.byEndpoint['PUT /v1/contacts/']?.sent).toBe(2);
+    const after = await svc.client.local.contacts();
+    expect(after).toHaveLength(250);
+    expect(after.every((c) => c.is_archived)).toBe(true);
+
+    const again = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'again')]);
+    expect(again.code).toBe(0);
+    expect(readUndo(join(dir, 'again')).requests.sent).toBe(0);
+  });
+});
