@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../client/index.js';
-import type { ContactResponse } from '../core/schemas/index.js';
 import type { LedgerScope } from '../state/index.js';
-import { listedFinder, searchFinder, settleLostCreate, type ContactFinder } from './lost-creates.js';
+import type { Staging } from '../package/staging.js';
+import { searchFinder, settleLostCreate, type ContactFinder } from './lost-creates.js';
 
 /** What the run continues, for the line "continuing run <id>: N loaded, M to go". */
 export interface Continues {
@@ -23,33 +23,13 @@ export interface ResolutionStart {
   resumedCreates: number;
 }
 
-/** Page size of the continuation's scan: the most E4 gives (the local service refuses more than 100). */
-const SCAN_PAGE = 100;
-
 /**
- * The target's contacts that the ledger does not know, read page by page; stops once there are
- * more than `tolerated` (more than lost creates can explain: someone else wrote them).
+ * How many of the records still to go a continuation looks up before it trusts that the target
+ * holds none of them: exact e-mail searches, whatever the size of the run (the "+ 20" of issue 15).
  */
-const unknownContacts = async (
-  client: ServiceClient,
-  known: Set<string>,
-  tolerated: number,
-): Promise<{ unknown: ContactResponse[]; foreign: boolean }> => {
-  const unknown: ContactResponse[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.globalSearch({
-      archived: true,
-      take: SCAN_PAGE,
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const contact of page.contacts) if (!known.has(contact.id)) unknown.push(contact);
-    if (unknown.length > tolerated) return { unknown, foreign: true };
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return { unknown, foreign: false };
-};
+export const CONTINUATION_SAMPLE = 15;
 
+/** Nothing lands on a target that answers a create with a 400: settleLostCreate forgot the chunk. */
 const settleAll = async (
   client: ServiceClient,
   scope: LedgerScope,
@@ -60,56 +40,107 @@ const settleAll = async (
     try {
       settled += (await settleLostCreate(pending, { client, scope, finder })).length;
     } catch (error) {
-      // A 400 created nothing: settleLostCreate forgot the chunk, the records resolve afresh.
       if ((error as { status?: number }).status !== 400) throw error;
     }
   }
   return settled;
 };
 
+/** A finder for a target known empty: nothing can be there, every pending create is resent. */
+const nothingThere: ContactFinder = { find: async () => undefined };
+
+/** Deterministic (the same run sends the same searches), spread over the whole input. */
+const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+
+/**
+ * The first e-mails of up to CONTINUATION_SAMPLE staged records the ledger does not hold yet,
+ * drawn evenly from all of them (a reservoir, so memory does not grow with the input), and how
+ * many records are still to go.
+ */
+const sampleToGo = (staging: Staging, scope: LedgerScope): { emails: string[]; toGo: number } => {
+  const random = lcg(15);
+  const emails: string[] = [];
+  let toGo = 0;
+  let seen = 0;
+  for (const batch of staging.batches(1000)) {
+    const known = scope.getContacts(batch.map((r) => r.key));
+    for (const record of batch) {
+      if (known.has(record.key)) continue;
+      toGo += 1;
+      const email = record.contact.contact_emails?.[0]?.email;
+      if (email === undefined) continue;
+      seen += 1;
+      if (emails.length < CONTINUATION_SAMPLE) emails.push(email);
+      else {
+        const at = Math.floor(random() * seen);
+        if (at < CONTINUATION_SAMPLE) emails[at] = email;
+      }
+    }
+  }
+  return { emails, toGo };
+};
+
+/** How many of `emails` find, by exact search, a contact that this ledger did not write. */
+const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: string[]): Promise<number> => {
+  const ours = scope.contactIds();
+  const found = await Promise.all(
+    emails.map(async (email) => {
+      const page = await client.globalSearch({
+        searchQuery: email,
+        exactMatch: true,
+        archived: true,
+        take: 1,
+      });
+      const contact = page.contacts[0];
+      return contact !== undefined && !ours.has(contact.id);
+    }),
+  );
+  return found.filter(Boolean).length;
+};
+
 /**
  * Issue 15.1: a run that finds the target empty records so in the ledger; until a run of the scope
- * completes, the same command continues it: it lists the target once (a few pages), settles the
- * creates left pending against that list, and when the target holds nothing this ledger did not
- * write it resolves as the first run did, without a search per record. Otherwise it searches as a
- * first run into a non-empty target would, and says why.
+ * completes, the same command continues it. It settles the creates left pending (each record
+ * looked up by e-mail, issue 15.4), then looks up a bounded sample of the records still to go:
+ * when none of them is on the target as a contact this ledger did not write, it resolves as the
+ * first run did, without a search per record. Otherwise it searches as a first run into a
+ * non-empty target would, and says why. Cost: the records of the pending creates plus
+ * CONTINUATION_SAMPLE searches, whatever the size of the target.
  */
 export const startResolution = async (options: {
   client: ServiceClient;
   scope: LedgerScope;
   runId: string;
   targetWasEmpty: boolean;
-  staged: number;
+  staging: Staging;
 }): Promise<ResolutionStart> => {
   const { client, scope } = options;
   if (options.targetWasEmpty) {
     // Nothing can have landed on an empty target: pending creates are resent without a lookup.
-    const resumedCreates = await settleAll(client, scope, listedFinder([]));
+    const resumedCreates = await settleAll(client, scope, nothingThere);
     scope.beginContinuation({ runId: options.runId, startedAt: new Date().toISOString() });
     return { searchless: true, resumedCreates };
   }
   const previous = scope.continuation();
-  if (!previous)
-    return { searchless: false, resumedCreates: await settleAll(client, scope, searchFinder(client)) };
+  const resumedCreates = await settleAll(client, scope, searchFinder(client));
+  if (!previous) return { searchless: false, resumedCreates };
 
-  const pendingKeys = scope.pendingCreates().reduce((n, p) => n + p.keys.length, 0);
-  const scan = await unknownContacts(client, scope.contactIds(), pendingKeys);
-  const listed = listedFinder(scan.foreign ? [] : scan.unknown, searchFinder(client));
-  const resumedCreates = await settleAll(client, scope, scan.foreign ? searchFinder(client) : listed);
-  const foreign = scan.foreign ? scan.unknown.length : listed.unclaimed();
-  if (foreign > 0) {
+  const sample = sampleToGo(options.staging, scope);
+  const hits = await foreignHits(client, scope, sample.emails);
+  if (hits > 0) {
     scope.endContinuation();
-    const more = scan.foreign ? 'at least ' : '';
     return {
       searchless: false,
       resumedCreates,
-      searchReason: `the target holds ${more}${foreign} contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`,
+      searchReason:
+        `${hits} of ${sample.emails.length} records this run has not sent yet are already on the target, ` +
+        `as contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`,
     };
   }
   const loaded = scope.contactCount();
   return {
     searchless: true,
     resumedCreates,
-    continues: { runId: previous.runId, loaded, toGo: Math.max(0, options.staged - loaded) },
+    continues: { runId: previous.runId, loaded, toGo: sample.toGo },
   };
 };

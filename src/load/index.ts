@@ -1,19 +1,18 @@
-import type { ServiceClient, RequestError } from '../client/index.js';
-import { startResolution, type Continues } from './continuation.js';
+import type { ServiceClient } from '../client/index.js';
+import { startResolution, type Continues, type ResolutionStart } from './continuation.js';
 import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
-import type { Staging, StagedPlace } from '../package/staging.js';
-import type { Issue, RejectedRecord, Totals } from '../core/types.js';
+import type { Staging } from '../package/staging.js';
+import type { Totals } from '../core/types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
-import { syncReminders } from './reminders.js';
-import { Resolver, type MatchMode, type Planned } from './resolve.js';
-import { createChunk, updateChunk, type SendEvents } from './send.js';
-import { chunkBy, createBytes, updateBytes, writeJson } from './chunks.js';
-import { reclaimAfter } from './reclaim.js';
-import { tooLargeIssue } from '../normalize/record-size.js';
+import { Resolver, type MatchMode } from './resolve.js';
 import { TaskWindow } from './window.js';
-import { previewRows, previewUpdate, updateEffect, type ChangeSink } from './previews.js';
-import { recordNotLoaded } from '../core/consequence.js';
+import type { ChangeSink } from './previews.js';
+import { LoadTally, type FailedRecordSink } from './tally.js';
+import { ChunkSender } from './chunk-sender.js';
+import { runBatches } from './batch-loop.js';
+
+export type { FailedRecordSink } from './tally.js';
 
 export interface LoadOptions {
   client?: ServiceClient;
@@ -30,12 +29,6 @@ export interface LoadOptions {
   /** Graceful stop: no new chunk starts; chunks in flight finish. */
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
-}
-
-/** Where the load stage reports a record it could not load: its issue, and the record for its rejected file. */
-export interface FailedRecordSink {
-  issues: { add(issue: Issue): void };
-  reject(input: number, record: RejectedRecord): void;
 }
 
 export interface LoadContext {
@@ -60,11 +53,6 @@ export interface LoadOutcome {
   searchReason?: string;
 }
 
-interface Chunk {
-  kind: 'create' | 'update' | 'unchanged';
-  items: Planned[];
-}
-
 /**
  * resolve -> load over the staged records. Every staged record ends created, updated, unchanged,
  * failed (sent, and refused or out of retries) or pending: when the run stops early (a run-level
@@ -73,149 +61,44 @@ interface Chunk {
  */
 export const load = async (options: LoadOptions, ctx: LoadContext): Promise<LoadOutcome> => {
   const { client, dryRun } = options;
-  const { totals, outputs } = ctx;
   const targetReset = isTargetReset(options);
   // A live run forgets the stale scope and loads everything afresh; a dry run just ignores it.
   if (targetReset && !dryRun) options.scope?.forgetTarget();
   const scope = targetReset && dryRun ? undefined : options.scope;
   const live = !dryRun && client !== undefined && scope !== undefined;
 
-  const start = live
+  const start: ResolutionStart = live
     ? await startResolution({
         client,
         scope,
         runId: options.runId,
         targetWasEmpty: options.targetWasEmpty,
-        staged: ctx.staging.size,
+        staging: ctx.staging,
       })
     : { searchless: options.targetWasEmpty, resumedCreates: 0 };
-  const { resumedCreates } = start;
-  const resolution = {
-    resumedCreates,
+  const { runId } = options;
+  const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId });
+  const tally = new LoadTally(ctx.totals, ctx.outputs, ctx.staging.size, options.onProgress);
+  const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally });
+  const outcome = (): LoadOutcome => ({
+    references: refs.counts,
+    reminders: sender.reminders,
+    targetReset,
+    resumedCreates: start.resumedCreates,
     ...(start.continues ? { continues: start.continues } : {}),
     ...(start.searchReason ? { searchReason: start.searchReason } : {}),
-  };
-  const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId: options.runId });
-  const reminders = { created: 0, updated: 0 };
-  const total = ctx.staging.size;
-  let done = 0;
-  let chunkSeq = 0;
-
-  const settleCount = (outcome: 'created' | 'updated' | 'unchanged', count: number) => {
-    totals[outcome] += count;
-    done += count;
-    options.onProgress?.(done, total);
-  };
-  const settle = (outcome: 'created' | 'updated' | 'unchanged', items: Planned[]) =>
-    settleCount(outcome, items.length);
-  const failRecord = (record: StagedPlace, code: Issue['code'], why: string) => {
-    const message = recordNotLoaded(why);
-    totals.failed += 1;
-    done += 1;
-    outputs.issues.add({
-      file: record.file,
-      row: record.row,
-      line: record.line,
-      severity: 'error',
-      stage: 'load',
-      field: '',
-      value: '',
-      code,
-      message,
-    });
-    outputs.reject(record.input, { raw: record.raw, row: record.row, errors: [message] });
-  };
+  });
   if (ctx.staging.keysOnly) {
     // A dry run with nothing to compare with: every staged identity would be created.
-    if (!options.signal?.aborted) settleCount('created', total);
-    else totals.pending += total;
-    return { references: refs.counts, reminders, targetReset, ...resolution };
+    if (!options.signal?.aborted) tally.settleCount('created', ctx.staging.size);
+    else tally.pending(ctx.staging.size);
+    return outcome();
   }
 
-  /** Records of a chunk that never got an outcome: not sent, so pending. */
-  const pendingAll = (items: Planned[]) => {
-    for (const planned of items) {
-      if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
-      planned.outcome = 'pending';
-      totals.pending += 1;
-    }
-  };
-  /** The chunk's request was sent and failed for good (retries exhausted, a refusal): failed. */
-  const failAll = (items: Planned[], error: unknown) => {
-    for (const planned of items) {
-      if (planned.outcome !== undefined && planned.outcome !== 'gone') continue;
-      planned.outcome = 'failed';
-      failRecord(planned.record, 'load_failed', sentButFailed(error));
-    }
-  };
-  const withReminders = async (items: Planned[]) => {
-    const counts = await syncReminders(items, { client, scope, dryRun });
-    reminders.created += counts.created;
-    reminders.updated += counts.updated;
-  };
-  const events = (gone: Planned[]): SendEvents => ({
-    settled: settle,
-    failed: (planned, error) => {
-      // A refused update changed nothing: the journal keeps nothing for an undo to take back.
-      if (planned.contactId !== undefined) scope?.dropUpdate(options.runId, planned.contactId);
-      failRecord(
-        planned.record,
-        error.status === 413 ? 'record_too_large' : 'service_rejected',
-        describe(error),
-      );
-    },
-    gone: (planned) => {
-      scope?.dropUpdate(options.runId, planned.contactId!);
-      gone.push(planned);
-    },
-  });
-
-  const send = async (chunk: Chunk): Promise<void> => {
-    if (!live) {
-      chunk.items.forEach((p) => (p.outcome = chunk.kind === 'create' ? 'created' : 'updated'));
-      settle(chunk.kind === 'create' ? 'created' : 'updated', chunk.items);
-      await withReminders(chunk.items);
-      return;
-    }
-    const gone: Planned[] = [];
-    try {
-      if (chunk.kind === 'create') {
-        await createChunk(chunk.items, {
-          client,
-          scope,
-          runId: options.runId,
-          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
-          events: events(gone),
-        });
-      } else {
-        // The before-images are on disk before the request leaves: no crash loses what to undo.
-        scope.recordUpdates(
-          options.runId,
-          chunk.items.map((p) => updateEffect(p, previewUpdate(p))),
-        );
-        await updateChunk(chunk.items, { client, scope, events: events(gone) });
-      }
-      // A contact deleted on the target since it was loaded is created again.
-      if (gone.length > 0) {
-        gone.forEach((p) => {
-          p.contactId = undefined;
-          p.outcome = undefined;
-        });
-        await createChunk(gone, {
-          client,
-          scope,
-          runId: options.runId,
-          idempotencyKey: `${options.runId}-c${chunkSeq++}`,
-          events: events([]),
-        });
-      }
-    } catch (error) {
-      failAll(chunk.items, error);
-      throw error;
-    }
-    await withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
-  };
-
+  const halt = new AbortController();
+  const stop = () => halt.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) halt.abort();
   const resolver = new Resolver({
     scope,
     client,
@@ -223,82 +106,29 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ids: refs.ids,
     targetWasEmpty: start.searchless,
     lookUpKnown: dryRun,
+    signal: halt.signal,
     ...(scope ? { undone: (id: string) => scope.isUndone(id) } : {}),
   });
-  // Bodies in flight are bounded too: four 5 MB bodies, each answered with its contacts, would
-  // hold well over 100 MB at once. Two full bodies at a time (and reclaim.ts) keep a run of wide
-  // rows under 300 MB; chunks of ordinary records (tens of KB) still go `concurrency` at a time.
-  const window = new TaskWindow(Math.max(1, options.concurrency), 2 * options.maxBodyBytes);
-  let stoppedBy: unknown;
-  const stopped = () => options.signal?.aborted === true || window.failed || stoppedBy !== undefined;
-  const batchSize = Math.max(options.chunkSize * options.concurrency * 2, options.chunkSize);
-  const limits = { count: options.chunkSize, bytes: options.maxBodyBytes };
-  /** Normalization rejects what cannot fit (record-size.ts); this catches the rest (longer ids). */
-  const rejectTooLarge = (planned: Planned) => {
-    planned.outcome = 'rejected';
-    totals.rejected += 1;
-    done += 1;
-    const issue = tooLargeIssue(planned.record, writeJson(planned).length, options.maxBodyBytes);
-    outputs.issues.add(issue);
-    const { input, raw, row } = planned.record;
-    outputs.reject(input, { raw, row, errors: [issue.message] });
-  };
-  // Wide records make small batches: what is resolved at once stays near two request bodies.
-  for (const batch of ctx.staging.batches(batchSize, 2 * options.maxBodyBytes)) {
-    if (stopped()) {
-      totals.pending += batch.length;
-      continue;
-    }
-    let plan;
-    try {
-      plan = await resolver.plan(batch);
-    } catch (error) {
-      // The search failed, not the records: none of them was sent.
-      stoppedBy ??= error;
-      totals.pending += batch.length;
-      continue;
-    }
-    if (ctx.changes) {
-      for (const planned of plan.updates) {
-        const changes = previewUpdate(planned);
-        if (changes) ctx.changes.add(previewRows(planned, changes));
-      }
-    }
-    plan.unchanged.forEach((p) => (p.outcome = 'unchanged'));
-    settle('unchanged', plan.unchanged);
-    const updates = chunkBy(plan.updates, limits, updateBytes);
-    const creates = chunkBy(plan.creates, limits, createBytes);
-    [...updates.oversize, ...creates.oversize].forEach(rejectTooLarge);
-    const chunks: Chunk[] = [
-      ...(plan.unchanged.length > 0 ? [{ kind: 'unchanged' as const, items: plan.unchanged }] : []),
-      ...updates.chunks.map((items) => ({ kind: 'update' as const, items })),
-      ...creates.chunks.map((items) => ({ kind: 'create' as const, items })),
-    ];
-    for (const chunk of chunks) {
-      const bytes = chunkBytes(chunk);
-      const task =
-        chunk.kind === 'unchanged'
-          ? () => withReminders(chunk.items)
-          : () => send(chunk).finally(() => reclaimAfter(bytes));
-      if (stopped() || !(await window.run(task, bytes))) pendingAll(chunk.items);
-    }
-  }
-  try {
-    await window.drain();
-  } catch (error) {
-    stoppedBy ??= error;
-  }
+  const { chunkSize, maxBodyBytes } = options;
+  const stoppedBy = await runBatches({
+    // Wide records make small batches: what is resolved at once stays near two request bodies.
+    batches: ctx.staging.batches(Math.max(chunkSize * options.concurrency * 2, chunkSize), 2 * maxBodyBytes),
+    resolver,
+    sender,
+    tally,
+    // Bodies in flight are bounded too: four 5 MB bodies, each answered with its contacts, would
+    // hold well over 100 MB at once. Two full bodies at a time (and reclaim.ts) keep a run of wide
+    // rows under 300 MB; chunks of ordinary records (tens of KB) still go `concurrency` at a time.
+    window: new TaskWindow(Math.max(1, options.concurrency), 2 * maxBodyBytes),
+    limits: { count: chunkSize, bytes: maxBodyBytes },
+    halt,
+    ...(ctx.changes ? { changes: ctx.changes } : {}),
+  }).finally(() => options.signal?.removeEventListener('abort', stop));
   if (stoppedBy !== undefined) throw stoppedBy;
   // Every record reached an outcome: nothing is left for a continuation.
   if (live && !options.signal?.aborted) scope.endContinuation();
-  return { references: refs.counts, reminders, targetReset, ...resolution };
+  return outcome();
 };
-
-/** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
-const chunkBytes = (chunk: Chunk): number =>
-  chunk.kind === 'unchanged'
-    ? 0
-    : chunk.items.reduce((sum, p) => sum + (chunk.kind === 'create' ? createBytes(p) : updateBytes(p)), 0);
 
 /**
  * The target answered that it holds no contact (archived ones included) while the ledger lists
@@ -307,11 +137,3 @@ const chunkBytes = (chunk: Chunk): number =>
  */
 const isTargetReset = ({ client, scope, targetWasEmpty }: LoadOptions): boolean =>
   client !== undefined && scope !== undefined && targetWasEmpty && scope.hasContacts();
-
-const describe = (error: RequestError): string => {
-  const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  return details ? `${error.message} (${details})` : error.message;
-};
-
-const sentButFailed = (error: unknown): string =>
-  `${error instanceof Error ? error.message : String(error)}; the same command sends it again`;

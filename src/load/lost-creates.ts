@@ -8,11 +8,6 @@ export interface ContactFinder {
   find(write: ContactWrite, key: string): Promise<string | undefined>;
 }
 
-/** A finder over a list: it can tell how many listed contacts no record claimed. */
-export interface ListedFinder extends ContactFinder {
-  unclaimed(): number;
-}
-
 /** Resolution searches at most a record's first 5 e-mails (DESIGN.md "Request size"). */
 const SEARCHED_EMAILS = 5;
 /** A lost answer is checked and resent at most this often before the run gives up on it. */
@@ -63,42 +58,6 @@ export const searchFinder = (client: ServiceClient): ContactFinder => ({
     return page.contacts.find((c) => identitiesOf(c).includes(key))?.id;
   },
 });
-
-/** The scalar fields a contact answer shows (API.md: no lists), as one comparable string. */
-const SCALARS = ['full_name', 'first_name', 'last_name', 'job_title', 'company'] as const;
-const scalarPrint = (contact: Partial<Record<(typeof SCALARS)[number], string | null | undefined>>): string =>
-  SCALARS.map((field) => normalizeText(contact[field] ?? undefined) ?? '').join('\u001f');
-
-/**
- * Looks records up among contacts already listed (the continuation's scan). A contact answer holds
- * no e-mail, so a record matches a listed contact by the scalar fields it wrote; when several
- * listed contacts share them, `fallback` (an e-mail search) decides. Each contact is claimed once.
- */
-export const listedFinder = (
-  contacts: readonly ContactResponse[],
-  fallback?: ContactFinder,
-): ListedFinder => {
-  const byPrint = new Map<string, string[]>();
-  for (const contact of contacts) {
-    const print = scalarPrint(contact);
-    byPrint.set(print, [...(byPrint.get(print) ?? []), contact.id]);
-  }
-  const claimed = new Set<string>();
-  return {
-    find: async (write, key) => {
-      const candidates = (byPrint.get(scalarPrint(write)) ?? []).filter((id) => !claimed.has(id));
-      const id =
-        candidates.length === 1
-          ? candidates[0]
-          : candidates.length > 1
-            ? await fallback?.find(write, key)
-            : undefined;
-      if (id !== undefined) claimed.add(id);
-      return id;
-    },
-    unclaimed: () => contacts.filter((c) => !claimed.has(c.id)).length,
-  };
-};
 
 const contactsOf = (pending: PendingCreate): ContactWrite[] =>
   (JSON.parse(pending.body) as { contacts: ContactWrite[] }).contacts;

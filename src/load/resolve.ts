@@ -58,8 +58,16 @@ export class Resolver {
       lookUpKnown?: boolean;
       /** Contacts an undo archived: a search that finds one finds no match. */
       undone?: (contactId: string) => boolean;
+      /** Aborted when the run stops: searches still queued in the client are dropped. */
+      signal?: AbortSignal;
     },
   ) {}
+
+  /** Whether planning may send requests (e-mail searches): then it is worth running ahead of the sends. */
+  get searches(): boolean {
+    const { client, targetWasEmpty, match, lookUpKnown } = this.options;
+    return client !== undefined && !targetWasEmpty && (match === 'email' || lookUpKnown === true);
+  }
 
   async plan(records: NormalizedRecord[]): Promise<Plan> {
     const { scope, ids } = this.options;
@@ -108,7 +116,10 @@ export class Resolver {
       let pending = this.cache.get(email);
       if (!pending) {
         pending = client
-          .globalSearch({ searchQuery: email, exactMatch: true, archived: true, take: 1 })
+          .globalSearch(
+            { searchQuery: email, exactMatch: true, archived: true, take: 1 },
+            this.options.signal ? { signal: this.options.signal } : {},
+          )
           .then((page) => page.contacts[0]);
         this.cache.set(email, pending);
       }

@@ -48,6 +48,11 @@ export interface AppOptions {
 export interface Traffic {
   inFlight: number;
   peak: number;
+  /**
+   * Requests received, by `METHOD /route/template` (`:id` parameters, as routed; `METHOD *` for
+   * paths no route has): bounded by the route table, so a long-running service does not grow it.
+   */
+  byRoute: Map<string, number>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -72,7 +77,9 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceE
 
 /** Requests in flight, counted until their answer is written or their connection closes. */
 function countTraffic(app: FastifyInstance, traffic: Traffic): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
+    const route = `${request.method} ${request.routeOptions.url ?? '*'}`;
+    traffic.byRoute.set(route, (traffic.byRoute.get(route) ?? 0) + 1);
     traffic.inFlight += 1;
     traffic.peak = Math.max(traffic.peak, traffic.inFlight);
     reply.raw.once('close', () => {

@@ -54,6 +54,8 @@ export interface LocalService {
   injectedFaults(): FaultCounts;
   /** The most requests the service handled at once so far. */
   peakInFlight(): number;
+  /** Requests received so far, by `METHOD /route/template` (e.g. `GET /v1/search/contacts`). */
+  requestCounts(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -123,7 +125,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     if (apiKeys.length === 0) addUser();
 
     const faults = new Faults(options);
-    const traffic = { inFlight: 0, peak: 0 };
+    const traffic = { inFlight: 0, peak: 0, byRoute: new Map<string, number>() };
     const app = buildApp({
       traffic,
       store,
@@ -143,6 +145,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       addUser,
       injectedFaults: () => ({ ...faults.counts }),
       peakInFlight: () => traffic.peak,
+      requestCounts: () => Object.fromEntries(traffic.byRoute),
       close: () => {
         closed ??= app.close().finally(() => store.close());
         return closed;

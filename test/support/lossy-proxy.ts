@@ -5,8 +5,8 @@ import { seededRandom } from '../../src/server/faults.js';
 /**
  * A real HTTP forwarder on 127.0.0.1, port 0, that plays a target whose answers to contact creates
  * get lost: a create is forwarded and applied upstream, then, at `lossRate`, its answer is dropped
- * (the connection reset) or cut halfway. With `dropIdempotencyKey` the header never reaches the
- * service: a target that ignores it. Counts requests by "METHOD /path" (query left out).
+ * (the connection reset) or cut halfway. A target that ignores Idempotency-Key is the local
+ * service with `idempotency: false` behind it. Counts requests by "METHOD /path" (query left out).
  */
 export interface LossyProxy {
   url: string;
@@ -17,15 +17,11 @@ export interface LossyProxy {
 
 export async function startLossyProxy(
   upstream: string,
-  options: { lossRate: number; seed: number; dropIdempotencyKey: boolean },
+  options: { lossRate: number; seed: number },
 ): Promise<LossyProxy> {
   const random = seededRandom(options.seed);
   const proxy: LossyProxy = { url: '', lost: { reset: 0, cut: 0 }, counts: new Map(), close: async () => {} };
-  const forwarded = [
-    'authorization',
-    'content-type',
-    ...(options.dropIdempotencyKey ? [] : ['idempotency-key']),
-  ];
+  const forwarded = ['authorization', 'content-type', 'idempotency-key'];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,0 +1,120 @@
+import type { ServiceClient, RequestError } from '../client/index.js';
+import type { LedgerScope } from '../state/index.js';
+import { createBytes, updateBytes } from './chunks.js';
+import { previewUpdate, updateEffect } from './previews.js';
+import { reclaimAfter } from './reclaim.js';
+import { syncReminders } from './reminders.js';
+import type { Planned } from './resolve.js';
+import { createChunk, updateChunk, type SendEvents } from './send.js';
+import type { LoadTally } from './tally.js';
+
+export interface Chunk {
+  kind: 'create' | 'update' | 'unchanged';
+  items: Planned[];
+}
+
+/** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
+export const chunkBytes = (chunk: Chunk): number =>
+  chunk.kind === 'unchanged'
+    ? 0
+    : chunk.items.reduce((sum, p) => sum + (chunk.kind === 'create' ? createBytes(p) : updateBytes(p)), 0);
+
+/**
+ * Sends one chunk and settles its records: a create (its Idempotency-Key `<run>-c<n>`), or an E1
+ * update whose before-images are journaled first; contacts gone from the target are created again;
+ * then the reminders of the records loaded. Without a live target (a dry run) it only counts.
+ */
+export class ChunkSender {
+  readonly reminders = { created: 0, updated: 0 };
+  private chunkSeq = 0;
+
+  constructor(
+    private readonly options: {
+      client?: ServiceClient;
+      scope?: LedgerScope;
+      /** Requests go out (not a dry run, a client and a ledger). */
+      live: boolean;
+      dryRun: boolean;
+      runId: string;
+      tally: LoadTally;
+    },
+  ) {}
+
+  /** The window's task for a chunk: its requests, then memory reclaimed after a large body. */
+  task(chunk: Chunk, bytes: number): () => Promise<void> {
+    if (chunk.kind === 'unchanged') return () => this.withReminders(chunk.items);
+    return () => this.send(chunk).finally(() => reclaimAfter(bytes));
+  }
+
+  private async send(chunk: Chunk): Promise<void> {
+    const { client, scope, live, tally } = this.options;
+    if (!live || !client || !scope) {
+      chunk.items.forEach((p) => (p.outcome = chunk.kind === 'create' ? 'created' : 'updated'));
+      tally.settle(chunk.kind === 'create' ? 'created' : 'updated', chunk.items);
+      await this.withReminders(chunk.items);
+      return;
+    }
+    const gone: Planned[] = [];
+    try {
+      if (chunk.kind === 'create') await this.create(chunk.items, client, scope, this.events(gone));
+      else {
+        // The before-images are on disk before the request leaves: no crash loses what to undo.
+        scope.recordUpdates(
+          this.options.runId,
+          chunk.items.map((p) => updateEffect(p, previewUpdate(p))),
+        );
+        await updateChunk(chunk.items, { client, scope, events: this.events(gone) });
+      }
+      // A contact deleted on the target since it was loaded is created again.
+      if (gone.length > 0) {
+        gone.forEach((p) => {
+          p.contactId = undefined;
+          p.outcome = undefined;
+        });
+        await this.create(gone, client, scope, this.events([]));
+      }
+    } catch (error) {
+      tally.failAll(chunk.items, error);
+      throw error;
+    }
+    await this.withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
+  }
+
+  private create(items: Planned[], client: ServiceClient, scope: LedgerScope, events: SendEvents) {
+    const { runId } = this.options;
+    const idempotencyKey = `${runId}-c${this.chunkSeq++}`;
+    return createChunk(items, { client, scope, runId, idempotencyKey, events });
+  }
+
+  private events(gone: Planned[]): SendEvents {
+    const { scope, runId, tally } = this.options;
+    return {
+      settled: (outcome, items) => tally.settle(outcome, items),
+      failed: (planned, error) => {
+        // A refused update changed nothing: the journal keeps nothing for an undo to take back.
+        if (planned.contactId !== undefined) scope?.dropUpdate(runId, planned.contactId);
+        tally.failRecord(
+          planned.record,
+          error.status === 413 ? 'record_too_large' : 'service_rejected',
+          describe(error),
+        );
+      },
+      gone: (planned) => {
+        scope?.dropUpdate(runId, planned.contactId!);
+        gone.push(planned);
+      },
+    };
+  }
+
+  private async withReminders(items: Planned[]): Promise<void> {
+    const { client, scope, dryRun } = this.options;
+    const counts = await syncReminders(items, { client, scope, dryRun });
+    this.reminders.created += counts.created;
+    this.reminders.updated += counts.updated;
+  }
+}
+
+const describe = (error: RequestError): string => {
+  const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return details ? `${error.message} (${details})` : error.message;
+};
