@@ -133,8 +133,9 @@ let lastIndex: ColumnIndex | undefined;
  */
 export const matchColumn = (column: string, available: Iterable<string>): ColumnMatch[] => {
   const names = [...available];
-  const held = lastIndex?.names;
-  if (!held || held.length !== names.length || names.some((name, i) => name !== held[i]))
-    lastIndex = new ColumnIndex(names);
-  return lastIndex.match(column);
+  let index = lastIndex;
+  const held = index?.names;
+  if (!index || !held || held.length !== names.length || names.some((name, i) => name !== held[i]))
+    lastIndex = index = new ColumnIndex(names);
+  return index.match(column);
 };
