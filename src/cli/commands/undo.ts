@@ -35,7 +35,7 @@ const summary = ({ report, reportPath }: UndoResult, files: string[]): string =>
   const verb = report.dryRun ? 'Dry run of undo' : 'Undo';
   const lines = [
     `${verb} of run ${report.undoOf} on ${report.target}: ${report.status}`,
-    `  contacts and definitions the run left: ${t.read}`,
+    `  what the run did (contacts created or updated, groups and custom fields created): ${t.read}`,
     `  restored ${t.restored}, archived ${t.archived}, conflicts ${t.conflicts}, not undone ${t.notUndone}, failed ${t.failed}` +
       (report.earlier > 0 ? ` (${report.earlier} settled by an earlier undo)` : ''),
     `  requests ${report.requests.sent} (retried ${report.requests.retried}, failed ${report.requests.failed})`,
