@@ -6,6 +6,7 @@ import { reclaimAfter } from './reclaim.js';
 import { syncReminders } from './reminders.js';
 import type { Planned } from './resolve.js';
 import { createChunk, updateChunk, type SendEvents } from './send.js';
+import type { StepHook } from './steps.js';
 import type { LoadTally } from './tally.js';
 
 export interface Chunk {
@@ -37,6 +38,7 @@ export class ChunkSender {
       dryRun: boolean;
       runId: string;
       tally: LoadTally;
+      onStep?: StepHook;
     },
   ) {}
 
@@ -81,9 +83,16 @@ export class ChunkSender {
   }
 
   private create(items: Planned[], client: ServiceClient, scope: LedgerScope, events: SendEvents) {
-    const { runId } = this.options;
+    const { runId, onStep } = this.options;
     const idempotencyKey = `${runId}-c${this.chunkSeq++}`;
-    return createChunk(items, { client, scope, runId, idempotencyKey, events });
+    return createChunk(items, {
+      client,
+      scope,
+      runId,
+      idempotencyKey,
+      events,
+      ...(onStep ? { onStep } : {}),
+    });
   }
 
   private events(gone: Planned[]): SendEvents {

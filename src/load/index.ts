@@ -11,6 +11,7 @@ import type { ChangeSink } from './previews.js';
 import { LoadTally, type FailedRecordSink } from './tally.js';
 import { ChunkSender } from './chunk-sender.js';
 import { runBatches } from './batch-loop.js';
+import type { StepHook } from './steps.js';
 
 export type { FailedRecordSink } from './tally.js';
 
@@ -22,6 +23,10 @@ export interface LoadOptions {
   chunkSize: number;
   /** `--max-body-bytes`: no request body is larger; a record that fits none is rejected. */
   maxBodyBytes: number;
+  /**
+   * The client's limit of requests in flight (the client enforces it): here it only says how many
+   * chunks are built and started ahead, so the client always has the next one and no more.
+   */
   concurrency: number;
   match: MatchMode;
   /** The target held no contacts when the run began: no e-mail search can hit, so none is sent. */
@@ -29,6 +34,8 @@ export interface LoadOptions {
   /** Graceful stop: no new chunk starts; chunks in flight finish. */
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Called as the load passes each of its steps (steps.ts); the crash tests stop a run there. */
+  onStep?: StepHook;
 }
 
 export interface LoadContext {
@@ -76,10 +83,11 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
         staging: ctx.staging,
       })
     : { searchless: options.targetWasEmpty, resumedCreates: 0 };
-  const { runId } = options;
-  const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId });
+  const { runId, onStep } = options;
+  const hook = onStep ? { onStep } : {};
+  const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId, ...hook });
   const tally = new LoadTally(ctx.totals, ctx.outputs, ctx.staging.size, options.onProgress);
-  const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally });
+  const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook });
   const outcome = (): LoadOutcome => ({
     references: refs.counts,
     reminders: sender.reminders,

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../client/index.js';
 import type { LedgerScope } from '../state/index.js';
 import { contentHash } from '../state/index.js';
 import type { References } from '../package/references.js';
-import { killPoint } from './kill-point.js';
+import type { StepHook } from './steps.js';
 import type { ReferenceIds } from './write-object.js';
 
 export interface ReferenceCounts {
@@ -17,9 +17,15 @@ export interface ReferenceCounts {
  */
 export const ensureReferences = async (
   refs: References,
-  options: { client?: ServiceClient; scope?: LedgerScope; dryRun: boolean },
+  options: {
+    client?: ServiceClient;
+    scope?: LedgerScope;
+    dryRun: boolean;
+    runId?: string;
+    onStep?: StepHook;
+  },
 ): Promise<{ ids: ReferenceIds; counts: ReferenceCounts }> => {
-  const { client, scope, dryRun } = options;
+  const { client, scope, dryRun, runId, onStep } = options;
   const ids: ReferenceIds = { groups: new Map(), customFields: new Map() };
   const counts: ReferenceCounts = {
     groups: { created: 0, existing: 0 },
@@ -50,8 +56,9 @@ export const ensureReferences = async (
       // The key is the definition's hash, stable across runs: a run that crashed between this create
       // and the ledger write sends the same key again and gets the same group back, not a second one.
       const group = await client.createGroup(definition, { idempotencyKey: `group-${hash}` });
-      killPoint('group');
+      onStep?.('group');
       scope.putGroup(name, group.id, hash);
+      if (runId) scope.recordReference(runId, 'group', group.id, name);
       ids.groups.set(name, group.id);
     }),
   );
@@ -82,8 +89,9 @@ export const ensureReferences = async (
         return;
       }
       const created = await client.createCustomField(definition, { idempotencyKey: `custom-field-${hash}` });
-      killPoint('group');
+      onStep?.('group');
       scope.putCustomField(field.name, created.id, hash);
+      if (runId) scope.recordReference(runId, 'custom_field', created.id, field.name);
       ids.customFields.set(field.name, created.id);
     }),
   );

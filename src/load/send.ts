@@ -3,9 +3,9 @@ import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import type { LedgerScope } from '../state/index.js';
 import { createBody } from './chunks.js';
-import { killPoint } from './kill-point.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
+import type { StepHook } from './steps.js';
 
 /** Called the moment records reach an outcome, so nothing is lost if a later request fails. */
 export interface SendEvents {
@@ -61,6 +61,7 @@ export const createChunk = async (
     runId: string;
     idempotencyKey: string;
     events: SendEvents;
+    onStep?: StepHook;
   },
 ): Promise<void> => {
   await splitOn400(
@@ -80,11 +81,11 @@ export const createChunk = async (
         body: bodyJson,
       };
       ctx.scope.beginCreate(pending);
-      killPoint('create-recorded');
+      ctx.onStep?.('create-recorded');
       let ids: string[];
       try {
         const answered = await ctx.client.createContactsLossFinal(contacts, { idempotencyKey, bodyJson });
-        killPoint('create-answered');
+        ctx.onStep?.('create-answered');
         ids = answered.map((c) => c.id);
         ctx.scope.completeCreate(idempotencyKey, ids);
       } catch (error) {
@@ -98,7 +99,7 @@ export const createChunk = async (
           finder: searchFinder(ctx.client),
         });
       }
-      killPoint('create-done');
+      ctx.onStep?.('create-done');
       part.forEach((p, i) => {
         p.contactId = ids[i]!;
         p.outcome = 'created';

@@ -23,6 +23,8 @@ export interface ExtractOptions {
   workers?: number;
   /** `--max-body-bytes`: records too large for any request are rejected here (record-size.ts). */
   maxBodyBytes?: number;
+  /** Run hook (run/hooks.ts): each normalize worker exits when its n-th batch arrives. */
+  workerExitAt?: number;
 }
 
 /**

@@ -11,7 +11,7 @@ import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../r
 import { acquireRunLock, openLedger, type Ledger, type RunSnapshot } from '../state/index.js';
 import { extract } from './extract.js';
 import { withSheet } from './sheet-option.js';
-import { killPoint } from '../load/kill-point.js';
+import type { RunHooks } from './hooks.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -59,6 +59,8 @@ export interface RunOptions extends RunSettingsInput {
   onProgress?: (progress: RunProgress) => void;
   /** Transport settings for the client (timeouts, retries); the URL and key come from `target`. */
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'apiKey'>>;
+  /** Observation points for tests (hooks.ts); the command line sets none. */
+  hooks?: RunHooks;
 }
 
 export interface RunResult {
@@ -229,8 +231,9 @@ const runHoldingState = async (
           maxBodyBytes: settings.maxBodyBytes,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
+          ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
           onRecord: (done) => {
-            killPoint('read');
+            options.hooks?.onStep?.('read');
             options.onProgress?.({ phase: 'read', done });
           },
         },
@@ -255,6 +258,7 @@ const runHoldingState = async (
               targetWasEmpty,
               ...(options.signal ? { signal: options.signal } : {}),
               onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
+              ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
             },
             { staging: staging!, references, totals, outputs: outputs!, ...(changes ? { changes } : {}) },
           ),

@@ -19,23 +19,40 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  timeoutMs?: number;
+}
+
 /** Runs the built CLI in `cwd` (a fresh temp folder by default), never inheriting a real key. */
-export const runCli = (
-  args: string[],
-  options: {
-    cwd?: string;
-    env?: Record<string, string | undefined>;
-    stdin?: string | Buffer;
-    timeoutMs?: number;
-  } = {},
-): Promise<CliResult> =>
+export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> =>
+  runNode([CLI, ...args], options);
+
+/** What test/support/hooked-run.mjs takes: runImport's options (target as a URL) and its hooks. */
+export interface HookedRun {
+  run: { pipeline: string; inputs: string[]; target?: string; stateDir: string; outDir: string };
+  /** `<step>:<n>`: SIGKILL the run the n-th time it passes the step (src/run/hooks.ts). */
+  killAt?: string;
+  /** Each normalize worker exits when its n-th batch arrives. */
+  workerExitAt?: number;
+}
+
+/** One run through the built library with run hooks (the CLI has none), like runCli otherwise. */
+export const runHooked = (plan: HookedRun, options: CliOptions = {}): Promise<CliResult> =>
+  runNode([HOOKED_RUN, JSON.stringify(plan)], options);
+
+const HOOKED_RUN = join(ROOT, 'test/support/hooked-run.mjs');
+
+const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
   new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...options.env })) {
       if (v !== undefined && !k.startsWith('CONTACT_IMPORT_')) env[k] = v;
     }
     for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? tempDir(), env });
+    const child = spawn(process.execPath, args, { cwd: options.cwd ?? tempDir(), env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

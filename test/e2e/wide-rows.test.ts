@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readIssues, readReport, runCli, startService, type TestService } from './harness.js';
+import { readIssues, readReport, runCli, runHooked, startService, type TestService } from './harness.js';
 
 /** Issue 16.6: wide rows never kill the normalize workers, and a worker that dies costs no row. */
 let svc: TestService | undefined;
@@ -29,7 +29,7 @@ const writeWide = (dir: string, rows: number, width: number): string => {
   return path;
 };
 
-const load = (dir: string, file: string, env: Record<string, string> = {}) =>
+const load = (dir: string, file: string) =>
   runCli(
     [
       'run',
@@ -44,7 +44,7 @@ const load = (dir: string, file: string, env: Record<string, string> = {}) =>
     ],
     {
       cwd: dir,
-      env: { CONTACT_IMPORT_API_KEY: svc!.key, NODE_OPTIONS: `--require ${PEAK_RSS}`, ...env },
+      env: { CONTACT_IMPORT_API_KEY: svc!.key, NODE_OPTIONS: `--require ${PEAK_RSS}` },
       timeoutMs: 150_000,
     },
   );
@@ -81,8 +81,24 @@ describe('wide rows and the normalize workers', () => {
       dirs.push(dir);
       svc = await startService();
       const file = writeWide(dir, 600, 15_000);
-      // Test-only: each worker ends itself when its second batch arrives.
-      const result = await load(dir, file, { CONTACT_IMPORT_TEST_WORKER_EXIT_AT: '2' });
+      // A run hook (the CLI has none): each worker ends itself when its second batch arrives.
+      const result = await runHooked(
+        {
+          run: {
+            pipeline: 'generic',
+            inputs: [file],
+            target: svc.service.url,
+            stateDir: join(dir, 'state'),
+            outDir: join(dir, 'out'),
+          },
+          workerExitAt: 2,
+        },
+        {
+          cwd: dir,
+          env: { CONTACT_IMPORT_API_KEY: svc.key, NODE_OPTIONS: `--require ${PEAK_RSS}` },
+          timeoutMs: 150_000,
+        },
+      );
       expect(result.code, result.stderr).toBe(0);
       expect(readReport(join(dir, 'out')).totals).toMatchObject({
         read: 600,

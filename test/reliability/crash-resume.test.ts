@@ -4,15 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { seededRandom } from '../../src/server/faults.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { readReport, runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
+import { readReport, runCli, runHooked, startService, tempDir, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /**
  * Issue 6.1: a 20,000-contact run against the local service (its database on disk) is SIGKILLed at
  * seeded points, one per phase, each run resuming what the previous one left, until a run
- * completes. The kill points are the CLI's test-only hook CONTACT_IMPORT_TEST_KILL_AT (see
- * src/load/kill-point.ts), so each kill lands where the plan says, not where a timer
- * happened to fire. RELIABILITY_SEED replays another plan.
+ * completes. The killed runs go through test/support/hooked-run.mjs, the library with a run hook
+ * (`hooks.onStep`, src/run/hooks.ts) that SIGKILLs the process the n-th time it passes a step, so
+ * each kill lands where the plan says, not where a timer happened to fire; the final runs are the
+ * CLI's. RELIABILITY_SEED replays another plan.
  */
 const COUNT = 20_000;
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_240_611);
@@ -46,18 +47,36 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
       const rows = people(COUNT);
       const file = writeGenericCsv(dir, 'people.csv', rows);
       const state = join(dir, 'state');
+      const options = () => ({ cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc!.key }, timeoutMs: 120_000 });
       const run = (out: string, killAt?: string) =>
-        runCli(
-          ['run', 'generic', file, '--target', svc!.service.url, '--state', state, '--out', join(dir, out)],
-          {
-            cwd: dir,
-            env: {
-              CONTACT_IMPORT_API_KEY: svc!.key,
-              ...(killAt ? { CONTACT_IMPORT_TEST_KILL_AT: killAt } : {}),
-            },
-            timeoutMs: 120_000,
-          },
-        );
+        killAt
+          ? runHooked(
+              {
+                run: {
+                  pipeline: 'generic',
+                  inputs: [file],
+                  target: svc!.service.url,
+                  stateDir: state,
+                  outDir: join(dir, out),
+                },
+                killAt,
+              },
+              options(),
+            )
+          : runCli(
+              [
+                'run',
+                'generic',
+                file,
+                '--target',
+                svc!.service.url,
+                '--state',
+                state,
+                '--out',
+                join(dir, out),
+              ],
+              options(),
+            );
 
       const seenPending: number[] = [];
       for (const [index, killAt] of KILLS.entries()) {

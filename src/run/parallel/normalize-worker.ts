@@ -3,14 +3,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { BatchAnswer, BatchRequest, WorkerSetup } from './protocol.js';
 import { createRowNormalizer } from './row-normalizer.js';
 
-const normalize = createRowNormalizer(workerData as WorkerSetup);
+const setup = workerData as WorkerSetup;
+const normalize = createRowNormalizer(setup);
 
 /**
- * TEST-ONLY: with `CONTACT_IMPORT_TEST_WORKER_EXIT_AT=<n>` a worker ends itself (exit code 70) when
- * its n-th batch arrives, as a worker that runs out of memory does, so the fallback of
- * parallel/batches.ts is tested on a real dead worker. Unset in every real run.
+ * Run hook `workerExitAt` (run/hooks.ts): the worker ends itself (exit code 70) when its n-th batch
+ * arrives, as a worker that runs out of memory does, so the fallback of parallel/batches.ts is
+ * tested on a real dead worker. Absent in every run of the command line.
  */
-const exitAt = Number(process.env.CONTACT_IMPORT_TEST_WORKER_EXIT_AT ?? 0);
+const exitAt = setup.exitAt ?? 0;
 let batches = 0;
 
 parentPort?.on('message', (request: BatchRequest) => {

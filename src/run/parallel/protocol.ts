@@ -14,6 +14,8 @@ export interface WorkerSetup {
   keysOnly?: boolean;
   /** `--max-body-bytes`: a record whose write object fits no request body is rejected. */
   maxBodyBytes?: number;
+  /** Run hook (run/hooks.ts): the worker exits when its n-th batch arrives. */
+  exitAt?: number;
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */

@@ -1,0 +1,19 @@
+import type { LoadStep, StepHook } from '../load/steps.js';
+
+/** The steps a run passes (load/steps.ts), and `read`: the reader reported progress (every 1,024 records, and at each input's end). */
+export type RunStep = 'read' | LoadStep;
+
+/**
+ * Hooks a caller of `runImport` injects to observe a run at exact places; the command line never
+ * sets them and nothing reads them from the environment. The crash and worker tests set them
+ * through test/support/hooked-run.mjs, which stops the process at a planned step.
+ */
+export interface RunHooks {
+  /** Called each time the run passes a step. */
+  onStep?: StepHook<RunStep>;
+  /**
+   * Each normalize worker ends itself (exit code 70, as a worker out of memory does) when its n-th
+   * batch arrives, so the in-thread fallback is exercised on a real dead worker.
+   */
+  workerExitAt?: number;
+}
