@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
-import { LIMITS } from '../core/schemas/index.js';
+import { RUN_BOUNDS } from '../run/defaults.js';
 import { nearest } from '../core/nearest.js';
 
 /** The number-like flags of `run` and `validate`, as the person typed them. */
@@ -24,10 +24,14 @@ export interface CheckedNumbers {
 const invalid = (flag: string, expected: string, got: string): ImportError =>
   new ImportError('config_invalid', `${flag} must be ${expected}, got "${got}"`, { field: flag });
 
-const wholeNumber = (flag: string, typed: string | undefined, max: number): number | undefined => {
+const wholeNumber = (
+  flag: string,
+  typed: string | undefined,
+  { min, max }: { min: number; max: number },
+): number | undefined => {
   if (typed === undefined) return undefined;
   const value = /^\s*\d+\s*$/.test(typed) ? Number(typed) : NaN;
-  if (!(value >= 1 && value <= max)) throw invalid(flag, `a whole number from 1 to ${max}`, typed);
+  if (!(value >= min && value <= max)) throw invalid(flag, `a whole number from ${min} to ${max}`, typed);
   return value;
 };
 
@@ -37,25 +41,23 @@ const wholeNumber = (flag: string, typed: string | undefined, max: number): numb
  */
 export const checkTypedNumbers = (typed: TypedNumbers): CheckedNumbers => {
   const checked: CheckedNumbers = {};
-  const chunkSize = wholeNumber('--chunk-size', typed.chunkSize, LIMITS.maxBulkDefault);
+  const chunkSize = wholeNumber('--chunk-size', typed.chunkSize, RUN_BOUNDS.chunkSize);
   if (chunkSize !== undefined) checked.chunkSize = chunkSize;
-  const concurrency = wholeNumber('--concurrency', typed.concurrency, 64);
+  const concurrency = wholeNumber('--concurrency', typed.concurrency, RUN_BOUNDS.concurrency);
   if (concurrency !== undefined) checked.concurrency = concurrency;
   if (typed.timeout !== undefined) {
     const seconds = /^\s*\d+(\.\d+)?\s*$/.test(typed.timeout) ? Number(typed.timeout) : NaN;
-    if (!(seconds > 0 && seconds <= 3600)) {
-      throw invalid('--timeout', 'a number of seconds above 0 and at most 3600', typed.timeout);
+    const { max } = RUN_BOUNDS.timeout;
+    if (!(seconds > 0 && seconds <= max)) {
+      throw invalid('--timeout', `a number of seconds above 0 and at most ${max}`, typed.timeout);
     }
     checked.timeout = seconds;
   }
   if (typed.maxBodyBytes !== undefined) {
     const bytes = /^\s*\d+\s*$/.test(typed.maxBodyBytes) ? Number(typed.maxBodyBytes) : NaN;
-    if (!(bytes >= 65_536 && bytes <= 1024 ** 3)) {
-      throw invalid(
-        '--max-body-bytes',
-        'a whole number of bytes from 65536 to 1073741824',
-        typed.maxBodyBytes,
-      );
+    const { min, max } = RUN_BOUNDS.maxBodyBytes;
+    if (!(bytes >= min && bytes <= max)) {
+      throw invalid('--max-body-bytes', `a whole number of bytes from ${min} to ${max}`, typed.maxBodyBytes);
     }
     checked.maxBodyBytes = bytes;
   }

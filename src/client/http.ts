@@ -46,7 +46,11 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   /** Longest answer body read; a longer one is cut off as `response_too_large`. */
   maxResponseBytes: number;
-  /** Requests in flight at once across every caller of this transport. */
+  /**
+   * Requests in flight at once across every caller of this transport: the run's one limit
+   * (`--concurrency`). The connection pool is sized from it, and the load stage only prepares as
+   * many chunks ahead; neither is a limit of its own.
+   */
   concurrency: number;
   /** Named in a 401's message: where the API key came from. */
   keySource: string;
@@ -79,6 +83,7 @@ export function createTransport(options: TransportOptions): Transport {
   const agent = new Agent({
     keepAliveTimeout: 10_000,
     keepAliveMaxTimeout: 60_000,
+    // As many sockets as requests the limit below lets out: none waits for one, none sits idle.
     connections: options.concurrency,
     connect: { timeout: options.connectTimeoutMs },
   });
