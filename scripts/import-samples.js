@@ -13,6 +13,11 @@ const runs = [
   ['address-book-csv', 'samples/address-book.csv', 'samples/address-book-legacy.csv'],
   ['mail-client-csv', 'samples/mail-client.csv'],
   ['worknet-connections', 'samples/worknet-connections.csv'],
+  ['marketing-crm-csv', 'samples/marketing-crm.csv'],
+  ['sales-crm-csv', 'samples/sales-crm-report.csv', 'samples/sales-crm-dataloader.csv'],
+  ['plain-list', 'samples/plain-list-eu.csv'],
+  ['vcard', 'samples/icloud.vcf'],
+  ['generic', 'samples/people.xlsx'],
 ];
 
 for (const [pipeline, ...inputs] of runs) {
