@@ -1,5 +1,6 @@
 import { guessColumn, type ColumnGuess } from './guess.js';
 import type { InputSample } from './sample.js';
+import { guessRegion, type RegionGuess } from './region.js';
 import { guessDateFormat } from './values.js';
 
 type ColumnRef = string | string[];
@@ -15,7 +16,16 @@ interface ListEntry {
 export interface PipelineDraft {
   name: string;
   description: string;
-  source: { format: string; delimiter?: string; encoding: string; sheet?: string; skip_lines?: number; empty_values?: string[] };
+  source: {
+    format: string;
+    delimiter?: string;
+    encoding: string;
+    sheet?: string;
+    skip_lines?: number;
+    empty_values?: string[];
+  };
+  /** Proposed when sampled numbers lack +country (region.ts says from what). */
+  region?: string;
   date_format?: string;
   constants: { source: 'csv_import' };
   name_parts: Record<string, ColumnRef>;
@@ -30,6 +40,8 @@ export interface DraftResult {
   pipeline: PipelineDraft;
   reasons: Map<string, string>;
   unmapped: { column: string; reason: string }[];
+  /** Numbers without +country in the sample, and the region proposed for them. */
+  region: RegionGuess;
 }
 
 const ENCODINGS = new Set(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']);
@@ -51,7 +63,9 @@ const NO_DATE = /^0{1,2}\/0{1,2}\/0{2,4}$/;
 
 const draftSource = ({ info, skipLines, values }: InputSample): PipelineDraft['source'] => ({
   format: info.format,
-  ...(info.delimiter !== null && (info.format === 'csv' || info.format === 'tsv') ? { delimiter: info.delimiter } : {}),
+  ...(info.delimiter !== null && (info.format === 'csv' || info.format === 'tsv')
+    ? { delimiter: info.delimiter }
+    : {}),
   encoding: ENCODINGS.has(info.encoding) ? info.encoding : 'auto',
   ...(info.sheet !== undefined ? { sheet: info.sheet } : {}),
   ...(skipLines > 0 ? { skip_lines: skipLines } : {}),
@@ -59,14 +73,20 @@ const draftSource = ({ info, skipLines, values }: InputSample): PipelineDraft['s
 });
 
 const emptyValues = (values: Map<string, string[]>): { empty_values?: string[] } => {
-  const placeholders = new Set([...values.values()].flat().map((v) => v.trim()).filter((v) => NO_DATE.test(v)));
+  const placeholders = new Set(
+    [...values.values()]
+      .flat()
+      .map((v) => v.trim())
+      .filter((v) => NO_DATE.test(v)),
+  );
   return placeholders.size > 0 ? { empty_values: [...placeholders].sort() } : {};
 };
 
 /** Adds a column to a scalar target: a second column becomes an alternative (the first non-empty wins). */
 const addAlternative = (target: Record<string, ColumnRef>, key: string, column: string): void => {
   const existing = target[key];
-  target[key] = existing === undefined ? column : [...(Array.isArray(existing) ? existing : [existing]), column];
+  target[key] =
+    existing === undefined ? column : [...(Array.isArray(existing) ? existing : [existing]), column];
 };
 
 /** Value-only guesses (a date column read as the birthday) give way to a column the header names. */
@@ -88,7 +108,10 @@ export const draftPipeline = (path: string, sample: InputSample): DraftResult =>
   };
   const reasons = new Map<string, string>();
   const unmapped: DraftResult['unmapped'] = [];
-  const guesses = sample.columns.map((column) => ({ column, guess: guessColumn(column, sample.values.get(column) ?? []) }));
+  const guesses = sample.columns.map((column) => ({
+    column,
+    guess: guessColumn(column, sample.values.get(column) ?? []),
+  }));
   const ordered = [...guesses].sort((a, b) => byHeaderFirst(a.guess, b.guess));
   for (const { column, guess } of ordered) {
     if (!guess.mapped) {
@@ -117,5 +140,20 @@ export const draftPipeline = (path: string, sample: InputSample): DraftResult =>
   const dateFormat = guessDateFormat(dateColumns.flatMap((column) => sample.values.get(column) ?? []));
   if (dateFormat !== undefined) pipeline.date_format = dateFormat;
   unmapped.sort((a, b) => sample.columns.indexOf(a.column) - sample.columns.indexOf(b.column));
-  return { pipeline, reasons, unmapped };
+  const cells = (entries: ListEntry[]) =>
+    entries.flatMap(({ column, separator }) =>
+      (sample.values.get(column) ?? [])
+        .flatMap((cell) => (separator ? cell.split(separator) : [cell]))
+        .filter((v) => v.trim() !== ''),
+    );
+  const region = guessRegion(cells(pipeline.phones), cells(pipeline.emails));
+  if (region.region === undefined) return { pipeline, reasons, unmapped, region };
+  // The region right after the source, where a reader looks for it.
+  const { name, description, source, ...rest } = pipeline;
+  return {
+    pipeline: { name, description, source, region: region.region, ...rest },
+    reasons,
+    unmapped,
+    region,
+  };
 };

@@ -10,6 +10,15 @@ const HEADER = [
   ' Try it: contact-import validate <this file> <input>',
 ];
 
+/** What the header says about numbers written without +country, when the sample has some. */
+const regionNote = ({ national, region }: DraftResult['region']): string[] => {
+  if (national === 0) return [];
+  const numbers = `${national} sampled number${national === 1 ? '' : 's'} without +country`;
+  return region !== undefined
+    ? [` - ${numbers}: region ${region} is proposed below; change it if the numbers are from elsewhere.`]
+    : [` - ${numbers} and no sign of their country: add \`region: XX\` (e.g. DE) or pass --region.`];
+};
+
 /** Puts the reason beside the column name it explains, wherever in the document that name is. */
 const annotate = (node: unknown, reasons: Map<string, string>): void => {
   if (isScalar(node) && typeof node.value === 'string' && reasons.has(node.value)) {
@@ -25,15 +34,19 @@ const annotate = (node: unknown, reasons: Map<string, string>): void => {
 };
 
 /** The draft as YAML text: a header comment, the mapping with its reasons, unmapped columns last. */
-export const emitDraft = ({ pipeline, reasons, unmapped }: DraftResult): string => {
+export const emitDraft = ({ pipeline, reasons, unmapped, region }: DraftResult): string => {
   const data: Record<string, unknown> = { ...pipeline };
   for (const key of ['name_parts', 'fields', 'emails', 'phones', 'groups'] as const) {
     const value = pipeline[key];
     if (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0) delete data[key];
   }
   const doc = new Document(data);
-  doc.commentBefore = HEADER.join('\n');
-  for (const key of ['name_parts', 'fields', 'emails', 'phones', 'groups']) annotate(doc.get(key, true) as Node, reasons);
+  doc.commentBefore = [...HEADER, ...regionNote(region)].join('\n');
+  const regionNode = doc.get('region', true);
+  if (region.region !== undefined && isScalar(regionNode))
+    regionNode.comment = ` guessed: ${region.reason}; check it (numbers without +country are read in it)`;
+  for (const key of ['name_parts', 'fields', 'emails', 'phones', 'groups'])
+    annotate(doc.get(key, true) as Node, reasons);
   if (unmapped.length > 0)
     doc.comment = [
       ' Unmapped columns (add them under fields, custom_fields, ... as needed):',
