@@ -49,7 +49,7 @@ describe('field-level previews (issue 12.2)', () => {
         ['2', b, 'job_title', `'=HYPERLINK("x")`, 'Engineer 1'],
       ]),
     );
-    expect(changes.every((c) => (c.file ?? "").endsWith('people.csv'))).toBe(true);
+    expect(changes.every((c) => (c.file ?? '').endsWith('people.csv'))).toBe(true);
     expect(changes.some((c) => c.field === 'full_name' && c.contact_id === b)).toBe(false);
     // Nothing was written to the target.
     const stored = await svc.client.local.contacts();
