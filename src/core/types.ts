@@ -97,7 +97,11 @@ export type Severity = 'error' | 'warning';
 
 /** A record that was not loaded, for its rejected file: its text as read, its row, and why (each error in plain words). */
 export interface RejectedRecord {
-  raw: string;
+  /**
+   * The source text; absent for a record that was staged (records do not carry it): the run's
+   * outputs read it back from the staging's side table by input and row (run/outputs.ts).
+   */
+  raw?: string;
   row: number;
   errors: string[];
 }

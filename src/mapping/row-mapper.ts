@@ -28,10 +28,14 @@ import {
 export interface RowMapper {
   /** Mapped columns missing from the CSV header (row 0); empty for JSON. */
   headerIssues: Issue[];
-  map(row: SourceRow): DraftContact;
+  /** Reads only the row's values: a normalize worker gets no more of a row (run/parallel/protocol.ts). */
+  map(row: MappedRow): DraftContact;
 }
 
 type Values = Record<string, unknown>;
+
+/** A source row, or the part of it a normalize worker gets: its values are all a mapper reads. */
+export type MappedRow = Pick<SourceRow, 'values'> & Partial<SourceRow>;
 
 /** A JSON object's keys that a pipeline may map. */
 const keysOf = (values: Values): string[] => Object.keys(values).filter((key) => !isRejectColumn(key));
@@ -303,7 +307,7 @@ export const createRowMapper = (
     LIST_FIELDS.has(field) ? mappedList(ref) : mapped(ref),
   );
 
-  const map = (row: SourceRow): DraftContact => {
+  const map = (row: MappedRow): DraftContact => {
     const values = row.values;
     const draft: DraftContact = {
       name: {},

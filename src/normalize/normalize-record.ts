@@ -17,14 +17,13 @@ import { checkWriteField, normalizeBirthday, normalizeFieldValue } from './field
 import { identityKey } from './identity.js';
 import { RECORD_LIMITS } from './record-limits.js';
 import { recordNotLoaded, valueLeftOut } from '../core/consequence.js';
-import type { NamedCustomFieldValue, NormalizedReminder, RecordOutcome } from './record.js';
+import type { NamedCustomFieldValue, NormalizedReminder, RecordOutcome } from '../core/record.js';
 import type { DraftContact, Issue, Severity, Stage } from '../core/types.js';
 
 export interface NormalizeContext {
   file: string;
   row: number;
   line: number;
-  raw: string;
   input: number;
   region?: string;
   dateFormat?: string;
@@ -112,7 +111,6 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       file: ctx.file,
       row: ctx.row,
       line: ctx.line,
-      raw: ctx.raw,
       input: ctx.input,
       key,
       contact,

@@ -1,5 +1,5 @@
 import type { Issue } from '../core/types.js';
-import type { NormalizedRecord } from './record.js';
+import type { NormalizedRecord } from '../core/record.js';
 
 /** The service's ids are UUIDs: a stand-in of that length sizes a reference exactly. */
 const ID = '00000000-0000-0000-0000-000000000000';
@@ -35,10 +35,15 @@ export const recordBudget = (maxBodyBytes: number): number => maxBodyBytes - 128
 /**
  * DESIGN.md "Request size": a record too large for any request of `maxBodyBytes` is rejected by
  * `run` and `validate` alike. Its size in bytes when it is too large, else undefined.
+ * `sourceChars`: the length of the record's source text (its row), which bounds what it can send.
  */
-export const oversize = (record: NormalizedRecord, maxBodyBytes: number): number | undefined => {
+export const oversize = (
+  record: NormalizedRecord,
+  maxBodyBytes: number,
+  sourceChars: number,
+): number | undefined => {
   const budget = recordBudget(maxBodyBytes);
-  if (record.raw.length * EXPANSION <= budget) return undefined;
+  if (sourceChars * EXPANSION <= budget) return undefined;
   const bytes = writeBytes(record);
   return bytes > budget ? bytes : undefined;
 };

@@ -1,5 +1,5 @@
 import type { ContactEmail, ContactPhone } from '../core/schemas/index.js';
-import type { NormalizedRecord } from '../normalize/record.js';
+import type { NormalizedRecord } from '../core/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';

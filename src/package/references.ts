@@ -1,4 +1,4 @@
-import type { NormalizedRecord } from '../normalize/record.js';
+import type { NormalizedRecord } from '../core/record.js';
 
 export interface CustomFieldDefinition {
   name: string;

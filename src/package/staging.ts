@@ -3,10 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeRecords } from './merge.js';
-import type { NormalizedRecord } from '../normalize/record.js';
+import type { NormalizedRecord } from '../core/record.js';
 
-/** What a keys-only staging keeps of each record: where it came from, its raw text and its key. */
+/**
+ * Where a staged record came from, and its identity: what a keys-only staging keeps of it.
+ * (`raw` is never set: the source text is in the side table, `sourceOf`.)
+ */
 export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'line' | 'input' | 'raw' | 'key'>;
+
+/** One record to stage. */
+export interface StageEntry extends Omit<StagedPlace, 'raw'> {
+  /** The record's JSON, serialized once where it was normalized (maybe in a worker); '' when keys-only. */
+  json: string;
+  /**
+   * Its source text, for the rejected file should it end rejected or failed later (the side
+   * table, `sourceOf`); not kept when keys-only (a run that loads nothing rejects nothing later).
+   */
+  raw: string;
+}
 
 export interface StageResult {
   /** Set when the record's identity was seen before in this run: where the first one came from. */
@@ -15,23 +29,26 @@ export interface StageResult {
 
 /**
  * The run's working set, on disk so memory stays flat whatever the input size: one row per
- * identity key, in first-seen order, duplicates merged into it as they arrive.
+ * identity key, in first-seen order, duplicates merged into it as they arrive. Each record is
+ * stored as the JSON it was serialized to once, and read back once by the load stage; its source
+ * text sits in a side table, read only for a record that ends rejected or failed.
  */
 export class Staging {
   private readonly dir: string;
   private readonly db: Database.Database;
-  private readonly claim: Database.Statement;
-  private readonly insert: Database.Statement;
-  private readonly select: Database.Statement;
-  private readonly update: Database.Statement;
-  private readonly page: Database.Statement;
-  private readonly addMany: (entries: { key: string; json: string }[]) => StageResult[];
+  private readonly addMany: (entries: readonly StageEntry[]) => StageResult[];
+  private readonly addOne: (entry: StageEntry) => StageResult;
+  private readonly page: Database.Statement | undefined;
+  private readonly source: Database.Statement | undefined;
+  private readonly placesInOrder: Database.Statement | undefined;
+  /** File names by input index (a keys-only staging keeps the index only). */
+  private readonly files = new Map<number, string>();
   private count = 0;
 
   /**
-   * `keysOnly`: the records' texts are StagedPlace JSON and a duplicate is not merged; only
-   * `places` reads them back. For a dry run that only counts identities (and reports what it did
-   * not reach when interrupted).
+   * `keysOnly`: nothing but each identity and where it was first seen is kept, in one narrow table
+   * (one insert a record); a duplicate is not merged and `batches` is not available. For a dry
+   * run that only counts identities (and reports what it did not reach when interrupted).
    */
   constructor(private readonly options: { keysOnly?: boolean } = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
@@ -42,24 +59,59 @@ export class Staging {
     // 8 MB of page cache: the identity index outgrows any fixed cache on large inputs anyway (the
     // OS file cache serves the rest), and every MB here is resident for the whole run.
     this.db.pragma('cache_size = -8000');
-    // Identities in their own narrow table: the unique index stays small and cheap to insert into,
-    // and the records themselves are appended in first-seen order.
-    this.db.exec(
-      'CREATE TABLE staged (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
-        'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID',
-    );
-    this.claim = this.db.prepare(
-      'INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING',
-    );
-    this.insert = this.db.prepare('INSERT INTO staged (seq, data) VALUES (?, ?)');
-    this.select = this.db.prepare(
-      'SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?',
-    );
-    this.update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
-    this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.addMany = this.db.transaction((entries: { key: string; json: string }[]) =>
-      entries.map((e) => this.addOne(e.key, e.json)),
-    );
+    if (options.keysOnly) {
+      this.db.exec(
+        'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL, input INTEGER NOT NULL,' +
+          ' row INTEGER NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID',
+      );
+      const claim = this.db.prepare(
+        'INSERT INTO identities (key, seq, input, row, line) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING',
+      );
+      const first = this.db.prepare('SELECT input, row FROM identities WHERE key = ?');
+      this.placesInOrder = this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq');
+      this.addOne = (e) => {
+        if (claim.run(e.key, this.count + 1, e.input, e.row, e.line).changes === 1) {
+          this.count += 1;
+          return {};
+        }
+        const held = first.get(e.key) as { input: number; row: number };
+        return { duplicateOf: { file: this.files.get(held.input)!, row: held.row } };
+      };
+    } else {
+      // Identities in their own narrow table: the unique index stays small and cheap to insert
+      // into, and the records themselves are appended in first-seen order.
+      this.db.exec(
+        'CREATE TABLE staged (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
+          'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;' +
+          'CREATE TABLE sources (input INTEGER NOT NULL, row INTEGER NOT NULL, raw TEXT NOT NULL,' +
+          ' PRIMARY KEY (input, row)) WITHOUT ROWID',
+      );
+      const claim = this.db.prepare(
+        'INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING',
+      );
+      const insert = this.db.prepare('INSERT INTO staged (seq, data) VALUES (?, ?)');
+      const keep = this.db.prepare('INSERT INTO sources (input, row, raw) VALUES (?, ?, ?)');
+      const select = this.db.prepare(
+        'SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?',
+      );
+      const update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
+      this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
+      this.source = this.db.prepare('SELECT raw FROM sources WHERE input = ? AND row = ?').pluck();
+      this.addOne = (e) => {
+        if (claim.run(e.key, this.count + 1).changes === 1) {
+          this.count += 1;
+          insert.run(this.count, e.json);
+          keep.run(e.input, e.row, e.raw);
+          return {};
+        }
+        // A duplicate merges into the first record, which keeps its place (and source text).
+        const existing = select.get(e.key) as { seq: number; data: string };
+        const first = JSON.parse(existing.data) as NormalizedRecord;
+        update.run(JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord)), existing.seq);
+        return { duplicateOf: { file: first.file, row: first.row } };
+      };
+    }
+    this.addMany = this.db.transaction((entries: readonly StageEntry[]) => entries.map(this.addOne));
   }
 
   /** Unique identities staged so far. */
@@ -67,25 +119,10 @@ export class Staging {
     return this.count;
   }
 
-  /**
-   * Stages a batch in one transaction: `texts[i]` is the JSON of the record keyed `records[i].key`
-   * (serialized where it was normalized, maybe in a worker; a StagedPlace when keys-only).
-   */
-  add(records: readonly Pick<NormalizedRecord, 'key'>[], texts: readonly string[]): StageResult[] {
-    return this.addMany(records.map((r, i) => ({ key: r.key, json: texts[i]! })));
-  }
-
-  private addOne(key: string, json: string): StageResult {
-    if (this.claim.run(key, this.count + 1).changes === 1) {
-      this.count += 1;
-      this.insert.run(this.count, json);
-      return {};
-    }
-    const existing = this.select.get(key) as { seq: number; data: string };
-    const first = JSON.parse(existing.data) as NormalizedRecord;
-    if (this.options.keysOnly) return { duplicateOf: { file: first.file, row: first.row } };
-    this.update.run(JSON.stringify(mergeRecords(first, JSON.parse(json) as NormalizedRecord)), existing.seq);
-    return { duplicateOf: { file: first.file, row: first.row } };
+  /** Stages a batch in one transaction; a result per entry, in order. */
+  add(entries: readonly StageEntry[]): StageResult[] {
+    for (const entry of entries) if (!this.files.has(entry.input)) this.files.set(entry.input, entry.file);
+    return this.addMany(entries);
   }
 
   get keysOnly(): boolean {
@@ -93,21 +130,20 @@ export class Staging {
   }
 
   /**
+   * The source text of a staged record, as read (for its rejected file when it ends rejected or
+   * failed at load); undefined when keys-only or not staged.
+   */
+  sourceOf(record: Pick<NormalizedRecord, 'input' | 'row'>): string | undefined {
+    return this.source?.get(record.input, record.row) as string | undefined;
+  }
+
+  /**
    * Staged records in first-seen order, in batches of `size` records and, past the first record,
    * at most `maxChars` characters of staged JSON (wide records make small batches). Not available
    * when keys-only.
    */
-  batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
-    if (this.keysOnly) throw new Error('a keys-only staging keeps no records to load');
-    return this.pages<NormalizedRecord>(size, maxChars);
-  }
-
-  /** Where each staged record came from, in first-seen order, in batches; in either mode. */
-  places(size: number): Generator<StagedPlace[]> {
-    return this.pages<StagedPlace>(size);
-  }
-
-  private *pages<T>(size: number, maxChars = Infinity): Generator<T[]> {
+  *batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
+    if (!this.page) throw new Error('a keys-only staging keeps no records to load');
     let after = 0;
     for (;;) {
       const rows = this.page.all(after, size) as { seq: number; data: string }[];
@@ -119,8 +155,33 @@ export class Staging {
         count += 1;
       }
       after = rows[count - 1]!.seq;
-      yield rows.slice(0, count).map((row) => JSON.parse(row.data) as T);
+      yield rows.slice(0, count).map((row) => JSON.parse(row.data) as NormalizedRecord);
     }
+  }
+
+  /** Where each staged record came from, in first-seen order, in batches; in either mode. */
+  *places(size: number): Generator<StagedPlace[]> {
+    if (!this.placesInOrder) {
+      for (const batch of this.batches(size)) {
+        yield batch.map(({ file, row, line, input, key }) => ({ file, row, line, input, key }));
+      }
+      return;
+    }
+    let batch: StagedPlace[] = [];
+    const rows = this.placesInOrder.iterate() as Iterable<{
+      input: number;
+      row: number;
+      line: number;
+      key: string;
+    }>;
+    for (const { input, row, line, key } of rows) {
+      batch.push({ file: this.files.get(input)!, row, line, input, key });
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 
   close(): void {

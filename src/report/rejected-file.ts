@@ -47,7 +47,7 @@ export class RejectedFile {
     return this.count;
   }
 
-  add(record: RejectedRecord): void {
+  add(record: RejectedRecord & { raw: string }): void {
     const out = this.open();
     const error = record.errors.join('; ') || 'not loaded';
     switch (this.options.format) {

@@ -7,7 +7,7 @@ import { NormalizeBatches } from './parallel/batches.js';
 import { workersFor } from './parallel/normalize-pool.js';
 import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/protocol.js';
 import type { RunOutputs } from './outputs.js';
-import type { Staging } from '../package/staging.js';
+import type { StageEntry, Staging } from '../package/staging.js';
 import type { References } from '../package/references.js';
 import { recordNotLoaded } from '../core/consequence.js';
 
@@ -47,6 +47,10 @@ export const extract = async (
   const { outputs, staging, totals, references } = ctx;
   const region = options.region ?? pipeline.region;
   const infos = ctx.opened ?? [];
+  // A record staged keeps its source text in the staging's side table only when a later stage
+  // can still reject it (a keys-only dry run loads nothing); the rejected file reads it back.
+  const keepSources = !staging.keysOnly;
+  outputs.readSourcesFrom((input, row) => staging.sourceOf({ input, row }));
 
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
@@ -76,6 +80,8 @@ export const extract = async (
       ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
     };
     const headerLine = source.headerLine ?? 0;
+    // The input's header plan, once: its issues here, and this thread's rows are mapped with it
+    // (a normalize worker, a thread of its own, builds its own from the setup).
     const mapper = createRowMapper(pipeline, source.header, file, headerLine);
     if (source.header !== undefined) noteUnusedColumns(source.info, unusedColumns(pipeline, source.header));
     outputs.addIssues(mapper.headerIssues);
@@ -96,7 +102,7 @@ export const extract = async (
 
     const settle = (items: SourceItem[], outcomes: PreparedOutcome[]) => {
       const staged: RecordSummary[] = [];
-      const texts: string[] = [];
+      const entries: StageEntry[] = [];
       let next = 0;
       for (const item of items) {
         if (item.kind === 'problem') {
@@ -118,8 +124,17 @@ export const extract = async (
         const outcome = outcomes[next++]!;
         if (outcome.issues.length > 0) outputs.addIssues(outcome.issues);
         if (outcome.ok) {
-          staged.push(outcome.summary);
-          texts.push(outcome.json);
+          const { summary } = outcome;
+          staged.push(summary);
+          entries.push({
+            file: summary.file,
+            row: summary.row,
+            line: summary.line,
+            input,
+            key: summary.key,
+            json: outcome.json,
+            raw: keepSources ? item.raw : '',
+          });
         } else {
           totals.rejected += 1;
           const errors = outcome.issues.filter((issue) => issue.severity === 'error');
@@ -127,7 +142,7 @@ export const extract = async (
         }
       }
       if (staged.length === 0) return;
-      const results = staging.add(staged, texts);
+      const results = staging.add(entries);
       results.forEach((result, i) => {
         const record = staged[i]!;
         references.collect(record);
@@ -140,8 +155,12 @@ export const extract = async (
     // Batches bounded by rows and size go to the workers in read order and are settled in that
     // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
     // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
-    const batches = new NormalizeBatches(setup, workersFor(path, options.workers), settle, (issue) =>
-      outputs.issues.add(issue),
+    const batches = new NormalizeBatches(
+      setup,
+      workersFor(path, options.workers),
+      settle,
+      (issue) => outputs.issues.add(issue),
+      mapper,
     );
     try {
       try {

@@ -73,6 +73,7 @@ export class RunOutputs {
   readonly issues: IssuesFile;
   private readonly rejected = new Map<number, RejectedFile>();
   private readonly inputCount: number;
+  private sources: ((input: number, row: number) => string | undefined) | undefined;
 
   constructor(dir: string, inputCount: number) {
     this.dir = dir;
@@ -97,9 +98,18 @@ export class RunOutputs {
     this.rejected.set(index, new RejectedFile({ ...source, format, path: join(this.dir, name) }));
   }
 
+  /**
+   * Where the source text of a record that ends rejected or failed after it was staged is read
+   * back from (the staging's side table): staged records do not carry it.
+   */
+  readSourcesFrom(lookup: (input: number, row: number) => string | undefined): void {
+    this.sources = lookup;
+  }
+
   /** Writes a record that was not loaded to its input's rejected file, with its row and errors. */
   reject(input: number, record: RejectedRecord): void {
-    this.rejected.get(input)?.add(record);
+    const raw = record.raw ?? this.sources?.(input, record.row) ?? '';
+    this.rejected.get(input)?.add({ ...record, raw });
   }
 
   /** Paths of the rejected files that hold records. */

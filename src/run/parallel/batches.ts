@@ -1,6 +1,7 @@
-import type { Issue, SourceItem, SourceRow } from '../../core/types.js';
+import type { RowMapper } from '../../mapping/index.js';
+import type { Issue, SourceItem } from '../../core/types.js';
 import { NormalizePool } from './normalize-pool.js';
-import type { PreparedOutcome, WorkerSetup } from './protocol.js';
+import { normalizeRowOf, type NormalizeRow, type PreparedOutcome, type WorkerSetup } from './protocol.js';
 import { createRowNormalizer } from './row-normalizer.js';
 
 /** Rows per batch, at most. */
@@ -15,12 +16,20 @@ export const BATCH_CHARS = 1024 * 1024;
 const HUGE_ROW_CHARS = 4 * BATCH_CHARS;
 /** Characters of source text in flight to the workers, at most (this thread keeps the items too). */
 const IN_FLIGHT_CHARS = 3 * 1024 * 1024;
+/**
+ * Batches a worker holds at once (the one it works on and the next): past that, this thread
+ * normalizes the next batch itself rather than wait, so both cores work whatever the share of
+ * reading and normalizing.
+ */
+const WORKER_QUEUE = 2;
 
 interface Batch {
   items: SourceItem[];
-  rows: SourceRow[];
+  rows: NormalizeRow[];
   chars: number;
   outcomes: Promise<PreparedOutcome[]>;
+  /** Its outcomes are there (normalized here, or answered by a worker): settling it will not wait. */
+  ready: boolean;
 }
 
 /** What a lost worker is reported as: the file's rows it held, and why it died. */
@@ -32,19 +41,19 @@ interface Lost {
 
 /**
  * The normalize stage of one input: its items in batches (bounded by rows and by size), sent to the
- * workers when there are any, and settled in read order, a bounded number in flight. Output is the
- * same as in-thread. A worker that dies (out of memory, crashed) costs nothing but time: the rows
+ * workers when there are any (this thread takes a batch itself while each worker holds two), and
+ * settled in read order, a bounded number in flight. Output is the same as in-thread. A worker that dies (out of memory, crashed) costs nothing but time: the rows
  * it held, and every later batch, are normalized in this thread, and `onWorkerLost` gets one
  * warning issue naming the file and the row range.
  */
 export class NormalizeBatches {
   private readonly pool: NormalizePool | undefined;
-  private inThread: ((row: SourceRow) => PreparedOutcome) | undefined;
+  private inThread: ((row: NormalizeRow) => PreparedOutcome) | undefined;
   private readonly inFlight: Batch[] = [];
   private readonly maxInFlight: number;
   private inFlightChars = 0;
   private items: SourceItem[] = [];
-  private rows: SourceRow[] = [];
+  private rows: NormalizeRow[] = [];
   private chars = 0;
   private lost: Lost | undefined;
   private poolUsable: boolean;
@@ -54,17 +63,19 @@ export class NormalizeBatches {
     workers: number,
     private readonly settle: (items: SourceItem[], outcomes: PreparedOutcome[]) => void,
     private readonly onWorkerLost: (issue: Issue) => void,
+    /** The input's header plan, built once by the caller; this thread's normalizer maps with it. */
+    private readonly mapper?: RowMapper,
   ) {
     this.pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
     this.poolUsable = this.pool !== undefined;
-    this.maxInFlight = workers * 3;
+    this.maxInFlight = workers * WORKER_QUEUE + 2;
   }
 
   async add(item: SourceItem): Promise<void> {
     const huge = item.raw.length > HUGE_ROW_CHARS;
     if (huge && this.items.length > 0) await this.dispatch(false);
     this.items.push(item);
-    if (item.kind === 'row') this.rows.push(item);
+    if (item.kind === 'row') this.rows.push(normalizeRowOf(item));
     this.chars += item.raw.length;
     if (huge || this.items.length >= BATCH_ROWS || this.chars >= BATCH_CHARS) await this.dispatch(huge);
   }
@@ -101,12 +112,22 @@ export class NormalizeBatches {
     this.items = [];
     this.rows = [];
     this.chars = 0;
-    const toWorker = !inThread && this.poolUsable && !this.pool!.failed;
-    const outcomes = toWorker ? this.pool!.submit(rows) : Promise.resolve(rows.map(this.normalizer()));
-    // A rejection is handled when the batch is settled, in order; never unhandled meanwhile.
-    outcomes.catch(() => {});
-    this.inFlight.push({ items, rows, chars, outcomes });
+    const pool = this.poolUsable && !this.pool!.failed ? this.pool : undefined;
+    // Workers busy (each holds its next batch already): this thread does this one meanwhile.
+    const toWorker = !inThread && pool !== undefined && pool.pending < WORKER_QUEUE * pool.size;
+    const batch: Batch = { items, rows, chars, outcomes: undefined!, ready: !toWorker };
+    if (toWorker) {
+      batch.outcomes = pool.submit(rows);
+      // A rejection is handled when the batch is settled, in order; never unhandled meanwhile.
+      batch.outcomes.then(
+        () => (batch.ready = true),
+        () => (batch.ready = true),
+      );
+    } else batch.outcomes = Promise.resolve(rows.map(this.normalizer()));
+    this.inFlight.push(batch);
     this.inFlightChars += chars;
+    // Settled in read order: what is ready at the head now, then wait only past the bounds.
+    while (this.inFlight.length > 0 && this.inFlight[0]!.ready) await this.settleOldest();
     while (this.inFlight.length > this.maxInFlight || this.inFlightChars > IN_FLIGHT_CHARS) {
       await this.settleOldest();
     }
@@ -134,8 +155,8 @@ export class NormalizeBatches {
     else this.lost.last = Math.max(this.lost.last, last);
   }
 
-  private normalizer(): (row: SourceRow) => PreparedOutcome {
-    this.inThread ??= createRowNormalizer(this.setup);
+  private normalizer(): (row: NormalizeRow) => PreparedOutcome {
+    this.inThread ??= createRowNormalizer(this.setup, this.mapper);
     return this.inThread;
   }
 }

@@ -3,8 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SourceRow } from '../../core/types.js';
-import type { BatchAnswer, BatchRequest, PreparedOutcome, WorkerSetup } from './protocol.js';
+import type { BatchAnswer, BatchRequest, NormalizeRow, PreparedOutcome, WorkerSetup } from './protocol.js';
 
 /** Inputs smaller than this are normalized in-thread: starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
@@ -76,12 +75,22 @@ export class NormalizePool {
     });
   }
 
+  /** Workers in the pool. */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Batches submitted and not answered yet. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
   /** A worker died or failed: every batch not answered was rejected, and no new one is taken. */
   get failed(): boolean {
     return this.broken !== undefined;
   }
 
-  submit(rows: SourceRow[]): Promise<PreparedOutcome[]> {
+  submit(rows: NormalizeRow[]): Promise<PreparedOutcome[]> {
     if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     const request: BatchRequest = { id, rows };

@@ -1,5 +1,5 @@
 import type { Pipeline } from '../../mapping/index.js';
-import type { NormalizedRecord } from '../../normalize/record.js';
+import type { NormalizedRecord } from '../../core/record.js';
 import type { Issue, SourceRow } from '../../core/types.js';
 
 /** What a normalize worker needs to map and normalize rows of one input, sent once at start. */
@@ -26,15 +26,32 @@ export type RecordSummary = Pick<
 
 /**
  * A record's outcome ready for staging: the record travels as its JSON text (what the staging
- * store keeps anyway), so it is serialized once, in the worker, and copied as one string.
+ * store keeps), so it is serialized once, in the worker, and copied as one string. A keys-only
+ * staging keeps no record: `json` is then empty, the summary is all it needs.
  */
 export type PreparedOutcome =
   { ok: true; issues: Issue[]; summary: RecordSummary; json: string } | { ok: false; issues: Issue[] };
 
+/**
+ * A source row as the normalize stage needs it: its values and where it came from, not its
+ * source text (the reading thread keeps that for the rejected file), only the text's length,
+ * which bounds the size of what the record can send (normalize/record-size.ts).
+ */
+export type NormalizeRow = Pick<SourceRow, 'file' | 'row' | 'line' | 'values'> & { chars: number };
+
+/** What of a source row goes to the normalize stage (a new object: the row itself keeps its text). */
+export const normalizeRowOf = (row: SourceRow): NormalizeRow => ({
+  file: row.file,
+  row: row.row,
+  line: row.line,
+  values: row.values,
+  chars: row.raw.length,
+});
+
 /** A batch of source rows, and the outcomes in the same order (or why the worker failed). */
 export interface BatchRequest {
   id: number;
-  rows: SourceRow[];
+  rows: NormalizeRow[];
 }
 
 export type BatchAnswer = { id: number; outcomes: PreparedOutcome[] } | { id: number; error: string };

@@ -1,42 +1,37 @@
-import { createRowMapper } from '../../mapping/index.js';
+import { createRowMapper, type RowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
 import { oversize, tooLargeIssue } from '../../normalize/record-size.js';
-import type { StagedPlace } from '../../package/staging.js';
-import type { SourceRow } from '../../core/types.js';
-import type { PreparedOutcome, WorkerSetup } from './protocol.js';
+import type { NormalizeRow, PreparedOutcome, WorkerSetup } from './protocol.js';
 
-/** What a keys-only staging keeps of a record: enough to report it, not to load it. */
-const placeOf = (record: StagedPlace): string =>
-  JSON.stringify({
-    file: record.file,
-    row: record.row,
-    line: record.line,
-    input: record.input,
-    raw: record.raw,
-    key: record.key,
-  });
-
-/** map -> normalize -> validate -> serialize for one input's rows: the same in a worker and in-thread. */
-export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => PreparedOutcome) => {
-  const { pipeline, file, input, strict } = setup;
-  const mapper = createRowMapper(pipeline, setup.header, file);
+/**
+ * map -> normalize -> validate -> serialize for one input's rows: the same in a worker and
+ * in-thread. `mapper`: the input's header plan when this thread already has it (extract.ts builds
+ * it once per input for the header's issues); a worker builds its own from the setup.
+ */
+export const createRowNormalizer = (
+  setup: WorkerSetup,
+  mapper: RowMapper = createRowMapper(setup.pipeline, setup.header, setup.file),
+): ((row: NormalizeRow) => PreparedOutcome) => {
+  const { pipeline, input, strict, maxBodyBytes, keysOnly } = setup;
   const region = setup.region ?? pipeline.region;
+  const context = {
+    file: setup.file,
+    row: 0,
+    line: 0,
+    input,
+    region,
+    dateFormat: pipeline.dateFormat,
+    strict,
+    constants: pipeline.constants,
+  };
   return (row) => {
-    const outcome = normalizeRecord(mapper.map(row), {
-      file: row.file,
-      row: row.row,
-      line: row.line,
-      raw: row.raw,
-      input,
-      region,
-      dateFormat: pipeline.dateFormat,
-      strict,
-      constants: pipeline.constants,
-    });
+    context.file = row.file;
+    context.row = row.row;
+    context.line = row.line;
+    const outcome = normalizeRecord(mapper.map(row), context);
     if (!outcome.ok) return outcome;
     const { record } = outcome;
-    const { maxBodyBytes } = setup;
-    const bytes = maxBodyBytes === undefined ? undefined : oversize(record, maxBodyBytes);
+    const bytes = maxBodyBytes === undefined ? undefined : oversize(record, maxBodyBytes, row.chars);
     if (bytes !== undefined) {
       return { ok: false, issues: [...outcome.issues, tooLargeIssue(record, bytes, maxBodyBytes!)] };
     }
@@ -51,7 +46,8 @@ export const createRowNormalizer = (setup: WorkerSetup): ((row: SourceRow) => Pr
         groups: record.groups,
         customFields: record.customFields,
       },
-      json: setup.keysOnly ? placeOf(record) : JSON.stringify(record),
+      // The one serialization of the record: staged as it is, read once by the load stage.
+      json: keysOnly ? '' : JSON.stringify(record),
     };
   };
 };

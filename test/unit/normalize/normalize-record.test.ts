@@ -6,7 +6,6 @@ const ctx = (over: Partial<NormalizeContext> = {}): NormalizeContext => ({
   file: 'in.csv',
   row: 7,
   line: 9,
-  raw: 'raw text',
   input: 0,
   region: 'US',
   strict: false,

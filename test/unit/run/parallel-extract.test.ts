@@ -31,6 +31,8 @@ const extractWith = async (workers: number, pipelineName: string, inputs: string
     );
     const staged = keysOnly ? [] : [...staging.batches(1000)].flat();
     const places = [...staging.places(1000)].flat();
+    // The source text of each staged record, from the side table (records do not carry it).
+    const sources = places.map((place) => staging.sourceOf(place));
     await outputs.close();
     const rejected = outputs.rejectedPaths().map((p) => readFileSync(p, 'utf8'));
     return {
@@ -38,6 +40,7 @@ const extractWith = async (workers: number, pipelineName: string, inputs: string
       totals,
       staged,
       places,
+      sources,
       issues: readFileSync(outputs.issues.path, 'utf8'),
       rejected,
       groups: [...references.groups].sort(),
@@ -65,6 +68,13 @@ describe('extract with normalize workers', () => {
     expect(parallel.issues).toBe(inThread.issues);
     expect(parallel.rejected).toEqual(inThread.rejected);
     expect(parallel.groups).toEqual(inThread.groups);
+    // One record shape: a staged record carries no source text; the side table has it, verbatim.
+    expect(inThread.staged.some((r) => 'raw' in r)).toBe(false);
+    expect(parallel.sources).toEqual(inThread.sources);
+    const lines = readFileSync(generic, 'utf8').split('\n');
+    const first = inThread.staged[0]!;
+    expect(inThread.sources[0]).toBe(lines[first.line - 1]!.replace(/\r$/, ''));
+    expect(inThread.sources.every((text) => typeof text === 'string' && text.length > 0)).toBe(true);
     expect(parallel.customFields).toEqual(inThread.customFields);
     // No loss: every record read is rejected, a duplicate, or staged.
     const t = parallel.totals;
@@ -83,8 +93,10 @@ describe('extract with normalize workers', () => {
       expect(keysOnly.rejected).toEqual(full.rejected);
       expect(keysOnly.groups).toEqual(full.groups);
       expect(keysOnly.places).toEqual(
-        full.staged.map(({ file, row, line, input, raw, key }) => ({ file, row, line, input, raw, key })),
+        full.staged.map(({ file, row, line, input, key }) => ({ file, row, line, input, key })),
       );
+      // A keys-only staging loads nothing, so nothing can fail later: it keeps no source text.
+      expect(keysOnly.sources.every((text) => text === undefined)).toBe(true);
     }
   });
 
