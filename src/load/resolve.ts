@@ -115,20 +115,26 @@ export class Resolver {
     for (const { email } of (record.contact.contact_emails ?? []).slice(0, RECORD_LIMITS.searchedEmails)) {
       let pending = this.cache.get(email);
       if (!pending) {
-        pending = client
-          .globalSearch(
-            { searchQuery: email, exactMatch: true, archived: true, take: 1 },
-            this.options.signal ? { signal: this.options.signal } : {},
-          )
-          .then((page) => page.contacts[0]);
+        pending = this.firstLive(client, email);
         this.cache.set(email, pending);
       }
       const contact = await pending;
       if (!contact) continue;
-      if (id !== undefined ? contact.id === id : !this.options.undone?.(contact.id))
-        return { contact, email };
+      if (id === undefined || contact.id === id) return { contact, email };
     }
     return undefined;
+  }
+
+  /** The first contact the address finds exactly that no undo archived (one more search only then). */
+  private async firstLive(client: ServiceClient, email: string): Promise<ContactResponse | undefined> {
+    const opts = this.options.signal ? { signal: this.options.signal } : {};
+    const query = { searchQuery: email, exactMatch: true, archived: true };
+    const first = (await client.globalSearch({ ...query, take: 1 }, opts)).contacts[0];
+    const undone = this.options.undone;
+    if (!first || !undone?.(first.id)) return first;
+    // An undo archived it: another contact may hold the address too, and that one is the match.
+    const page = await client.globalSearch({ ...query, take: 100 }, opts);
+    return page.contacts.find((c) => !undone(c.id));
   }
 }
 
