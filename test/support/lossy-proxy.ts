@@ -12,6 +12,8 @@ export interface LossyProxy {
   url: string;
   lost: { reset: number; cut: number };
   counts: Map<string, number>;
+  /** Every request's "METHOD /path", in the order the proxy received them. */
+  order: string[];
   close(): Promise<void>;
 }
 
@@ -20,7 +22,13 @@ export async function startLossyProxy(
   options: { lossRate: number; seed: number },
 ): Promise<LossyProxy> {
   const random = seededRandom(options.seed);
-  const proxy: LossyProxy = { url: '', lost: { reset: 0, cut: 0 }, counts: new Map(), close: async () => {} };
+  const proxy: LossyProxy = {
+    url: '',
+    lost: { reset: 0, cut: 0 },
+    counts: new Map(),
+    order: [],
+    close: async () => {},
+  };
   const forwarded = ['authorization', 'content-type', 'idempotency-key'];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,6 +37,7 @@ export async function startLossyProxy(
       void (async () => {
         const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
         proxy.counts.set(route, (proxy.counts.get(route) ?? 0) + 1);
+        proxy.order.push(route);
         const headers: Record<string, string> = {};
         for (const name of forwarded) {
           const value = req.headers[name];
