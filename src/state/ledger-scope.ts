@@ -2,15 +2,13 @@ import type Database from 'better-sqlite3';
 import { ImportError } from '../core/errors/index.js';
 import { assertCreateAnswer } from './create-answer.js';
 import { guarded } from './sqlite-errors.js';
-import { ContinuationStatements, type Continuation } from './continuation.js';
-import { RunEffectStatements, type RunEffect, type UndoMark, type UpdateEffect } from './run-effects.js';
+import type { Continuation } from './continuation.js';
+import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
+import { ScopeStatements, type KeyedTable } from './scope-statements.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
 /** Keys per IN (...) query: well under SQLite's variable limit, large enough to amortize calls. */
 const LOOKUP_CHUNK = 500;
-
-type KeyedTable = 'contacts' | 'reminders';
-type NamedTable = 'groups' | 'custom_fields';
 
 interface PendingRow {
   run_id: string | null;
@@ -20,91 +18,7 @@ interface PendingRow {
   body: string;
 }
 
-/** The prepared statements of one database, shared by every scope opened on it. */
-export class ScopeStatements {
-  private readonly lookups = new Map<string, Database.Statement>();
-  readonly upsertContact: Database.Statement;
-  readonly deleteContact: Database.Statement;
-  readonly upsertReminder: Database.Statement;
-  readonly upsertGroup: Database.Statement;
-  readonly upsertCustomField: Database.Statement;
-  readonly selectGroups: Database.Statement;
-  readonly selectCustomFields: Database.Statement;
-  readonly insertPending: Database.Statement;
-  readonly selectPending: Database.Statement;
-  readonly selectPendingAll: Database.Statement;
-  readonly deletePending: Database.Statement;
-  readonly selectAnyContact: Database.Statement;
-  readonly selectKeyOfId: Database.Statement;
-  /** Everything a scope holds, table by table: what forgetTarget deletes. */
-  readonly deleteScope: Database.Statement[];
-  readonly continuations: ContinuationStatements;
-  readonly effects: RunEffectStatements;
-
-  constructor(readonly db: Database.Database) {
-    this.upsertContact = db.prepare(
-      `INSERT INTO contacts (scope_id, key, contact_id, hash) VALUES (?, ?, ?, ?)
-       ON CONFLICT (scope_id, key) DO UPDATE SET contact_id = excluded.contact_id, hash = excluded.hash`,
-    );
-    this.deleteContact = db.prepare('DELETE FROM contacts WHERE scope_id = ? AND key = ?');
-    this.upsertReminder = db.prepare(
-      `INSERT INTO reminders (scope_id, key, id, hash) VALUES (?, ?, ?, ?)
-       ON CONFLICT (scope_id, key) DO UPDATE SET id = excluded.id, hash = excluded.hash`,
-    );
-    this.upsertGroup = upsertNamed(db, 'groups');
-    this.upsertCustomField = upsertNamed(db, 'custom_fields');
-    this.selectGroups = db.prepare('SELECT name, id, hash FROM groups WHERE scope_id = ?');
-    this.selectCustomFields = db.prepare('SELECT name, id, hash FROM custom_fields WHERE scope_id = ?');
-    this.insertPending = db.prepare(
-      `INSERT INTO pending_creates (scope_id, idempotency_key, keys, hashes, body, created_at, run_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.selectPending = db.prepare(
-      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
-    );
-    this.selectPendingAll = db.prepare(
-      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
-    );
-    this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
-    this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');
-    this.selectKeyOfId = db.prepare('SELECT key FROM contacts WHERE scope_id = ? AND contact_id = ? LIMIT 1');
-    this.deleteScope = [
-      'contacts',
-      'reminders',
-      'groups',
-      'custom_fields',
-      'pending_creates',
-      'continuations',
-      'undone_contacts',
-    ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
-    this.continuations = new ContinuationStatements(db);
-    this.effects = new RunEffectStatements(db);
-  }
-
-  /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
-  lookup(table: KeyedTable, count: number): Database.Statement {
-    const name = `${table}:${count}`;
-    let statement = this.lookups.get(name);
-    if (!statement) {
-      const idColumn = table === 'contacts' ? 'contact_id' : 'id';
-      const placeholders = new Array<string>(count).fill('?').join(',');
-      statement = this.db
-        .prepare(
-          `SELECT key, ${idColumn} AS id, hash FROM ${table} WHERE scope_id = ? AND key IN (${placeholders})`,
-        )
-        .raw(true);
-      this.lookups.set(name, statement);
-    }
-    return statement;
-  }
-}
-
-function upsertNamed(db: Database.Database, table: NamedTable): Database.Statement {
-  return db.prepare(
-    `INSERT INTO ${table} (scope_id, name, id, hash) VALUES (?, ?, ?, ?)
-     ON CONFLICT (scope_id, name) DO UPDATE SET id = excluded.id, hash = excluded.hash`,
-  );
-}
+export { ScopeStatements };
 
 export class SqliteLedgerScope implements LedgerScope {
   private readonly db: Database.Database;
