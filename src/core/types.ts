@@ -194,6 +194,12 @@ export interface Totals {
   warnings: number;
 }
 
+/** What the extract stage counts (source -> map -> normalize -> dedupe), returned in its result. */
+export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates'>;
+
+/** What the load stage counts (resolve -> send), returned in its result; `rejected`: too large to send. */
+export type LoadCounts = Pick<Totals, 'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected'>;
+
 /** One issue code's count in a run, with its first example. */
 export interface IssueCount {
   code: IssueCode;

@@ -3,7 +3,7 @@ import { startResolution, type Continues, type ResolutionStart } from './continu
 import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { Staging } from '../package/staging.js';
-import type { Totals } from '../core/types.js';
+import type { LoadCounts } from '../core/types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
 import { Resolver, type MatchMode } from './resolve.js';
 import { TaskWindow } from './window.js';
@@ -41,7 +41,8 @@ export interface LoadOptions {
 export interface LoadContext {
   staging: Staging;
   references: References;
-  totals: Totals;
+  /** The stage's own counts, returned in its result (run/stages.ts). */
+  totals: LoadCounts;
   outputs: FailedRecordSink;
   /** Each update's changed scalar fields (changes.csv); absent: not collected. */
   changes?: ChangeSink;

@@ -1,4 +1,4 @@
-import type { Issue, RejectedRecord, Totals } from '../core/types.js';
+import type { Issue, LoadCounts, RejectedRecord } from '../core/types.js';
 import type { StagedPlace } from '../package/staging.js';
 import { recordNotLoaded } from '../core/consequence.js';
 import { tooLargeIssue } from '../normalize/record-size.js';
@@ -22,7 +22,7 @@ export class LoadTally {
   private done = 0;
 
   constructor(
-    private readonly totals: Totals,
+    private readonly totals: LoadCounts,
     private readonly outputs: FailedRecordSink,
     private readonly total: number,
     private readonly onProgress?: (done: number, total: number) => void,

@@ -20,9 +20,22 @@ const versionOf = (lines: ContentLine[]): VCardVersion => {
 };
 
 interface CardOutcome {
-  item: SourceItem;
+  /** Absent for a card that is not a person (a group card): it is no record. */
+  item?: SourceItem;
   photos: number;
 }
+
+/** KIND (4.0) or Apple's X-ADDRESSBOOKSERVER-KIND (3.0): `group` cards list members, not a person. */
+const KIND_PROPERTIES = new Set(['KIND', 'X-ADDRESSBOOKSERVER-KIND']);
+const isGroupCard = (lines: ContentLine[]): boolean =>
+  lines.some(
+    (line) =>
+      KIND_PROPERTIES.has(propertyName(line.text)) &&
+      line.text
+        .slice(line.text.indexOf(':') + 1)
+        .trim()
+        .toLowerCase() === 'group',
+  );
 
 /** One card as a record of flat values (vcard-record.ts), or a problem naming its first bad line. */
 const readCard = (card: RawCard, file: string, encoding: string): CardOutcome => {
@@ -32,6 +45,7 @@ const readCard = (card: RawCard, file: string, encoding: string): CardOutcome =>
     photos: 0,
   });
   if (card.fault) return problem(card.fault.code, `${where} ${card.fault.message}.`);
+  if (isGroupCard(card.lines)) return { photos: 0 };
   const version = versionOf(card.lines);
   const properties: VProperty[] = [];
   let photos = 0;
@@ -62,7 +76,9 @@ const readCard = (card: RawCard, file: string, encoding: string): CardOutcome =>
  * Reads a vCard file (2.1, 3.0 or 4.0; several cards, or single-card files joined) card by card:
  * row N is the Nth card, `line` its BEGIN:VCARD line, `raw` its text as written. A card that
  * cannot be read (cut short, a line that is no property, bytes invalid in its charset) is a
- * problem and reading goes on. Photos are counted in `info.ignored`, never mapped.
+ * problem and reading goes on. Photos are counted in `info.ignored`, never mapped, and so are
+ * group cards (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND:group): they name a group and its
+ * members by UID, not a person, so they are no record (members' CATEGORIES still become groups).
  */
 export function openVcard(text: TextSource, file: string): OpenedSource {
   const info: InputInfo = { path: file, format: 'vcard', encoding: text.encoding, delimiter: null, rows: 0 };
@@ -76,14 +92,15 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
       });
       for await (const card of cards) {
         const { item, photos } = readCard(card, file, text.encoding);
-        if (photos > 0) {
-          info.ignored ??= {};
-          info.ignored.PHOTO = (info.ignored.PHOTO ?? 0) + photos;
+        if (photos > 0) ignore(info, 'PHOTO', photos);
+        if (item === undefined) {
+          ignore(info, 'group card', 1);
+          continue;
         }
         info.rows++;
         yield item;
       }
-      if (info.rows === 0) {
+      if (info.rows === 0 && info.ignored?.['group card'] === undefined) {
         throw new ImportError(
           'input_unreadable',
           `${file} holds no vCard: no BEGIN:VCARD line; expected cards from BEGIN:VCARD to END:VCARD.`,
@@ -97,3 +114,8 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
 
   return headerlessSource(info, items(), text.close);
 }
+
+const ignore = (info: InputInfo, kind: string, count: number): void => {
+  info.ignored ??= {};
+  info.ignored[kind] = (info.ignored[kind] ?? 0) + count;
+};

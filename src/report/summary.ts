@@ -46,6 +46,9 @@ export const formatSummary = (
   lines.push(...inputNotes(report));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
+  const groupCards = report.inputs.reduce((sum, input) => sum + (input.ignored?.['group card'] ?? 0), 0);
+  if (groupCards > 0)
+    lines.push(`  group cards passed over: ${n(groupCards)} (a group card names members, not a person)`);
   lines.push(
     `  groups ${verb}created ${n(report.groups.created)} (existing ${n(report.groups.existing)}), ` +
       `custom fields ${verb}created ${n(report.customFields.created)} (existing ${n(report.customFields.existing)}), ` +

@@ -257,6 +257,32 @@ describe('vCard cards', () => {
     expect(rows[0]!.values).toEqual({ FN: 'Ada', 'EMAIL.1.value': 'ada@example.com' });
     expect(source.info.ignored).toEqual({ PHOTO: 2 });
   });
+
+  it("passes over group cards (Apple's X-ADDRESSBOOKSERVER-KIND, 4.0 KIND): members, not a person", async () => {
+    const person = [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Ada',
+      'UID:ada-1',
+      'EMAIL:ada@example.com',
+      'END:VCARD',
+    ];
+    const apple = [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Friends',
+      'X-ADDRESSBOOKSERVER-KIND:group',
+      'X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:ada-1',
+      'END:VCARD',
+    ];
+    const v4 = ['BEGIN:VCARD', 'VERSION:4.0', 'KIND:Group', 'FN:Team', 'MEMBER:urn:uuid:ada-1', 'END:VCARD'];
+    const { rows, problems, source } = await readAll(
+      files.write('groups.vcf', crlf([...apple, ...person, ...v4])),
+    );
+    expect(problems).toEqual([]);
+    expect(rows.map((r) => [r.row, r.values.FN])).toEqual([[2, 'Ada']]);
+    expect(source.info).toMatchObject({ rows: 1, ignored: { 'group card': 2 } });
+  });
 });
 
 describe('vCard problems', () => {

@@ -1,0 +1,272 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
+import { load, type LoadOutcome } from '../load/index.js';
+import type { Pipeline } from '../mapping/index.js';
+import { References } from '../package/references.js';
+import { Staging } from '../package/staging.js';
+import { ChangesFile } from '../report/changes-file.js';
+import { openLedger, type Ledger } from '../state/index.js';
+import { extract } from './extract.js';
+import { hashInputs, type HashedInput } from './fingerprint.js';
+import type { RunSettings } from './options.js';
+import { RunOutputs } from './outputs.js';
+import { applyShortcut, decideShortcut, type PreviousRun, type ShortcutOutcome } from './rerun-shortcut.js';
+import { connectTarget, type ConnectedTarget } from './target.js';
+import { inTargetTurn } from './target-turn.js';
+import type { RunOptions } from './run-types.js';
+
+/** What every stage knows of the run it is part of. */
+export interface RunFrame {
+  settings: RunSettings;
+  pipeline: Pipeline;
+  started: Date;
+  runId: string;
+  outDir: string;
+  /** The pipeline, its settings and the tool version as one hash; absent for a dry run. */
+  definition?: string;
+  options: RunOptions;
+  log?: Logger;
+}
+
+/** Each stage returns what it did; `error` is what stopped it, its counts what it did before. */
+interface StageResult {
+  error?: unknown;
+}
+
+export interface OpenResult extends StageResult {
+  target?: ConnectedTarget;
+  ledger?: Ledger;
+  /** The inputs' fingerprints, when the run may be reused by the next one. */
+  hashed?: HashedInput[];
+  /** The earlier run whose outcome this one reuses (inputs unchanged). */
+  previous?: PreviousRun;
+}
+
+export interface ShortcutResult extends StageResult {
+  outcome?: ShortcutOutcome;
+}
+
+export interface ExtractResult extends StageResult {
+  /** Each input opened, with its counts (a run stopped mid-input still lists it). */
+  inputs: InputInfo[];
+  counts: ExtractCounts;
+  /** What the load stage takes: the staged records and the references they need. */
+  staging: Staging;
+  references: References;
+  outputs: RunOutputs;
+  /** Set when the load will compare with what the target holds (changes.csv). */
+  countOnly: boolean;
+}
+
+export interface LoadResult extends StageResult {
+  counts: LoadCounts;
+  /** Absent when the load did not run to its end (an error, or stopped waiting for the target). */
+  outcome?: LoadOutcome;
+  changes?: ChangesFile;
+}
+
+export const emptyLoadCounts = (): LoadCounts => ({
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  failed: 0,
+  pending: 0,
+  rejected: 0,
+});
+
+/** connect -> ledger -> fingerprint: the target, and whether the last run's outcome can be reused. */
+export const openStage = async (run: RunFrame): Promise<OpenResult> => {
+  const { settings, options, runId, pipeline, definition } = run;
+  const result: OpenResult = {};
+  try {
+    const target = await connectTarget({
+      ...(options.target ? { target: options.target } : {}),
+      stateDir: settings.stateDir,
+      dryRun: settings.dryRun,
+      // The client's request limit is the run's one concurrency limit (the load only feeds it).
+      client: {
+        concurrency: settings.concurrency,
+        ...(settings.timeout !== undefined ? { timeoutMs: Math.round(settings.timeout * 1000) } : {}),
+        ...options.client,
+      },
+    });
+    result.target = target;
+    if (target.scopeId) {
+      const ledger = openLedger({ dir: settings.stateDir });
+      result.ledger = ledger;
+      if (definition) {
+        result.hashed = await hashInputs(settings.inputs, options.signal);
+        if (result.hashed && !settings.reread) {
+          const decision = await decideShortcut({
+            ledger,
+            scopeId: target.scopeId,
+            definition,
+            inputs: result.hashed.map((h) => h.fingerprint),
+            targetEmpty: target.empty,
+          });
+          if (decision.use) result.previous = decision.previous;
+          else run.log?.debug({ runId, reason: decision.reason }, 'reading the inputs');
+        }
+      }
+      ledger.startRun({
+        runId,
+        scopeId: target.scopeId,
+        pipeline: pipeline.name,
+        inputs: settings.inputs,
+        dryRun: settings.dryRun,
+        startedAt: run.started.toISOString(),
+      });
+    }
+    run.log?.info(
+      { runId, pipeline: pipeline.name, target: target.label, dryRun: settings.dryRun },
+      'run started',
+    );
+  } catch (error) {
+    result.error = error;
+  }
+  return result;
+};
+
+/** Inputs byte-identical to the last run's: its files copied, its outcome counted again. */
+export const shortcutStage = async (run: RunFrame, previous: PreviousRun): Promise<ShortcutResult> => {
+  try {
+    const outcome = await applyShortcut(previous, run.outDir);
+    run.log?.info(
+      { runId: run.runId, inputsUnchangedSince: previous.runId },
+      `inputs unchanged since run ${previous.runId}: nothing read, nothing sent`,
+    );
+    return { outcome };
+  } catch (error) {
+    return { error };
+  }
+};
+
+/** source -> map -> normalize -> validate -> dedupe, into the staging the load stage reads. */
+export const extractStage = async (
+  run: RunFrame,
+  opened: Pick<OpenResult, 'ledger'> & { target: ConnectedTarget },
+  onRead: (done: number) => void,
+): Promise<ExtractResult> => {
+  const { settings, pipeline, options } = run;
+  const { target, ledger } = opened;
+  const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
+  // Nothing to compare with and nothing to search: every identity would be created, so the
+  // records themselves are not kept, only where they came from.
+  const countOnly =
+    settings.dryRun &&
+    pipeline.spec.reminders.length === 0 &&
+    !(scope?.hasContacts() ?? false) &&
+    (target.client === undefined || settings.match === 'none' || target.empty);
+  const result: ExtractResult = {
+    inputs: [],
+    counts: { read: 0, rejected: 0, duplicates: 0 },
+    staging: new Staging({ keysOnly: countOnly }),
+    references: new References(),
+    outputs: new RunOutputs(run.outDir, settings.inputs.length),
+    countOnly,
+  };
+  try {
+    await extract(
+      {
+        pipeline,
+        inputs: [...settings.inputs],
+        ...(settings.region ? { region: settings.region } : {}),
+        strict: settings.strict,
+        maxBodyBytes: settings.maxBodyBytes,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.stdin ? { stdin: options.stdin } : {}),
+        ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
+        onRecord: onRead,
+      },
+      {
+        outputs: result.outputs,
+        staging: result.staging,
+        references: result.references,
+        totals: result.counts,
+        opened: result.inputs,
+      },
+    );
+  } catch (error) {
+    result.error = error;
+  }
+  return result;
+};
+
+/** resolve -> send, in the target's turn; what it loaded, failed or left pending. */
+export const loadStage = async (
+  run: RunFrame,
+  opened: Pick<OpenResult, 'ledger'> & { target: ConnectedTarget },
+  extracted: ExtractResult,
+  onLoad: (done: number, total: number) => void,
+): Promise<LoadResult> => {
+  const { settings, options, runId, log } = run;
+  const { target, ledger } = opened;
+  const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
+  const result: LoadResult = { counts: emptyLoadCounts() };
+  // Only a target's answers show a contact's values: without one there is nothing to compare.
+  if (target.client && !extracted.countOnly)
+    result.changes = new ChangesFile(join(run.outDir, 'changes.csv'));
+  const { changes } = result;
+  try {
+    const outcome = await inTargetTurn(
+      { target, runId, since: run.started, dryRun: settings.dryRun, signal: options.signal, log },
+      (targetWasEmpty) =>
+        load(
+          {
+            ...(target.client ? { client: target.client } : {}),
+            ...(scope ? { scope } : {}),
+            dryRun: settings.dryRun,
+            runId,
+            chunkSize: settings.chunkSize,
+            maxBodyBytes: settings.maxBodyBytes,
+            concurrency: settings.concurrency,
+            match: settings.match,
+            targetWasEmpty,
+            ...(options.signal ? { signal: options.signal } : {}),
+            onProgress: onLoad,
+            ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
+          },
+          {
+            staging: extracted.staging,
+            references: extracted.references,
+            totals: result.counts,
+            outputs: extracted.outputs,
+            ...(changes ? { changes } : {}),
+          },
+        ),
+    );
+    if (outcome) {
+      result.outcome = outcome;
+      logOutcome(run, target, outcome);
+    }
+  } catch (error) {
+    result.error = error;
+  }
+  return result;
+};
+
+const logOutcome = (run: RunFrame, target: ConnectedTarget, outcome: LoadOutcome): void => {
+  const { runId, log } = run;
+  if (!log) return;
+  if (outcome.targetReset) {
+    log.warn(
+      { runId, target: target.label },
+      'the target holds no contact but the ledger lists some (reset?): loading everything afresh',
+    );
+  }
+  if (outcome.continues) {
+    const { runId: continued, loaded, toGo } = outcome.continues;
+    log.info(
+      { runId, continues: outcome.continues },
+      `continuing run ${continued}: ${loaded} loaded, ${toGo} to go`,
+    );
+  }
+  if (outcome.searchReason) log.warn({ runId }, `searching after all: ${outcome.searchReason}`);
+  if (outcome.resumedCreates > 0) {
+    log.info(
+      { runId, contacts: outcome.resumedCreates },
+      'resent the creates an interrupted run left pending',
+    );
+  }
+};
