@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createRowMapper, unusedColumns, type Pipeline, type UnusedColumns } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
-import type { InputInfo, Issue, SourceItem, Totals } from '../core/types.js';
+import type { ExtractCounts, InputInfo, Issue, SourceItem } from '../core/types.js';
 import { NormalizeBatches } from './parallel/batches.js';
 import { workersFor } from './parallel/normalize-pool.js';
 import type { PreparedOutcome, RecordSummary, WorkerSetup } from './parallel/protocol.js';
@@ -37,7 +37,8 @@ export const extract = async (
   ctx: {
     outputs: RunOutputs;
     staging: Staging;
-    totals: Totals;
+    /** The stage's own counts, returned in its result (run/stages.ts). */
+    totals: ExtractCounts;
     references: References;
     /** Each input as soon as it is open, its counts live: a run stopped mid-input still lists it. */
     opened?: InputInfo[];
