@@ -107,3 +107,16 @@ describe('the import graph of src/', () => {
     expect(findCycles(graph).map((cycle) => cycle.map(show).join(' -> '))).toEqual([]);
   });
 });
+
+/** Issue 10: a file a newcomer can read whole; past this, split it where its parts already are. */
+const MAX_FILE_LINES = 400;
+
+describe('the size of src/', () => {
+  it(`has no file over ${MAX_FILE_LINES} lines`, () => {
+    const long = sourceFiles()
+      .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ file, lines }) => `${show(file)}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
