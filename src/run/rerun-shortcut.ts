@@ -57,11 +57,14 @@ const reportSchema = z.object({
   inputs: z.array(
     z.object({
       path: z.string(),
-      format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'vcard']),
+      format: z.enum(['csv', 'tsv', 'json', 'ndjson', 'vcard', 'xlsx']),
       encoding: z.string(),
       delimiter: z.string().nullable(),
       rows: count,
+      sheet: z.string().optional(),
       ignored: z.record(z.string(), count).optional(),
+      unusedColumns: z.array(z.string()).optional(),
+      suggestedColumns: z.record(z.string(), z.string()).optional(),
     }),
   ),
   totals: z.object({
