@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LIMITS } from '../core/schemas/index.js';
 import { ImportError } from '../core/errors/index.js';
 import { isSupportedRegion } from '../normalize/index.js';
+import { RUN_BOUNDS, RUN_DEFAULTS } from './defaults.js';
 
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
 export type RejectThreshold = { count: number } | { percent: number };
@@ -20,32 +20,46 @@ const maxRejectsSchema = z.union([
     ),
 ]);
 
-/**
- * DESIGN.md "Request size": the default body limit, under the local service's 5 MB (5 MiB) and
- * under a remote target's 5 MB (5,000,000 bytes) with room for headers and our arithmetic.
- */
-export const DEFAULT_MAX_BODY_BYTES = 4_900_000;
+/** DESIGN.md "Request size": the default body limit (defaults.ts). */
+export const DEFAULT_MAX_BODY_BYTES = RUN_DEFAULTS.maxBodyBytes;
 
-/** Run options are checked once here, at the boundary; the stages trust them. */
+/**
+ * Run options are checked once here, at the boundary; the stages trust them. Every default is
+ * RUN_DEFAULTS' (defaults.ts), applied here and nowhere else.
+ */
 export const runSettingsSchema = z.object({
   inputs: z.array(z.string().min(1)).min(1, 'at least one input file is needed'),
   /** The worksheet of the .xlsx inputs to read (else the pipeline's, else the first visible one). */
   sheet: z.string().min(1, 'expected a sheet name').optional(),
-  dryRun: z.boolean().default(false),
+  dryRun: z.boolean().default(RUN_DEFAULTS.dryRun),
   outDir: z.string().min(1).optional(),
-  stateDir: z.string().min(1).default('.contact-import'),
-  chunkSize: z.number().int().min(1).max(LIMITS.maxBulkDefault).default(100),
-  concurrency: z.number().int().min(1).max(64).default(4),
+  stateDir: z.string().min(1).default(RUN_DEFAULTS.stateDir),
+  chunkSize: z
+    .number()
+    .int()
+    .min(RUN_BOUNDS.chunkSize.min)
+    .max(RUN_BOUNDS.chunkSize.max)
+    .default(RUN_DEFAULTS.chunkSize),
+  concurrency: z
+    .number()
+    .int()
+    .min(RUN_BOUNDS.concurrency.min)
+    .max(RUN_BOUNDS.concurrency.max)
+    .default(RUN_DEFAULTS.concurrency),
   /** Seconds: the client's base request timeout and its start probe's (`--timeout`). */
-  timeout: z.number().positive('expected a number of seconds above 0').max(3600).optional(),
+  timeout: z
+    .number()
+    .positive('expected a number of seconds above 0')
+    .max(RUN_BOUNDS.timeout.max)
+    .optional(),
   /** `--max-body-bytes`: no request body is larger; a record that fits no request is rejected. */
   maxBodyBytes: z
     .number()
     .int()
-    .min(64 * 1024, 'expected at least 65536 bytes')
-    .max(1024 * 1024 * 1024)
-    .default(DEFAULT_MAX_BODY_BYTES),
-  match: z.enum(['email', 'none']).default('email'),
+    .min(RUN_BOUNDS.maxBodyBytes.min, `expected at least ${RUN_BOUNDS.maxBodyBytes.min} bytes`)
+    .max(RUN_BOUNDS.maxBodyBytes.max)
+    .default(RUN_DEFAULTS.maxBodyBytes),
+  match: z.enum(['email', 'none']).default(RUN_DEFAULTS.match),
   region: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'expected a two-letter region code such as US')
@@ -55,18 +69,23 @@ export const runSettingsSchema = z.object({
       'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB',
     )
     .optional(),
-  maxRejects: maxRejectsSchema.default({ count: 0 }),
-  strict: z.boolean().default(false),
+  maxRejects: maxRejectsSchema.prefault(RUN_DEFAULTS.maxRejects),
+  strict: z.boolean().default(RUN_DEFAULTS.strict),
   /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
-  reread: z.boolean().default(false),
+  reread: z.boolean().default(RUN_DEFAULTS.reread),
 });
 
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
-export type RunSettings = z.output<typeof runSettingsSchema>;
+/** Frozen (parseRunSettings): a stage reads the settings, none changes them. */
+export type RunSettings = Readonly<z.output<typeof runSettingsSchema>>;
 
 export const parseRunSettings = (input: RunSettingsInput): RunSettings => {
   const result = runSettingsSchema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    Object.freeze(result.data.inputs);
+    Object.freeze(result.data.maxRejects);
+    return Object.freeze(result.data);
+  }
   const issue = result.error.issues[0]!;
   const key = issue.path.join('.');
   throw new ImportError('config_invalid', `option ${key}: ${issue.message}`, { field: key });
