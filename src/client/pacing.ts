@@ -53,83 +53,101 @@ interface Start extends PacedStart {
   limited: boolean;
 }
 
-export function createPacer(options: PacingOptions = {}): Pacer {
-  const windowMs = options.windowMs ?? 1000;
-  const margin = options.margin ?? 0.95;
-  const recoverAfterMs = options.recoverAfterMs ?? 10_000;
-  const recoverStep = options.recoverStep ?? 0.05;
-  const cut = options.cut ?? 0.85;
-  const now = options.now ?? (() => performance.now());
-  const sleep =
+/** The options with their defaults. */
+const settingsOf = (options: PacingOptions) => ({
+  windowMs: options.windowMs ?? 1000,
+  margin: options.margin ?? 0.95,
+  recoverAfterMs: options.recoverAfterMs ?? 10_000,
+  recoverStep: options.recoverStep ?? 0.05,
+  cut: options.cut ?? 0.85,
+  now: options.now ?? (() => performance.now()),
+  sleep:
     options.sleep ??
-    ((ms: number, signal?: AbortSignal) => sleepTimer(ms, undefined, signal ? { signal } : {}));
+    ((ms: number, signal?: AbortSignal) => sleepTimer(ms, undefined, signal ? { signal } : {})),
+});
 
-  let gateUntil = Number.NEGATIVE_INFINITY;
-  let perSecond: number | undefined;
-  let lastStart = Number.NEGATIVE_INFINITY;
-  let adjustedAt = Number.NEGATIVE_INFINITY;
-  let quietSince = Number.NEGATIVE_INFINITY;
+export function createPacer(options: PacingOptions = {}): Pacer {
+  return new SharedPacer(settingsOf(options));
+}
+
+class SharedPacer implements Pacer {
+  private gateUntil = Number.NEGATIVE_INFINITY;
+  private perSecond: number | undefined;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private adjustedAt = Number.NEGATIVE_INFINITY;
+  private quietSince = Number.NEGATIVE_INFINITY;
   // Starts of the last two windows, oldest first: what a 429 is measured against.
-  const starts: Start[] = [];
+  private readonly starts: Start[] = [];
   // One claim at a time, in arrival order, so spacing holds between real starts.
-  let turn: Promise<unknown> = Promise.resolve();
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: ReturnType<typeof settingsOf>) {}
+
+  acquire(signal?: AbortSignal): Promise<PacedStart> {
+    const mine = this.turn.then(() => this.claim(signal));
+    this.turn = mine.catch(() => undefined);
+    return abortable(mine, signal);
+  }
+
+  settled(start: PacedStart, outcome: AttemptOutcome): void {
+    if (outcome.status !== 429) return;
+    const t = this.o.now();
+    this.quietSince = t;
+    (start as Start).limited = true;
+    const previousGate = this.gateUntil;
+    if (outcome.retryAfterMs !== undefined)
+      this.gateUntil = Math.max(this.gateUntil, t + outcome.retryAfterMs);
+    this.adopt(start, previousGate);
+  }
+
+  rate(): number | undefined {
+    return this.perSecond;
+  }
+
+  notBefore(): number {
+    return this.gateUntil;
+  }
 
   /**
    * No more starts in any window than the pace allows, and no two closer than 0.8 of the even
    * spacing: a stall of the event loop can be caught up within the window, yet no burst forms.
    */
-  const earliestStart = (t: number): number => {
-    if (perSecond === undefined) return gateUntil;
-    const allowed = Math.max(1, Math.floor((perSecond * windowMs) / 1000));
-    let at = Math.max(gateUntil, lastStart + (0.8 * windowMs) / allowed);
+  private earliestStart(t: number): number {
+    const { starts } = this;
+    const { windowMs } = this.o;
+    if (this.perSecond === undefined) return this.gateUntil;
+    const allowed = Math.max(1, Math.floor((this.perSecond * windowMs) / 1000));
+    let at = Math.max(this.gateUntil, this.lastStart + (0.8 * windowMs) / allowed);
     const first = starts.findIndex((s) => s.at > t - windowMs);
     const recent = first === -1 ? 0 : starts.length - first;
     // One ms past the window, so a start never shares its boundary with the one it replaces.
     if (recent >= allowed) at = Math.max(at, starts[starts.length - allowed]!.at + windowMs + 1);
     return at;
-  };
+  }
 
-  const recover = (t: number): void => {
-    if (perSecond === undefined || t - quietSince < recoverAfterMs) return;
-    perSecond *= 1 + recoverStep;
-    quietSince = t;
-  };
+  private recover(t: number): void {
+    if (this.perSecond === undefined || t - this.quietSince < this.o.recoverAfterMs) return;
+    this.perSecond *= 1 + this.o.recoverStep;
+    this.quietSince = t;
+  }
 
-  async function claim(signal: AbortSignal | undefined): Promise<PacedStart> {
+  private async claim(signal: AbortSignal | undefined): Promise<PacedStart> {
+    const { starts } = this;
     for (;;) {
       signal?.throwIfAborted();
-      const t = now();
-      recover(t);
-      const at = earliestStart(t);
+      const t = this.o.now();
+      this.recover(t);
+      const at = this.earliestStart(t);
       if (t >= at) {
-        lastStart = t;
+        this.lastStart = t;
         const start: Start = { at: t, limited: false };
         starts.push(start);
-        while (starts.length > 0 && starts[0]!.at < t - 2 * windowMs) starts.shift();
+        while (starts.length > 0 && starts[0]!.at < t - 2 * this.o.windowMs) starts.shift();
         return start;
       }
       // Loop after waking: a 429 may have moved the gate meanwhile.
-      await sleep(at - t, signal);
+      await this.o.sleep(at - t, signal);
     }
-  }
-
-  function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    if (!signal) return work;
-    if (signal.aborted) return Promise.reject(signal.reason as unknown);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason as unknown);
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
   }
 
   /**
@@ -138,9 +156,11 @@ export function createPacer(options: PacingOptions = {}): Pacer {
    * this does not count admissions of the window before). One cut per pace: a 429 of an attempt
    * that started before the last adjustment tells of the old pace.
    */
-  function adopt(limited: PacedStart, previousGate: number): void {
+  private adopt(limited: PacedStart, previousGate: number): void {
+    const { starts } = this;
+    const { windowMs, margin, cut } = this.o;
     const startedAt = limited.at;
-    if (startedAt < adjustedAt) return;
+    if (startedAt < this.adjustedAt) return;
     const from = Math.max(startedAt - windowMs, previousGate);
     let admitted = 0;
     // Claimed before the limited attempt (by order: a clock can give equal times).
@@ -153,26 +173,27 @@ export function createPacer(options: PacingOptions = {}): Pacer {
     if (admitted === 0) return;
     const revealed = margin * ((admitted * 1000) / windowMs);
     // A pace that still met a 429 was too fast even if the count says otherwise.
-    perSecond = perSecond === undefined ? revealed : Math.min(revealed, perSecond * cut);
-    adjustedAt = now();
+    this.perSecond = this.perSecond === undefined ? revealed : Math.min(revealed, this.perSecond * cut);
+    this.adjustedAt = this.o.now();
   }
+}
 
-  return {
-    acquire(signal) {
-      const mine = turn.then(() => claim(signal));
-      turn = mine.catch(() => undefined);
-      return abortable(mine, signal);
-    },
-    settled(start, outcome) {
-      if (outcome.status !== 429) return;
-      const t = now();
-      quietSince = t;
-      (start as Start).limited = true;
-      const previousGate = gateUntil;
-      if (outcome.retryAfterMs !== undefined) gateUntil = Math.max(gateUntil, t + outcome.retryAfterMs);
-      adopt(start, previousGate);
-    },
-    rate: () => perSecond,
-    notBefore: () => gateUntil,
-  };
+/** `work`, or the signal's reason as soon as it aborts (the work itself goes on). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as unknown);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as unknown);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
