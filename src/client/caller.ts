@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { endpointKey, pathOf, type AnyEndpoint, type RequestParts } from './endpoint.js';
 import { errorFromMalformedSuccess, errorFromResponse, isRequestError, RequestError } from './errors.js';
-import { createTransport, type HttpResponse } from './http.js';
+import { createTransport, type HttpResponse, type Transport } from './http.js';
 import { resolveClientOptions } from './options.js';
 import { runWithRetry, type RetryPolicy } from './retry.js';
 import { createStatsCounter, type RequestStats } from './stats.js';
@@ -40,33 +40,6 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     ...(options.random ? { random: options.random } : {}),
   };
 
-  const combine = (callSignal: AbortSignal | undefined): AbortSignal | undefined => {
-    const signals = [options.signal, callSignal].filter((s): s is AbortSignal => s !== undefined);
-    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
-  };
-
-  /** The answer checked against the endpoint's response schema; anything else is a RequestError. */
-  const checked = (endpoint: AnyEndpoint, path: string, response: HttpResponse): unknown => {
-    const ctx = transport.context(endpoint.method, path);
-    if (response.status < 200 || response.status > 299) {
-      throw errorFromResponse(ctx, response.status, response.headers, response.bodyText);
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(response.bodyText);
-    } catch {
-      throw errorFromMalformedSuccess(ctx, response.status, { bodyText: response.bodyText });
-    }
-    const parsed = endpoint.response.safeParse(json);
-    if (!parsed.success) {
-      throw errorFromMalformedSuccess(ctx, response.status, {
-        bodyText: response.bodyText,
-        zodError: parsed.error,
-      });
-    }
-    return parsed.data;
-  };
-
   async function invoke(
     endpoint: AnyEndpoint,
     parts: RequestParts,
@@ -76,7 +49,7 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     const path = pathOf(endpoint.route, parts.id);
     // Ids in paths come from callers; a path that somehow holds the key must not carry it out.
     const shownPath = transport.redact(path);
-    const signal = combine(parts.signal);
+    const signal = combine(options.signal, parts.signal);
     // One key for every attempt of a create: the service answers a retry with the first result.
     const headers =
       endpoint.retry === 'create' ? { 'idempotency-key': parts.idempotencyKey ?? randomUUID() } : undefined;
@@ -102,22 +75,14 @@ export function createCaller(clientOptions: ClientOptions): Caller {
               if (attemptNumber > 1) counter.count(key, 'retried');
             },
           });
-          return checked(endpoint, path, response);
+          return checked(transport, endpoint, path, response);
         },
       });
       return endpoint.result(answer);
     } catch (error) {
       counter.count(key, 'failed');
       if (isRequestError(error)) throw error;
-      // A bug or an unexpected library error: keep the contract (a RequestError, key redacted).
-      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new RequestError({
-        method: endpoint.method,
-        path: shownPath,
-        code: 'service_error',
-        retryable: false,
-        message: transport.redact(`${endpoint.method} ${path} failed unexpectedly: ${text}`),
-      });
+      throw unexpectedFailure(transport, endpoint, path, error);
     }
   }
 
@@ -128,3 +93,56 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     close: () => transport.close(),
   };
 }
+
+/** The answer checked against the endpoint's response schema; anything else is a RequestError. */
+const checked = (
+  transport: Transport,
+  endpoint: AnyEndpoint,
+  path: string,
+  response: HttpResponse,
+): unknown => {
+  const ctx = transport.context(endpoint.method, path);
+  if (response.status < 200 || response.status > 299) {
+    throw errorFromResponse(ctx, response.status, response.headers, response.bodyText);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(response.bodyText);
+  } catch {
+    throw errorFromMalformedSuccess(ctx, response.status, { bodyText: response.bodyText });
+  }
+  const parsed = endpoint.response.safeParse(json);
+  if (!parsed.success) {
+    throw errorFromMalformedSuccess(ctx, response.status, {
+      bodyText: response.bodyText,
+      zodError: parsed.error,
+    });
+  }
+  return parsed.data;
+};
+
+/** The run's signal and the call's, as one. */
+const combine = (
+  clientSignal: AbortSignal | undefined,
+  callSignal: AbortSignal | undefined,
+): AbortSignal | undefined => {
+  const signals = [clientSignal, callSignal].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+};
+
+/** A bug or an unexpected library error: keep the contract (a RequestError, key redacted). */
+const unexpectedFailure = (
+  transport: Transport,
+  endpoint: AnyEndpoint,
+  path: string,
+  error: unknown,
+): RequestError => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new RequestError({
+    method: endpoint.method,
+    path: transport.redact(path),
+    code: 'service_error',
+    retryable: false,
+    message: transport.redact(`${endpoint.method} ${path} failed unexpectedly: ${text}`),
+  });
+};

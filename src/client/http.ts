@@ -80,13 +80,7 @@ export function createTransport(options: TransportOptions): Transport {
     redact: redactText,
     keySource: options.keySource,
   });
-  const agent = new Agent({
-    keepAliveTimeout: 10_000,
-    keepAliveMaxTimeout: 60_000,
-    // As many sockets as requests the limit below lets out: none waits for one, none sits idle.
-    connections: options.concurrency,
-    connect: { timeout: options.connectTimeoutMs },
-  });
+  const agent = createAgent(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = `Bearer ${options.apiKey}`;
   const pacer: Pacer | undefined = options.pacing === false ? undefined : createPacer(options.pacing);
@@ -94,14 +88,8 @@ export function createTransport(options: TransportOptions): Transport {
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
     const ctx = context(req.method, req.path);
     if (req.signal?.aborted) throw errorFromTransport(ctx, 'aborted', req.signal.reason, options.timeoutMs);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': 'contact-import',
-      ...req.headers,
-      authorization,
-    };
     const body = req.bodyJson ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const headers = headersOf(req, authorization, body !== undefined);
     // Serialized before the pace: the start the pacer counts is then close to the real send.
     let start: PacedStart | undefined;
     if (pacer) {
@@ -112,7 +100,7 @@ export function createTransport(options: TransportOptions): Transport {
       }
     }
     // The timeout starts once the attempt does: waiting at the gate is not the service's delay.
-    const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body);
+    const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body, options.timeoutPerMbMs);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
@@ -141,10 +129,6 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** Sending a big body takes longer: the base plus `timeoutPerMbMs` per megabyte of it. */
-  const timeoutFor = (baseMs: number, body: string | undefined): number =>
-    body === undefined ? baseMs : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * options.timeoutPerMbMs);
-
   return {
     send: (req) =>
       limit(sendNow, req).catch((error: unknown) => {
@@ -164,6 +148,28 @@ export function createTransport(options: TransportOptions): Transport {
 }
 
 const MB = 1024 * 1024;
+
+/** Sending a big body takes longer: the base plus `perMbMs` per megabyte of it. */
+const timeoutFor = (baseMs: number, body: string | undefined, perMbMs: number): number =>
+  body === undefined ? baseMs : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * perMbMs);
+
+/** Keep-alive connections to the target, as many as requests may be in flight. */
+const createAgent = (options: TransportOptions): Agent =>
+  new Agent({
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    // As many sockets as the request limit lets requests out: none waits for one, none sits idle.
+    connections: options.concurrency,
+    connect: { timeout: options.connectTimeoutMs },
+  });
+
+const headersOf = (req: HttpRequest, authorization: string, json: boolean): Record<string, string> => ({
+  accept: 'application/json',
+  'user-agent': 'contact-import',
+  ...req.headers,
+  authorization,
+  ...(json ? { 'content-type': 'application/json' } : {}),
+});
 
 /**
  * The answer's body as text, or undefined once it passes `limit` bytes: then the body is
