@@ -1,31 +1,14 @@
-import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+import { CONTACT_SCALAR_FIELDS, type ContactResponse, type ContactWrite } from '../core/schemas/index.js';
 
 /**
  * The scalar fields a contact answer shows (API.md "Contact, response shape") that an import
  * writes: the only fields whose value before a run is known, so the only ones a preview can show
  * and an undo can put back. `is_archived` is left out: an import never writes it.
  */
-export const SCALAR_FIELDS = [
-  'full_name',
-  'first_name',
-  'last_name',
-  'job_title',
-  'company',
-  'description',
-  'legacy_location',
-  'website',
-  'image_url',
-  'starred',
-  'birthday',
-  'worknet',
-  'microblog',
-  'socialnet',
-  'photonet',
-  'frequency',
-  'source',
-] as const satisfies readonly (keyof ContactResponse & keyof ContactWrite)[];
-
-export type ScalarField = (typeof SCALAR_FIELDS)[number];
+export type ScalarField = Exclude<(typeof CONTACT_SCALAR_FIELDS)[number], 'is_archived'>;
+export const SCALAR_FIELDS: readonly ScalarField[] = CONTACT_SCALAR_FIELDS.filter(
+  (field): field is ScalarField => field !== 'is_archived',
+);
 export type ScalarValue = string | boolean | null;
 export type ScalarImage = Partial<Record<ScalarField, ScalarValue>>;
 

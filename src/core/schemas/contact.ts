@@ -175,3 +175,25 @@ export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 export type CreateContactsBody = z.infer<typeof createContactsBodySchema>;
 export type BulkUpdateElement = z.infer<typeof bulkUpdateElementSchema>;
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
+
+/** The response shape's scalar fields (API.md "Contact, response shape"), besides id and dates. */
+export const CONTACT_SCALAR_FIELDS = [
+  'full_name',
+  'first_name',
+  'last_name',
+  'job_title',
+  'company',
+  'description',
+  'legacy_location',
+  'website',
+  'image_url',
+  'starred',
+  'is_archived',
+  'birthday',
+  'worknet',
+  'microblog',
+  'socialnet',
+  'photonet',
+  'frequency',
+  'source',
+] as const satisfies readonly (keyof ContactResponse & keyof ContactWrite)[];

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ContactResponse, ContactWrite } from '../../core/schemas/contact.js';
+import {
+  CONTACT_SCALAR_FIELDS,
+  type ContactResponse,
+  type ContactWrite,
+} from '../../core/schemas/contact.js';
 import type { LocalContact } from '../../core/schemas/local.js';
 import type { WriteLocation } from '../envelope.js';
 import { ContactLists } from './contact-lists.js';
@@ -16,28 +20,6 @@ export interface ContactRow {
   updated_at: string;
   [field: string]: unknown;
 }
-
-/** The response shape's scalar fields (API.md "Contact, response shape"), besides id and dates. */
-const RESPONSE_FIELDS = [
-  'full_name',
-  'first_name',
-  'last_name',
-  'job_title',
-  'company',
-  'description',
-  'legacy_location',
-  'website',
-  'image_url',
-  'starred',
-  'is_archived',
-  'birthday',
-  'worknet',
-  'microblog',
-  'socialnet',
-  'photonet',
-  'frequency',
-  'source',
-] as const;
 
 const scalarEntries = (write: Record<string, unknown>): [string, unknown][] =>
   SCALAR_FIELDS.filter((field) => write[field] !== undefined).map((field) => [field, write[field]]);
@@ -133,7 +115,7 @@ export class ContactStore {
   /** API.md's contact response shape. */
   response(row: ContactRow): ContactResponse {
     const out: Record<string, unknown> = { id: row.id };
-    for (const field of RESPONSE_FIELDS) out[field] = decodeScalar(field, row[field]);
+    for (const field of CONTACT_SCALAR_FIELDS) out[field] = decodeScalar(field, row[field]);
     out.created_at = row.created_at;
     out.updated_at = row.updated_at;
     return out as ContactResponse;
