@@ -7,7 +7,21 @@ export interface KnownWords {
   commands: readonly string[];
   /** Long flag names without dashes, of the command being run (or the top level). */
   flags: readonly string[];
+  /** The long flags of the other commands, by command: a flag typed to the wrong one is named. */
+  elsewhere?: Readonly<Record<string, readonly string[]>>;
 }
+
+/** `--dry-rn` given to validate: the flag meant, and the command that has it. */
+const otherCommandsFlag = (
+  word: string,
+  known: KnownWords,
+): { command: string; flag: string } | undefined => {
+  for (const [command, flags] of Object.entries(known.elsewhere ?? {})) {
+    const flag = flags.includes(word) ? word : nearest(word, flags);
+    if (flag !== undefined) return { command, flag };
+  }
+  return undefined;
+};
 
 /**
  * One line for a usage mistake, with the nearest known command or flag when a word looks like a
@@ -26,6 +40,14 @@ export const usageLine = (message: string, known: KnownWords, args: readonly str
   if (typedFlag !== undefined) {
     const suggestion = nearest(word, known.flags);
     const flag = typedFlag.split('=')[0]!;
+    const other = suggestion || !command ? undefined : otherCommandsFlag(word, known);
+    if (other && command === 'validate' && other.flag === 'dry-run') {
+      return `unknown option ${flag}; validate is always a dry run (did you mean \`run --dry-run\`?). ${help}`;
+    }
+    if (other) {
+      const same = `--${other.flag}` === flag ? 'it' : `--${other.flag}`;
+      return `unknown option ${flag}: ${same} is an option of ${other.command}, not of ${command}. ${help}`;
+    }
     return `unknown option ${flag}${suggestion ? `; did you mean --${suggestion}?` : '.'} ${help}`;
   }
   if (!command) {

@@ -13,6 +13,8 @@ export interface ByteSourceOptions {
   path: string;
   signal?: AbortSignal;
   stdin?: NodeJS.ReadableStream;
+  /** Told the size of each chunk as it is read (progress: bytes read of the file's size). */
+  onBytes?: (count: number) => void;
 }
 
 /** Raw bytes of one input, pulled chunk by chunk; `close` releases the file at any point. */
@@ -49,7 +51,12 @@ const toImportError = (error: unknown, path: string): ImportError => {
 const interrupted = (path: string): ImportError =>
   new ImportError('interrupted', `Reading ${path} was stopped before its end.`, { file: path });
 
-async function* fileChunks(handle: FileHandle, path: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
+async function* fileChunks(
+  handle: FileHandle,
+  path: string,
+  signal?: AbortSignal,
+  onBytes?: (count: number) => void,
+): AsyncGenerator<Buffer> {
   // A fresh buffer per read: consumers (csv-parse, the decoders) may keep slices of it.
   for (;;) {
     if (signal?.aborted) throw interrupted(path);
@@ -61,6 +68,7 @@ async function* fileChunks(handle: FileHandle, path: string, signal?: AbortSigna
       throw toImportError(error, path);
     }
     if (bytesRead === 0) return;
+    onBytes?.(bytesRead);
     yield bytesRead === CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead);
   }
 }
@@ -163,7 +171,7 @@ export async function openBytes(options: ByteSourceOptions): Promise<ByteSource>
   } catch (error) {
     throw toImportError(error, path);
   }
-  const chunks = fileChunks(handle, path, signal);
+  const chunks = fileChunks(handle, path, signal, options.onBytes);
   let closed = false;
   return {
     chunks,

@@ -20,6 +20,8 @@ export interface OpenSourceOptions {
   signal?: AbortSignal;
   /** Read for the path `-`; defaults to process.stdin. */
   stdin?: NodeJS.ReadableStream;
+  /** Told the size of each chunk of a text input as it is read (progress); not for workbooks. */
+  onBytes?: (count: number) => void;
 }
 
 /** How standard input (the path `-`) is named in reports and messages. */
@@ -51,6 +53,7 @@ export async function openSource(
     encoding: dialect.encoding,
     signal: options.signal,
     stdin: options.stdin,
+    ...(options.onBytes ? { onBytes: options.onBytes } : {}),
   });
   switch (format) {
     case 'csv':

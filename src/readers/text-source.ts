@@ -10,6 +10,8 @@ export interface TextSourceOptions {
   encoding?: string;
   signal?: AbortSignal;
   stdin?: NodeJS.ReadableStream;
+  /** Told the size of each chunk of the file as it is read (before decoding). */
+  onBytes?: (count: number) => void;
 }
 
 /** An input as UTF-8 bytes (BOM dropped), whatever its encoding. */

@@ -13,7 +13,7 @@ export interface RunContext {
 }
 
 /** One sentence: why the run ended with its exit code. */
-export const exitReason = (report: RunReport, context: RunContext): string => {
+export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxRejects'>): string => {
   const { totals } = report;
   if (report.status === 'aborted') {
     return `Stopped: ${report.error ? report.error.message : 'a run-level problem'}.`.replace(/\.\.$/, '.');

@@ -22,7 +22,8 @@ export const formatSummary = (
   const verb = report.dryRun ? 'would be ' : '';
   lines.push(
     `${report.dryRun ? 'Dry run' : 'Run'} ${report.runId} ${STATUS_LINE[report.status]} in ${seconds.toFixed(1)}s ` +
-      `(pipeline ${report.pipeline}, target ${report.target})`,
+      // A dry run with no target checks the files only: no target to speak of.
+      `(pipeline ${report.pipeline}${report.dryRun && report.target === 'local' ? '' : `, target ${report.target}`})`,
   );
   if (report.error) lines.push(`  error: ${report.error.code}: ${report.error.message}`);
   if (report.inputsUnchangedSince) {

@@ -18,7 +18,8 @@ export interface ExtractOptions {
   strict: boolean;
   signal?: AbortSignal;
   stdin?: NodeJS.ReadableStream;
-  onRecord?: (read: number) => void;
+  /** Every 1,024 records and at each input's end: records read, bytes read, and the inputs' size when known. */
+  onRecord?: (read: number, bytes: number, totalBytes: number | undefined) => void;
   /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
   workers?: number;
   /** `--max-body-bytes`: records too large for any request are rejected here (record-size.ts). */
@@ -52,6 +53,13 @@ export const extract = async (
   // can still reject it (a keys-only dry run loads nothing); the rejected file reads it back.
   const keepSources = !staging.keysOnly;
   outputs.readSourcesFrom((input, row) => staging.sourceOf({ input, row }));
+  // Progress in bytes: the size of every plain-file input (none for stdin or a FIFO).
+  const sizes = await Promise.all(options.inputs.map(fileSize));
+  const totalBytes = sizes.every((size) => size !== undefined)
+    ? sizes.reduce<number>((sum, size) => sum + size!, 0)
+    : undefined;
+  let bytesBefore = 0;
+  let bytesNow = 0;
 
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
@@ -59,6 +67,7 @@ export const extract = async (
     const source = await openSource(path, pipeline.dialect, {
       signal: options.signal,
       stdin: options.stdin,
+      onBytes: (count) => (bytesNow += count),
     }).catch((error: unknown) => stopIfInterrupted(error, options.signal));
     if (!source) break;
     const file = source.info.path;
@@ -169,7 +178,7 @@ export const extract = async (
           totals.read += 1;
           await batches.add(item);
           if ((totals.read & 1023) === 0) {
-            options.onRecord?.(totals.read);
+            options.onRecord?.(totals.read, bytesBefore + bytesNow, totalBytes);
             if (options.signal?.aborted) break;
           }
         }
@@ -180,9 +189,19 @@ export const extract = async (
     } finally {
       await batches.close();
     }
-    options.onRecord?.(totals.read);
+    // A workbook counts no bytes as it goes: its whole size once it is read.
+    bytesBefore += sizes[input] ?? bytesNow;
+    bytesNow = 0;
+    options.onRecord?.(totals.read, bytesBefore, totalBytes);
   }
   return infos;
+};
+
+/** The size of a plain file; undefined for stdin, a FIFO or anything stat cannot tell. */
+const fileSize = async (path: string): Promise<number | undefined> => {
+  if (path === '-') return undefined;
+  const info = await stat(path).catch(() => undefined);
+  return info?.isFile() ? info.size : undefined;
 };
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ImportError } from '../core/errors/index.js';
 import { isSupportedRegion } from '../normalize/index.js';
+import { nearest } from '../core/nearest.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from './defaults.js';
 
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
@@ -27,60 +28,80 @@ export const DEFAULT_MAX_BODY_BYTES = RUN_DEFAULTS.maxBodyBytes;
  * Run options are checked once here, at the boundary; the stages trust them. Every default is
  * RUN_DEFAULTS' (defaults.ts), applied here and nowhere else.
  */
-export const runSettingsSchema = z.object({
-  inputs: z.array(z.string().min(1)).min(1, 'at least one input file is needed'),
-  /** The worksheet of the .xlsx inputs to read (else the pipeline's, else the first visible one). */
-  sheet: z.string().min(1, 'expected a sheet name').optional(),
-  dryRun: z.boolean().default(RUN_DEFAULTS.dryRun),
-  outDir: z.string().min(1).optional(),
-  stateDir: z.string().min(1).default(RUN_DEFAULTS.stateDir),
-  chunkSize: z
-    .number()
-    .int()
-    .min(RUN_BOUNDS.chunkSize.min)
-    .max(RUN_BOUNDS.chunkSize.max)
-    .default(RUN_DEFAULTS.chunkSize),
-  concurrency: z
-    .number()
-    .int()
-    .min(RUN_BOUNDS.concurrency.min)
-    .max(RUN_BOUNDS.concurrency.max)
-    .default(RUN_DEFAULTS.concurrency),
-  /** Seconds: the client's base request timeout and its start probe's (`--timeout`). */
-  timeout: z
-    .number()
-    .positive('expected a number of seconds above 0')
-    .max(RUN_BOUNDS.timeout.max)
-    .optional(),
-  /** `--max-body-bytes`: no request body is larger; a record that fits no request is rejected. */
-  maxBodyBytes: z
-    .number()
-    .int()
-    .min(RUN_BOUNDS.maxBodyBytes.min, `expected at least ${RUN_BOUNDS.maxBodyBytes.min} bytes`)
-    .max(RUN_BOUNDS.maxBodyBytes.max)
-    .default(RUN_DEFAULTS.maxBodyBytes),
-  match: z.enum(['email', 'none']).default(RUN_DEFAULTS.match),
-  region: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'expected a two-letter region code such as US')
-    .transform((r) => r.toUpperCase())
-    .refine(
-      isSupportedRegion,
-      'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB',
-    )
-    .optional(),
-  maxRejects: maxRejectsSchema.prefault(RUN_DEFAULTS.maxRejects),
-  strict: z.boolean().default(RUN_DEFAULTS.strict),
-  /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
-  reread: z.boolean().default(RUN_DEFAULTS.reread),
-});
+export const runSettingsSchema = z
+  .object({
+    inputs: z.array(z.string().min(1)).min(1, 'at least one input file is needed'),
+    /** The worksheet of the .xlsx inputs to read (else the pipeline's, else the first visible one). */
+    sheet: z.string().min(1, 'expected a sheet name').optional(),
+    dryRun: z.boolean().default(RUN_DEFAULTS.dryRun),
+    outDir: z.string().min(1).optional(),
+    stateDir: z.string().min(1).default(RUN_DEFAULTS.stateDir),
+    chunkSize: z
+      .number()
+      .int()
+      .min(RUN_BOUNDS.chunkSize.min)
+      .max(RUN_BOUNDS.chunkSize.max)
+      .default(RUN_DEFAULTS.chunkSize),
+    concurrency: z
+      .number()
+      .int()
+      .min(RUN_BOUNDS.concurrency.min)
+      .max(RUN_BOUNDS.concurrency.max)
+      .default(RUN_DEFAULTS.concurrency),
+    /** Seconds: the client's base request timeout and its start probe's (`--timeout`). */
+    timeout: z
+      .number()
+      .positive('expected a number of seconds above 0')
+      .max(RUN_BOUNDS.timeout.max)
+      .optional(),
+    /** `--max-body-bytes`: no request body is larger; a record that fits no request is rejected. */
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(RUN_BOUNDS.maxBodyBytes.min, `expected at least ${RUN_BOUNDS.maxBodyBytes.min} bytes`)
+      .max(RUN_BOUNDS.maxBodyBytes.max)
+      .default(RUN_DEFAULTS.maxBodyBytes),
+    match: z.enum(['email', 'none']).default(RUN_DEFAULTS.match),
+    region: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'expected a two-letter region code such as US')
+      .transform((r) => r.toUpperCase())
+      .refine(
+        isSupportedRegion,
+        'not a region libphonenumber knows; expected an ISO 3166 code such as US or GB',
+      )
+      .optional(),
+    maxRejects: maxRejectsSchema.prefault(RUN_DEFAULTS.maxRejects),
+    strict: z.boolean().default(RUN_DEFAULTS.strict),
+    /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
+    reread: z.boolean().default(RUN_DEFAULTS.reread),
+  })
+  .strict();
 
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
 /** Frozen (parseRunSettings): a stage reads the settings, none changes them. */
 export type RunSettings = Readonly<z.output<typeof runSettingsSchema>>;
 
-export const parseRunSettings = (input: RunSettingsInput): RunSettings => {
-  const result = runSettingsSchema.safeParse(input);
+/**
+ * `otherKeys`: the keys of the caller's options that are not settings (runImport's pipeline,
+ * target, signal...). Any other key is refused, naming the one meant (`out` -> `outDir`): a
+ * mistyped key must not leave a run writing where its caller did not ask.
+ */
+export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly string[] = []): RunSettings => {
+  const settings: Record<string, unknown> = { ...input };
+  for (const key of otherKeys) delete settings[key];
+  const known = [...Object.keys(runSettingsSchema.shape), ...otherKeys];
+  const unknown = Object.keys(settings).find((key) => !(key in runSettingsSchema.shape));
+  if (unknown !== undefined) {
+    const meant =
+      nearest(unknown, known) ?? known.find((key) => key.toLowerCase().startsWith(unknown.toLowerCase()));
+    throw new ImportError(
+      'config_invalid',
+      `unknown option ${unknown}${meant ? `; did you mean ${meant}?` : `; the options are ${known.join(', ')}`}`,
+      { field: unknown },
+    );
+  }
+  const result = runSettingsSchema.safeParse(settings);
   if (result.success) {
     Object.freeze(result.data.inputs);
     Object.freeze(result.data.maxRejects);

@@ -9,8 +9,13 @@ import type { TargetSpec } from './target.js';
 
 export interface RunProgress {
   phase: 'read' | 'load';
+  /** Records read, or records settled by the load. */
   done: number;
+  /** Load: the records to settle. */
   total?: number;
+  /** Read: bytes of the inputs read so far, and their size when every input is a plain file. */
+  bytes?: number;
+  totalBytes?: number;
 }
 
 export interface RunOptions extends RunSettingsInput {

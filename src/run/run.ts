@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   parseRunSettings,
   type RunSettings,
+  type RunSettingsInput,
 } from './options.js';
 import { definitionFingerprint, inputsUntouched } from './fingerprint.js';
 import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
@@ -32,6 +33,18 @@ export const newRunId = (now: Date): string =>
 const thresholdText = ({ maxRejects }: RunSettings): string =>
   'count' in maxRejects ? String(maxRejects.count) : `${maxRejects.percent}%`;
 
+/** The keys of RunOptions that are not settings; every other key is checked by options.ts. */
+const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, true> = {
+  pipeline: true,
+  target: true,
+  signal: true,
+  stdin: true,
+  logger: true,
+  onProgress: true,
+  client: true,
+  hooks: true,
+};
+
 /**
  * A whole run: source -> map -> normalize -> validate -> dedupe -> resolve -> load -> report.
  * Throws only when the run cannot start (options, pipeline file, output folder, an output that is
@@ -39,7 +52,7 @@ const thresholdText = ({ maxRejects }: RunSettings): string =>
  * `aborted` and exit code 2. Never reads argv, never exits.
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
-  const settings = parseRunSettings(options);
+  const settings = parseRunSettings(options, Object.keys(NOT_SETTINGS));
   const loaded =
     typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
   const pipeline = withSheet(loaded, settings.sheet, settings.inputs);
@@ -147,10 +160,10 @@ const runStages = async (run: RunFrame): Promise<{ stages: StageResults; samples
     const stats = stages.open.target?.client?.stats();
     return { ...live, requests: stats?.sent ?? 0, retries: stats?.retried ?? 0 };
   }).start();
-  const onRead = (done: number) => {
+  const onRead = (done: number, bytes: number, totalBytes: number | undefined) => {
     live.read = done;
     options.hooks?.onStep?.('read');
-    options.onProgress?.({ phase: 'read', done });
+    options.onProgress?.({ phase: 'read', done, bytes, totalBytes });
   };
   const onLoad = (done: number, total: number) => {
     live.loaded = done;

@@ -146,7 +146,7 @@ export const shortcutStage = async (run: RunFrame, previous: PreviousRun): Promi
 export const extractStage = async (
   run: RunFrame,
   opened: Pick<OpenResult, 'ledger'> & { target: ConnectedTarget },
-  onRead: (done: number) => void,
+  onRead: (done: number, bytes: number, totalBytes: number | undefined) => void,
 ): Promise<ExtractResult> => {
   const { settings, pipeline, options } = run;
   const { target, ledger } = opened;

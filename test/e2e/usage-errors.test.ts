@@ -46,7 +46,8 @@ describe('exit-2 paths print one line and write nothing', () => {
     [['--max-rejects', 'lots'], '--max-rejects must be a count or a percentage like 5%, got "lots"'],
     [['--timeout=soon'], '--timeout must be a number of seconds above 0 and at most 3600, got "soon"'],
   ])('option %j is reported with the flag as typed', async (flags, message) => {
-    const line = await refuse(['validate', 'generic', SAMPLE, ...flags]);
+    // Request flags are run's (validate sends nothing): checked on a dry run.
+    const line = await refuse(['run', '--dry-run', 'generic', SAMPLE, ...flags]);
     expect(line).toBe(`contact-import: config_invalid: ${message}`);
   });
 
@@ -55,6 +56,32 @@ describe('exit-2 paths print one line and write nothing', () => {
     expect(line).toBe(
       "contact-import: unknown option --dryrun; did you mean --dry-run? Run 'contact-import run --help' for usage.",
     );
+  });
+
+  it('validate given a flag of run says whose it is; --dry-rn says validate always is one (issue 14.1)', async () => {
+    expect(await refuse(['validate', 'generic', SAMPLE, '--dry-rn'])).toBe(
+      "contact-import: unknown option --dry-rn; validate is always a dry run (did you mean `run --dry-run`?). Run 'contact-import validate --help' for usage.",
+    );
+    expect(await refuse(['validate', 'generic', SAMPLE, '--chunk-size', '50'])).toBe(
+      "contact-import: unknown option --chunk-size: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    );
+    expect(await refuse(['validate', 'generic', SAMPLE, '--target=http://127.0.0.1:9'])).toBe(
+      "contact-import: unknown option --target: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    );
+    expect(await refuse(['validate', 'generic', SAMPLE, '--concurency', '2'])).toBe(
+      "contact-import: unknown option --concurency: --concurrency is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    );
+  });
+
+  it('validate reads no target, not even CONTACT_IMPORT_TARGET', async () => {
+    const cwd = tempDir();
+    const result = await runCli(['validate', 'generic', SAMPLE, '--max-rejects', '100%', '--out', 'out'], {
+      cwd,
+      env: { CONTACT_IMPORT_TARGET: 'http://127.0.0.1:9', CONTACT_IMPORT_API_KEY: 'k' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Dry run \S+ completed in [\d.]+s \(pipeline generic\)\n/);
+    expect(result.stdout).not.toMatch(/target/);
   });
 
   it('a mistyped command suggests the nearest command', async () => {
@@ -70,7 +97,7 @@ describe('exit-2 paths print one line and write nothing', () => {
   it('a valid count and a valid percentage are accepted', async () => {
     const cwd = tempDir();
     const result = await runCli(
-      ['validate', 'generic', SAMPLE, '--max-rejects', '100%', '--chunk-size', '50'],
+      ['run', '--dry-run', 'generic', SAMPLE, '--max-rejects', '100%', '--chunk-size', '50'],
       {
         cwd,
       },

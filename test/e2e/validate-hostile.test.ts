@@ -124,7 +124,7 @@ describe('contact-import validate on hostile input', () => {
   it('an unknown pipeline and a bad option stop with exit 2', async () => {
     const sample = join(SAMPLES, 'address-book.csv');
     expect((await runCli(['validate', 'no-such-pipeline', sample])).stderr).toMatch(/pipeline_not_found/);
-    const bad = await runCli(['validate', 'generic', sample, '--chunk-size', '0']);
+    const bad = await runCli(['run', '--dry-run', 'generic', sample, '--chunk-size', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/config_invalid: --chunk-size must be a whole number from 1 to 500, got "0"/);
     const region = await runCli(['validate', 'generic', sample, '--region', 'XX']);

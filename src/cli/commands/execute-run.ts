@@ -7,7 +7,7 @@ import { formatSummary } from '../../report/summary.js';
 import { exitReason, type RunContext } from '../../report/next-step.js';
 import { basename, resolve } from 'node:path';
 import { createLogger } from '../logger.js';
-import { ProgressLine } from '../progress.js';
+import { ProgressDisplay, parseProgressInterval } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
@@ -21,7 +21,11 @@ import type { RunFlags } from './run-options.js';
  * once stops gracefully (exit 130, or 143 for SIGTERM), even while an input waits for data; a
  * second one exits at once.
  */
-export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<never> => {
+export const executeRun = async (
+  flags: RunFlags,
+  dryRun: boolean,
+  command: 'run' | 'validate' = 'run',
+): Promise<never> => {
   const logger = createLogger(flags.logLevel);
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -34,15 +38,24 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const progress = process.stderr.isTTY && !flags.json ? new ProgressLine(process.stderr) : undefined;
+  let progress: ProgressDisplay | undefined;
 
   let result: RunResult;
   let pipelineUsed: string | Pipeline | undefined;
   try {
+    // Nothing beside --json's one document; a plain line every interval when stderr is a log.
+    const interval = parseProgressInterval(flags.progressInterval);
+    if (!flags.json && (process.stderr.isTTY || interval > 0)) {
+      progress = new ProgressDisplay(process.stderr, {
+        tty: Boolean(process.stderr.isTTY),
+        intervalMs: interval * 1000,
+      });
+    }
     const numbers = checkTypedNumbers(flags);
     const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
     checkInputsExist(split.inputs, split.pipeline === undefined ? await builtinNames() : []);
-    const target = await resolveTarget(flags, dryRun);
+    // validate sends nothing: it reads no target, not even CONTACT_IMPORT_TARGET.
+    const target = command === 'validate' ? undefined : await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
     const { pipeline, inputs } = await choosePipeline(split, flags);
@@ -63,15 +76,15 @@ export const executeRun = async (flags: RunFlags, dryRun: boolean): Promise<neve
       signal: controller.signal,
       stdin: process.stdin,
       logger,
-      ...(progress ? { onProgress: (p) => progress.update(p.phase, p.done, p.total) } : {}),
+      ...(progress ? { onProgress: (p) => progress?.update(p) } : {}),
     });
   } catch (error) {
-    progress?.clear();
+    progress?.stop();
     if (!isImportError(error)) throw error;
     process.stderr.write(`contact-import: ${error.code}: ${error.message}\n`);
     process.exit(2);
   }
-  progress?.clear();
+  progress?.stop();
   const { report } = result;
   // A run stopped before it read anything has nothing to summarize: its one error line says it all.
   if (report.error && report.totals.read === 0 && !flags.json) {

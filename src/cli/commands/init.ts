@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import { draftPipelineYaml } from '../../run/draft-input.js';
+import { initEpilogue } from '../help-text.js';
 
 interface InitArgs {
   input: string;
@@ -24,7 +25,8 @@ export const initCommand: CommandModule<object, InitArgs> = {
         type: 'boolean',
         default: false,
         describe: 'Overwrite FILE when it exists',
-      }) as never,
+      })
+      .epilogue(initEpilogue()) as never,
   handler: async (args) => {
     try {
       const yaml = await draftPipelineYaml(args.input);

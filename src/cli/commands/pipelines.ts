@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import { listPipelines, type PipelineSummary } from '../../mapping/index.js';
+import { pipelinesEpilogue } from '../help-text.js';
 
 interface PipelinesArgs {
   json: boolean;
@@ -20,11 +21,13 @@ export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
   command: 'pipelines',
   describe: 'List the built-in pipelines',
   builder: (yargs) =>
-    yargs.option('json', {
-      type: 'boolean',
-      default: false,
-      describe: 'Print a JSON array of {name, description, file, alsoReads}',
-    }),
+    yargs
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print a JSON array of {name, description, file, alsoReads}',
+      })
+      .epilogue(pipelinesEpilogue()),
   handler: async (args) => {
     try {
       const pipelines = await listPipelines();

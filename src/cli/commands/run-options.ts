@@ -1,12 +1,17 @@
 import type { Argv } from 'yargs';
 
-/** The flags `run` and `validate` share (DESIGN.md "Command line"). */
+/**
+ * The flags `run` and `validate` share (DESIGN.md "Command line"): what to read, how to check it,
+ * where the report goes. The flags about sending are `run`'s only (withLoadFlags).
+ */
 export const withRunFlags = <T>(yargs: Argv<T>) =>
   yargs
     .positional('inputs', {
       type: 'string',
       array: true,
       demandOption: true,
+      // An array positional shows `[default: []]` beside `[required]` otherwise.
+      default: undefined,
       describe:
         "[pipeline] then .csv .tsv .json .ndjson .jsonl .xlsx .vcf files, or - for stdin; without a pipeline it is detected from the first input's header",
     })
@@ -18,24 +23,9 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       type: 'string',
       describe: 'worksheet of the .xlsx inputs to read (default: the first)',
     })
-    .option('target', {
-      type: 'string',
-      describe: 'service origin URL (or CONTACT_IMPORT_TARGET); default: the local service',
-    })
-    .option('api-key-file', {
-      type: 'string',
-      describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)',
-    })
     .option('out', { type: 'string', describe: 'report folder (default runs/<run-id>)' })
     .option('state', { type: 'string', default: '.contact-import', describe: 'ledger folder' })
     // Number flags are taken as text so a mistake is reported as typed (flag-values.ts).
-    .option('chunk-size', { type: 'string', describe: 'contacts per bulk request (default 100)' })
-    .option('concurrency', { type: 'string', describe: 'requests in flight (default 4)' })
-    .option('timeout', {
-      type: 'string',
-      describe:
-        'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
-    })
     .option('max-body-bytes', {
       type: 'string',
       describe: "largest request body, in bytes (default 4900000: under the service's 5 MB)",
@@ -53,10 +43,34 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       describe: 'reject records instead of dropping invalid values',
     })
     .option('json', { type: 'boolean', default: false, describe: 'print report.json instead of the summary' })
+    .option('progress-interval', {
+      type: 'string',
+      describe:
+        'seconds between progress lines when stderr is not a terminal, as in CI logs (default 10; 0: none)',
+    })
     .option('log-level', {
       choices: ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const,
       default: 'warn' as const,
       describe: 'log level (logs go to stderr)',
+    });
+
+/** The flags of `run` alone: where to send and how. `validate` sends nothing and takes none of them. */
+export const withLoadFlags = <T>(yargs: Argv<T>) =>
+  yargs
+    .option('target', {
+      type: 'string',
+      describe: 'service origin URL (or CONTACT_IMPORT_TARGET); default: the local service',
+    })
+    .option('api-key-file', {
+      type: 'string',
+      describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)',
+    })
+    .option('chunk-size', { type: 'string', describe: 'contacts per bulk request (default 100)' })
+    .option('concurrency', { type: 'string', describe: 'requests in flight (default 4)' })
+    .option('timeout', {
+      type: 'string',
+      describe:
+        'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
     });
 
 export interface RunFlags {
@@ -79,5 +93,7 @@ export interface RunFlags {
   /** `run` only: take the full path even for inputs identical to the last run's. */
   reread?: boolean;
   json: boolean;
+  /** `--progress-interval` as typed (progress.ts checks it). */
+  progressInterval?: string;
   logLevel: string;
 }

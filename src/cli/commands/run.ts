@@ -1,12 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { executeRun } from './execute-run.js';
-import { withRunFlags, type RunFlags } from './run-options.js';
+import { runEpilogue } from '../help-text.js';
+import { withLoadFlags, withRunFlags, type RunFlags } from './run-options.js';
 
 export const runCommand: CommandModule<object, RunFlags> = {
   command: 'run <inputs..>',
   describe: 'Import contacts: read, normalize, validate, then load into the target',
   builder: (yargs) =>
-    withRunFlags(yargs)
+    withLoadFlags(withRunFlags(yargs))
       .option('dry-run', {
         type: 'boolean',
         default: false,
@@ -14,8 +15,8 @@ export const runCommand: CommandModule<object, RunFlags> = {
       })
       .option('reread', {
         type: 'boolean',
-        default: false,
         describe: 'read every input even when it is byte-identical to the last run (no shortcut)',
-      }) as never,
+      })
+      .epilogue(runEpilogue()) as never,
   handler: (argv) => executeRun(argv, Boolean((argv as RunFlags & { dryRun?: boolean }).dryRun)),
 };

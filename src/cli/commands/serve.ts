@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import { DEFAULT_PORT } from '../../server/defaults.js';
 import type { LocalServiceOptions } from '../../server/index.js';
+import { serveEpilogue } from '../help-text.js';
 
 export interface ServeArgs {
   host: string;
@@ -121,7 +122,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'boolean',
         default: true,
         describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
-      }),
+      })
+      .epilogue(serveEpilogue()),
   handler: async (args) => {
     const options = serveOptions(args, process.env);
     let service;
@@ -135,6 +137,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.exitCode = 2;
       return;
     }
+    // Listening for Ctrl-C before saying so: a stop right after the banner still closes the database.
+    const stopped = untilSignal();
     process.stdout.write(
       `Local service: ${service.url}  (v1 at ${service.url}/v1, E11 at ${service.url}/api/rest)\n`,
     );
@@ -142,7 +146,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stdout.write(`API key: ${service.apiKeys[0] ?? ''}  (generated; shown once)\n`);
     }
     process.stdout.write('Press Ctrl-C to stop.\n');
-    await untilSignal();
+    await stopped;
     await service.close();
     process.stdout.write('Local service stopped.\n');
   },

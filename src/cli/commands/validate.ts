@@ -1,10 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { executeRun } from './execute-run.js';
+import { validateEpilogue } from '../help-text.js';
 import { withRunFlags, type RunFlags } from './run-options.js';
 
 export const validateCommand: CommandModule<object, RunFlags> = {
   command: 'validate <inputs..>',
   describe: 'Check export files without loading anything (same as run --dry-run)',
-  builder: (yargs) => withRunFlags(yargs) as never,
-  handler: (argv) => executeRun(argv, true),
+  // Only what applies to checking files: no target, key or request flags (validate sends nothing).
+  builder: (yargs) => withRunFlags(yargs).epilogue(validateEpilogue()) as never,
+  handler: (argv) => executeRun(argv, true, 'validate'),
 };
