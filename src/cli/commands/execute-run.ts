@@ -2,6 +2,8 @@ import { API_KEY_ENV, resolveApiKey } from '../../client/api-key.js';
 import { parseTargetUrl } from '../../client/target-url.js';
 import { isImportError } from '../../core/errors/index.js';
 import type { RunResult } from '../../run/run.js';
+import { RUN_DEFAULTS } from '../../run/defaults.js';
+import type { RunSettingsInput } from '../../run/options.js';
 import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { exitReason, type RunContext } from '../../report/next-step.js';
@@ -13,7 +15,7 @@ import { invocation } from '../invocation.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
 import { splitPipelineArgument, type PipelineArgument } from './pipeline-argument.js';
 import { builtinNames } from '../../mapping/load.js';
-import { checkInputsExist, checkTypedNumbers } from '../flag-values.js';
+import { checkInputsExist, checkTypedNumbers, type CheckedNumbers } from '../flag-values.js';
 import type { RunFlags } from './run-options.js';
 
 /**
@@ -62,17 +64,8 @@ export const executeRun = async (
     pipelineUsed = pipeline;
     result = await runImport({
       pipeline,
-      inputs,
-      ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
-      dryRun,
+      ...settingsOf(flags, numbers, inputs, dryRun),
       ...(target ? { target } : {}),
-      ...(flags.out ? { outDir: flags.out } : {}),
-      stateDir: flags.state,
-      ...numbers,
-      match: flags.match,
-      ...(flags.region ? { region: flags.region } : {}),
-      strict: flags.strict,
-      reread: flags.reread ?? false,
       signal: controller.signal,
       stdin: process.stdin,
       logger,
@@ -99,7 +92,7 @@ export const executeRun = async (
     ...result.rejectedPaths,
   ];
   const next: RunContext = {
-    maxRejects: flags.maxRejects,
+    maxRejects: flags.maxRejects ?? RUN_DEFAULTS.maxRejects,
     command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
     pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
     rejectedPaths: result.rejectedPaths,
@@ -121,6 +114,28 @@ export const executeRun = async (
   if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
   process.exit(report.exitCode);
 };
+
+/**
+ * The flags that are run settings, under the settings' names. Absent flags stay undefined: the
+ * library checks every setting once and applies its defaults (run/defaults.ts), none are set here.
+ */
+const settingsOf = (
+  flags: RunFlags,
+  numbers: CheckedNumbers,
+  inputs: string[],
+  dryRun: boolean,
+): RunSettingsInput => ({
+  inputs,
+  dryRun,
+  sheet: flags.sheet,
+  outDir: flags.out || undefined,
+  stateDir: flags.state,
+  ...numbers,
+  match: flags.match,
+  region: flags.region || undefined,
+  strict: flags.strict,
+  reread: flags.reread,
+});
 
 /** The pipeline named on the command line, or the built-in detected from the first input's header. */
 const choosePipeline = async (

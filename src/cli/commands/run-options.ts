@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { RUN_DEFAULTS as D, TIMEOUT_DEFAULTS as T } from '../../run/defaults.js';
 
 /**
  * The flags `run` and `validate` share (DESIGN.md "Command line"): what to read, how to check it,
@@ -24,24 +25,23 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       describe: 'worksheet of the .xlsx inputs to read (default: the first)',
     })
     .option('out', { type: 'string', describe: 'report folder (default runs/<run-id>)' })
-    .option('state', { type: 'string', default: '.contact-import', describe: 'ledger folder' })
+    // No yargs defaults for settings: the library applies them (run/defaults.ts); the help says them.
+    .option('state', { type: 'string', describe: `ledger folder (default ${D.stateDir})` })
     // Number flags are taken as text so a mistake is reported as typed (flag-values.ts).
     .option('max-body-bytes', {
       type: 'string',
-      describe: "largest request body, in bytes (default 4900000: under the service's 5 MB)",
+      describe: `largest request body, in bytes (default ${D.maxBodyBytes}: under the service's 5 MB)`,
     })
     .option('match', {
       choices: ['email', 'none'] as const,
-      default: 'email' as const,
-      describe: 'match existing contacts',
+      describe: `match existing contacts (default ${D.match})`,
     })
     .option('region', { type: 'string', describe: 'default phone region (ISO 3166 alpha-2)' })
-    .option('max-rejects', { type: 'string', default: '0', describe: 'rejects allowed for exit 0: N or P%' })
-    .option('strict', {
-      type: 'boolean',
-      default: false,
-      describe: 'reject records instead of dropping invalid values',
+    .option('max-rejects', {
+      type: 'string',
+      describe: `rejects allowed for exit 0: N or P% (default ${D.maxRejects})`,
     })
+    .option('strict', { type: 'boolean', describe: 'reject records instead of dropping invalid values' })
     .option('json', { type: 'boolean', default: false, describe: 'print report.json instead of the summary' })
     .option('progress-interval', {
       type: 'string',
@@ -65,12 +65,11 @@ export const withLoadFlags = <T>(yargs: Argv<T>) =>
       type: 'string',
       describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)',
     })
-    .option('chunk-size', { type: 'string', describe: 'contacts per bulk request (default 100)' })
-    .option('concurrency', { type: 'string', describe: 'requests in flight (default 4)' })
+    .option('chunk-size', { type: 'string', describe: `contacts per bulk request (default ${D.chunkSize})` })
+    .option('concurrency', { type: 'string', describe: `requests in flight (default ${D.concurrency})` })
     .option('timeout', {
       type: 'string',
-      describe:
-        'seconds a request may take before it is retried (default 30, plus 10 per MB sent); also the start probe (default 10)',
+      describe: `seconds a request may take before it is retried (default ${T.request}, plus ${T.perMb} per MB sent); also the start probe (default ${T.probe})`,
     });
 
 export interface RunFlags {
@@ -81,15 +80,15 @@ export interface RunFlags {
   target?: string;
   apiKeyFile?: string;
   out?: string;
-  state: string;
+  state?: string;
   chunkSize?: string;
   concurrency?: string;
   timeout?: string;
   maxBodyBytes?: string;
-  match: 'email' | 'none';
+  match?: 'email' | 'none';
   region?: string;
-  maxRejects: string;
-  strict: boolean;
+  maxRejects?: string;
+  strict?: boolean;
   /** `run` only: take the full path even for inputs identical to the last run's. */
   reread?: boolean;
   json: boolean;
