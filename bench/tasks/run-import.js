@@ -12,15 +12,24 @@ const {
   chunkSize,
   concurrency,
   client,
+  // A graceful stop (the library's Ctrl-C) once this fraction of the staged records is loaded.
+  abortAtLoad,
 } = args();
 const started = performance.now();
 // The load phase alone (first to last progress report of phase `load`): the sustained rate.
 let loadStarted;
 let loadEnded;
-const onProgress = ({ phase }) => {
-  if (phase !== 'load') return;
+// The last record read: from there on the run resolves and sends (searches included).
+let lastRead;
+const stop = new AbortController();
+const onProgress = ({ phase, done, total }) => {
+  if (phase === 'read') {
+    lastRead = performance.now();
+    return;
+  }
   loadEnded = performance.now();
   loadStarted ??= loadEnded;
+  if (abortAtLoad !== undefined && done >= abortAtLoad * total) stop.abort();
 };
 const result = await runImport({
   pipeline,
@@ -33,15 +42,20 @@ const result = await runImport({
   ...(chunkSize ? { chunkSize } : {}),
   ...(concurrency ? { concurrency } : {}),
   ...(client ? { client } : {}),
+  ...(abortAtLoad !== undefined ? { signal: stop.signal } : {}),
   onProgress,
 });
-const seconds = (performance.now() - started) / 1000;
+const ended = performance.now();
+const seconds = (ended - started) / 1000;
 const { totals, requests, status } = result.report;
 const loadSeconds = loadStarted === undefined ? undefined : (loadEnded - loadStarted) / 1000;
 report({
   rows: totals.read,
   seconds,
   loadSeconds,
+  afterReadSeconds: lastRead === undefined ? undefined : (ended - lastRead) / 1000,
+  // This process's CPU (user + system), worker threads included: against `seconds`, how busy it was.
+  cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   rowsPerSecond: totals.read / seconds,
   status,
   totals,

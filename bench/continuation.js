@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+/**
+ * Issue 15's figures, side by side in one run (each task in its own process, the local service in
+ * its own process on a fresh on-disk database):
+ *
+ * - `interrupt`: `--rows` generic rows, chunk 100, 4 in flight, into an empty target, stopped
+ *   gracefully (the library's Ctrl-C) at 40 % of the load; then the same run again. Requests and
+ *   contacts/s of that continuation, next to the first run's rate.
+ * - `half`: a target already holding the first half of the rows (loaded by another ledger), then a
+ *   run of all the rows into it, against a bare loop of the same exact e-mail searches at the same
+ *   concurrency on an identical target: the run's time from its last record read to its end
+ *   (resolve and send) against the loop's.
+ *
+ *   npm run build && node bench/continuation.js --rows 20000
+ *   node bench/continuation.js --dist /elsewhere/dist     measure another build (before a change)
+ *   node bench/continuation.js --only half --latency 5    the service answers 5 ms later (a LAN)
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { generate } from './generate.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '20000' },
+    // Every answer of the local service delayed this much: 0 is loopback, 5 a LAN.
+    latency: { type: 'string', default: '0' },
+    only: { type: 'string' },
+    dist: { type: 'string', default: join(import.meta.dirname, '..', 'dist') },
+    work: { type: 'string', default: join(tmpdir(), 'contact-import-bench-15') },
+  },
+});
+const ROWS = Number(flags.rows);
+const ONLY = flags.only ? new Set(flags.only.split(',')) : undefined;
+const WORK = flags.work;
+const API_KEY = 'bench_key_0123456789';
+const CHUNK = 100;
+const CONCURRENCY = 4;
+const LATENCY_MS = Number(flags.latency);
+
+mkdirSync(WORK, { recursive: true });
+// A snapshot of the build (with the pipelines and package.json it reads beside it) inside this
+// repository, so node_modules resolves and a rebuild meanwhile changes nothing under measurement.
+const SNAPSHOT = join(import.meta.dirname, 'out', 'snapshot-15');
+rmSync(SNAPSHOT, { recursive: true, force: true });
+cpSync(resolve(flags.dist), join(SNAPSHOT, 'dist'), { recursive: true });
+cpSync(join(resolve(flags.dist), '..', 'pipelines'), join(SNAPSHOT, 'pipelines'), { recursive: true });
+cpSync(join(resolve(flags.dist), '..', 'package.json'), join(SNAPSHOT, 'package.json'));
+process.env.BENCH_DIST = join(SNAPSHOT, 'dist');
+
+const task = (name, args) =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) fail(new Error(`bench task ${name} exited with ${code}: ${out}`));
+      else done(JSON.parse(line));
+    });
+  });
+
+const service = async (name) => {
+  const db = join(WORK, `${name}.sqlite`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const child = spawn(
+    process.execPath,
+    [
+      join(import.meta.dirname, 'tasks', 'serve.js'),
+      JSON.stringify({ db, apiKey: API_KEY, ...(LATENCY_MS ? { latencyMs: LATENCY_MS } : {}) }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const first = await new Promise((done, fail) => {
+    createInterface({ input: child.stdout }).once('line', done);
+    child.once('exit', (code) => fail(new Error(`the local service exited with ${code}`)));
+  });
+  const { url } = JSON.parse(first);
+  return {
+    url,
+    target: { url, apiKey: API_KEY },
+    stop: () => new Promise((done) => child.once('exit', done).kill('SIGTERM')),
+  };
+};
+
+const dataset = async (rows) => {
+  const file = join(WORK, `generic-${rows}.csv`);
+  // Seeded and sequential: the first N rows of a larger file are the file of N rows.
+  if (!existsSync(file)) await generate({ format: 'generic', rows, seed: 1, out: file });
+  return file;
+};
+const fresh = (name) => {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+};
+const run = (file, target, name, extra = {}) =>
+  task('run-import', {
+    file,
+    target,
+    stateDir: join(WORK, `${name}-state`),
+    outDir: fresh(`${name}-out-${Date.now()}`),
+    chunkSize: CHUNK,
+    concurrency: CONCURRENCY,
+    ...extra,
+  });
+const want = (name) => !ONLY || ONLY.has(name);
+const searchesOf = (requests) => requests.byEndpoint?.['GET /v1/search/contacts']?.sent ?? 0;
+const results = {
+  date: new Date().toISOString(),
+  dist: resolve(flags.dist),
+  rows: ROWS,
+  latencyMs: LATENCY_MS,
+};
+
+if (want('interrupt')) {
+  const file = await dataset(ROWS);
+  const svc = await service('interrupt');
+  fresh('interrupt-state');
+  const first = await run(file, svc.target, 'interrupt', { abortAtLoad: 0.4 });
+  const next = await run(file, svc.target, 'interrupt');
+  await svc.stop();
+  const loadedFirst = first.totals.created;
+  const left = next.totals.created + next.totals.updated;
+  results.interrupt = {
+    first: {
+      status: first.status,
+      created: loadedFirst,
+      seconds: first.seconds,
+      requests: first.requests.sent,
+    },
+    next: {
+      status: next.status,
+      created: next.totals.created,
+      unchanged: next.totals.unchanged,
+      seconds: next.seconds,
+      requests: next.requests.sent,
+      searches: searchesOf(next.requests),
+      afterReadSeconds: next.afterReadSeconds,
+      cpuSeconds: next.cpuSeconds,
+      contactsPerSecond: left / next.seconds,
+    },
+    firstContactsPerSecond: loadedFirst / first.seconds,
+  };
+  console.error(`bench 15: interrupt ${JSON.stringify(results.interrupt)}`);
+}
+
+if (want('half')) {
+  const file = await dataset(ROWS);
+  const half = await dataset(ROWS / 2);
+  const forRun = await service('half-run');
+  const forLoop = await service('half-loop');
+  fresh('half-a-state');
+  fresh('half-b-state');
+  fresh('half-run-state');
+  await run(half, forRun.target, 'half-a');
+  await run(half, forLoop.target, 'half-b');
+  const ours = await run(file, forRun.target, 'half-run');
+  const searches = searchesOf(ours.requests);
+  const loop = await task('bare-searches', {
+    file,
+    url: forLoop.url,
+    apiKey: API_KEY,
+    concurrency: CONCURRENCY,
+    count: searches,
+  });
+  await forRun.stop();
+  await forLoop.stop();
+  results.half = {
+    run: {
+      totals: ours.totals,
+      requests: ours.requests.sent,
+      searches,
+      seconds: ours.seconds,
+      afterReadSeconds: ours.afterReadSeconds,
+      cpuSeconds: ours.cpuSeconds,
+    },
+    loop,
+    // Searches a second: the run's (over its resolve-and-send time) against the bare loop's.
+    ratio: searches / ours.afterReadSeconds / loop.searchesPerSecond,
+  };
+  console.error(`bench 15: half ${JSON.stringify(results.half)}`);
+}
+
+results.machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+};
+console.log(JSON.stringify(results, null, 2));
