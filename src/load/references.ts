@@ -10,6 +10,14 @@ export interface ReferenceCounts {
   customFields: { created: number; existing: number };
 }
 
+interface EnsureOptions {
+  client?: ServiceClient;
+  scope?: LedgerScope;
+  dryRun: boolean;
+  runId?: string;
+  onStep?: StepHook;
+}
+
 /**
  * Groups and custom field definitions are created once per name per target (E7, E9) before any
  * contact refers to them, and updated when their definition changed (E8, E10). The service has no
@@ -17,13 +25,7 @@ export interface ReferenceCounts {
  */
 export const ensureReferences = async (
   refs: References,
-  options: {
-    client?: ServiceClient;
-    scope?: LedgerScope;
-    dryRun: boolean;
-    runId?: string;
-    onStep?: StepHook;
-  },
+  options: EnsureOptions,
 ): Promise<{ ids: ReferenceIds; counts: ReferenceCounts }> => {
   const { client, scope, dryRun, runId, onStep } = options;
   const ids: ReferenceIds = { groups: new Map(), customFields: new Map() };

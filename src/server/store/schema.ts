@@ -6,11 +6,8 @@ export type Db = Database.Database;
 const contactScalarColumns = (): string =>
   SCALAR_FIELDS.map((field) => `  ${quote(field)} ${columnType(field)}`).join(',\n');
 
-/**
- * Real tables for every resource; every row carries its owner (`user_id`) or hangs off a row that
- * does, and every lookup is scoped by it. `seq` gives a stable creation order for paging.
- */
-export const ddl = (): string => `
+/** The users, their contacts and each contact's own lists (e-mails, phones). */
+const contactTables = (): string => `
 CREATE TABLE IF NOT EXISTS users (
   id INTEGER PRIMARY KEY,
   key_hash TEXT NOT NULL UNIQUE,
@@ -49,6 +46,10 @@ CREATE TABLE IF NOT EXISTS contact_phones (
   position INTEGER NOT NULL,
   PRIMARY KEY (contact_id, match_key)
 );
+`;
+
+/** Groups and custom fields with the contacts' memberships and values, tags, relations. */
+const groupingTables = `
 CREATE TABLE IF NOT EXISTS groups (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -101,6 +102,10 @@ CREATE TABLE IF NOT EXISTS related_contacts (
   PRIMARY KEY (source_id, destination_id)
 );
 CREATE INDEX IF NOT EXISTS related_contacts_destination ON related_contacts(destination_id);
+`;
+
+/** Reminders with the contacts they link, and the answers kept for Idempotency-Key. */
+const reminderAndKeyTables = `
 CREATE TABLE IF NOT EXISTS reminders (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -136,6 +141,12 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 );
 CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys(created_at);
 `;
+
+/**
+ * Real tables for every resource; every row carries its owner (`user_id`) or hangs off a row that
+ * does, and every lookup is scoped by it. `seq` gives a stable creation order for paging.
+ */
+export const ddl = (): string => contactTables() + groupingTables + reminderAndKeyTables;
 
 /** The tables the service makes: a database holding any other is not ours. */
 export const SERVICE_TABLES: ReadonlySet<string> = new Set(
