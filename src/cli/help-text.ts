@@ -154,3 +154,40 @@ export const initEpilogue = (): string =>
     'Environment:\n  none read (CONTACT_IMPORT_TARGET, CONTACT_IMPORT_API_KEY, CONTACT_IMPORT_WORKERS are for run).',
     'Outputs:\n  the YAML on stdout, or in --out FILE; a note on what to check on stderr.',
   ].join('\n\n');
+
+export const UNDO_EXAMPLES: readonly Example[] = [
+  {
+    command: 'contact-import run samples/generic.csv --out runs/first --max-rejects 25%',
+    result: 'a run to take back, its report in runs/first: exit 0',
+  },
+  {
+    command: 'contact-import undo runs/first --dry-run',
+    result: 'says what the undo would archive, restore and leave, changes nothing: exit 0',
+  },
+  {
+    command: 'contact-import undo runs/first',
+    result: 'archives the contacts the run created, restores the fields it changed: exit 0',
+  },
+  {
+    command: 'contact-import undo runs/first',
+    result: 'again: everything is settled, no request is sent: exit 0',
+  },
+];
+
+export const undoEpilogue = (): string =>
+  [
+    examplesSection(UNDO_EXAMPLES),
+    `Exit codes:
+  0    everything the run did that can be taken back was (what cannot is listed as not undone)
+  1    a field changed on the service since the run was kept (a conflict), or a request failed
+  2    could not start (no such run, target, key): one line on stderr
+  130  interrupted by Ctrl-C (143: SIGTERM); run the same command to continue`,
+    `Environment:
+  CONTACT_IMPORT_TARGET   the service's URL when --target is not given (else the run's local service)
+  CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)
+  CONTACT_IMPORT_WORKERS is not read by undo.`,
+    `Outputs:
+  runs/<undo-id>/ (or --out DIR): report.json ("kind": "undo"), report.html, issues.csv (conflicts
+  and what was not undone) and changes.csv (each field put back). The summary goes to stdout
+  (--json: report.json plus files). The ledger in --state records what was undone.`,
+  ].join('\n\n');

@@ -137,7 +137,7 @@ const runAll = async (examples: Example[], cwd: string): Promise<void> => {
   }
 };
 
-const COMMANDS = ['run', 'validate', 'serve', 'pipelines', 'init'];
+const COMMANDS = ['run', 'validate', 'serve', 'pipelines', 'init', 'undo'];
 
 describe('every example runs as written and exits as its text says (issue 14.9)', () => {
   it('README.md: npm start, then each command-line example', async () => {

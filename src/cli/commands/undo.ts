@@ -6,6 +6,7 @@ import { isImportError } from '../../core/errors/index.js';
 import type { TargetSpec } from '../../run/target.js';
 import type { UndoResult } from '../../undo/index.js';
 import { createLogger } from '../logger.js';
+import { undoEpilogue } from '../help-text.js';
 
 interface UndoFlags {
   run: string;
@@ -85,7 +86,8 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
         choices: ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const,
         default: 'warn' as const,
         describe: 'log level (logs go to stderr)',
-      }) as never,
+      })
+      .epilogue(undoEpilogue()) as never,
   handler: async (flags) => {
     const controller = new AbortController();
     const onSignal = (signal: NodeJS.Signals) => {
