@@ -41,8 +41,11 @@ export const runBatches = async (loop: BatchLoop): Promise<unknown> => {
   const depth = loop.resolver.searches ? LOOK_AHEAD_BATCHES : 0;
   const planned = lookAhead(loop.batches, (batch) => loop.resolver.plan(batch), depth, stopped);
   for await (const step of planned) {
-    if (stopped() || !step.started) tally.pending(step.item.length);
-    else if ('error' in step) {
+    if (stopped() || !step.started) {
+      // A chunk failed for good: the searches still queued for the batches ahead are dropped.
+      halt.abort();
+      tally.pending(step.item.length);
+    } else if ('error' in step) {
       // The search failed, not the records: none of them was sent.
       stoppedBy ??= step.error;
       halt.abort();
