@@ -29,30 +29,12 @@ export const executeRun = async (
   command: 'run' | 'validate' = 'run',
 ): Promise<never> => {
   const logger = createLogger(flags.logLevel);
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = signal === 'SIGTERM' ? 143 : 130;
-    if (controller.signal.aborted) process.exit(code);
-    process.stderr.write(
-      '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
-    );
-    controller.abort(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const controller = stopOnSignals();
   let progress: ProgressDisplay | undefined;
-
   let result: RunResult;
   let pipelineUsed: string | Pipeline | undefined;
   try {
-    // Nothing beside --json's one document; a plain line every interval when stderr is a log.
-    const interval = parseProgressInterval(flags.progressInterval);
-    if (!flags.json && (process.stderr.isTTY || interval > 0)) {
-      progress = new ProgressDisplay(process.stderr, {
-        tty: Boolean(process.stderr.isTTY),
-        intervalMs: interval * 1000,
-      });
-    }
+    progress = startProgress(flags);
     const numbers = checkTypedNumbers(flags);
     const split = await splitPipelineArgument(restoreStdinDash(flags.inputs), flags.pipeline);
     checkInputsExist(split.inputs, split.pipeline === undefined ? await builtinNames() : []);
@@ -62,6 +44,7 @@ export const executeRun = async (
     const { runImport } = await import('../../run/run.js');
     const { pipeline, inputs } = await choosePipeline(split, flags);
     pipelineUsed = pipeline;
+    const shown = progress;
     result = await runImport({
       pipeline,
       ...settingsOf(flags, numbers, inputs, dryRun),
@@ -69,7 +52,7 @@ export const executeRun = async (
       signal: controller.signal,
       stdin: process.stdin,
       logger,
-      ...(progress ? { onProgress: (p) => progress?.update(p) } : {}),
+      ...(shown ? { onProgress: (p) => shown.update(p) } : {}),
     });
   } catch (error) {
     progress?.stop();
@@ -78,41 +61,8 @@ export const executeRun = async (
     process.exit(2);
   }
   progress?.stop();
-  const { report } = result;
-  // A run stopped before it read anything has nothing to summarize: its one error line says it all.
-  if (report.error && report.totals.read === 0 && !flags.json) {
-    process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
-    process.exit(report.exitCode);
-  }
-  const files = [
-    result.reportPath,
-    ...(result.htmlPath ? [result.htmlPath] : []),
-    result.issuesPath,
-    ...(result.changesPath ? [result.changesPath] : []),
-    ...result.rejectedPaths,
-  ];
-  const next: RunContext = {
-    maxRejects: flags.maxRejects ?? RUN_DEFAULTS.maxRejects,
-    command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
-    pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
-    rejectedPaths: result.rejectedPaths,
-  };
-  if (flags.json) {
-    const written = Object.fromEntries(files.map((file) => [basename(file), resolve(file)]));
-    const json = { ...report, exitReason: exitReason(report, next), files: written };
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
-    if (result.local && !dryRun) {
-      process.stdout.write(
-        `Data went to the local service's database ${result.local.db}. To look at it:\n` +
-          `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${result.local.keyFile}) ${invocation()} serve --db ${result.local.db}\n` +
-          `  curl -H "Authorization: Bearer $(cat ${result.local.keyFile})" http://127.0.0.1:8787/_local/contacts\n`,
-      );
-    }
-  }
-  if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
-  process.exit(report.exitCode);
+  printOutcome(result, flags, dryRun, pipelineUsed);
+  process.exit(result.report.exitCode);
 };
 
 /**
@@ -136,6 +86,74 @@ const settingsOf = (
   strict: flags.strict,
   reread: flags.reread,
 });
+
+/** The first SIGINT or SIGTERM aborts the run gracefully; a second one exits at once. */
+const stopOnSignals = (): AbortController => {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGTERM' ? 143 : 130;
+    if (controller.signal.aborted) process.exit(code);
+    process.stderr.write(
+      '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
+    );
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller;
+};
+
+/** Nothing beside --json's one document; a plain line every interval when stderr is a log. */
+const startProgress = (flags: RunFlags): ProgressDisplay | undefined => {
+  const interval = parseProgressInterval(flags.progressInterval);
+  if (flags.json || !(process.stderr.isTTY || interval > 0)) return undefined;
+  return new ProgressDisplay(process.stderr, {
+    tty: Boolean(process.stderr.isTTY),
+    intervalMs: interval * 1000,
+  });
+};
+
+/** The summary (or report.json under --json) on stdout, the run-level error on stderr. */
+const printOutcome = (
+  result: RunResult,
+  flags: RunFlags,
+  dryRun: boolean,
+  pipelineUsed: string | Pipeline | undefined,
+): void => {
+  const { report } = result;
+  // A run stopped before it read anything has nothing to summarize: its one error line says it all.
+  if (report.error && report.totals.read === 0 && !flags.json) {
+    process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
+    return;
+  }
+  const files = [
+    result.reportPath,
+    ...(result.htmlPath ? [result.htmlPath] : []),
+    result.issuesPath,
+    ...(result.changesPath ? [result.changesPath] : []),
+    ...result.rejectedPaths,
+  ];
+  const next: RunContext = {
+    maxRejects: flags.maxRejects ?? RUN_DEFAULTS.maxRejects,
+    command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
+    pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
+    rejectedPaths: result.rejectedPaths,
+  };
+  if (flags.json) {
+    const written = Object.fromEntries(files.map((file) => [basename(file), resolve(file)]));
+    const json = { ...report, exitReason: exitReason(report, next), files: written };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
+    if (result.local && !dryRun) process.stdout.write(localServiceHint(result.local));
+  }
+  if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
+};
+
+const localServiceHint = (local: NonNullable<RunResult['local']>): string =>
+  `Data went to the local service's database ${local.db}. To look at it:\n` +
+  `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${local.keyFile}) ${invocation()} serve --db ${local.db}\n` +
+  `  curl -H "Authorization: Bearer $(cat ${local.keyFile})" http://127.0.0.1:8787/_local/contacts\n`;
 
 /** The pipeline named on the command line, or the built-in detected from the first input's header. */
 const choosePipeline = async (
