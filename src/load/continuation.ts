@@ -82,7 +82,6 @@ const sampleToGo = (staging: Staging, scope: LedgerScope): { emails: string[]; t
 
 /** How many of `emails` find, by exact search, a contact that this ledger did not write. */
 const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: string[]): Promise<number> => {
-  const ours = scope.contactIds();
   const found = await Promise.all(
     emails.map(async (email) => {
       const page = await client.globalSearch({
@@ -91,11 +90,14 @@ const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: st
         archived: true,
         take: 1,
       });
-      const contact = page.contacts[0];
-      return contact !== undefined && !ours.has(contact.id);
+      return page.contacts[0]?.id;
     }),
   );
-  return found.filter(Boolean).length;
+  const ids = found.filter((id): id is string => id !== undefined);
+  if (ids.length === 0) return 0;
+  // Only when something was found are the ledger's ids read (all of them) to tell ours apart.
+  const ours = scope.contactIds();
+  return ids.filter((id) => !ours.has(id)).length;
 };
 
 /**
