@@ -198,7 +198,10 @@ export interface Totals {
 export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates'>;
 
 /** What the load stage counts (resolve -> send), returned in its result; `rejected`: too large to send. */
-export type LoadCounts = Pick<Totals, 'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected'>;
+export type LoadCounts = Pick<
+  Totals,
+  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected'
+>;
 
 /** One issue code's count in a run, with its first example. */
 export interface IssueCount {
