@@ -6,7 +6,8 @@ import { issueSummary } from '../report/html/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import type { RunSnapshot } from '../state/index.js';
 import type { HashedInput } from './fingerprint.js';
-import { rejectLimit } from './options.js';
+import { exitReason } from '../report/next-step.js';
+import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
 import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
 
@@ -90,7 +91,7 @@ export const buildRunReport = (
   const finished = new Date();
   const { target } = stages.open;
   const none = { created: 0, existing: 0 };
-  return {
+  const report: RunReport = {
     runId: run.runId,
     pipeline: run.pipeline.name,
     dryRun: run.settings.dryRun,
@@ -111,7 +112,13 @@ export const buildRunReport = (
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
+  // report.json says why the run ended with its exit code, as the summary's last line does.
+  return { ...report, exitReason: exitReason(report, { maxRejects: thresholdText(run.settings) }) };
 };
+
+/** `--max-rejects` as a person writes it: `5` or `2%`. */
+const thresholdText = ({ maxRejects }: RunSettings): string =>
+  'count' in maxRejects ? String(maxRejects.count) : `${maxRejects.percent}%`;
 
 /** What the next run needs to tell whether it may reuse this one's outcome (rerun-shortcut.ts). */
 export const snapshotOf = async (run: {

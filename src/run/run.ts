@@ -4,7 +4,6 @@ import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { runModel } from '../report/html/index.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
-import { exitReason } from '../report/next-step.js';
 import { acquireRunLock } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
 import {
@@ -28,10 +27,6 @@ export const newRunId = (now: Date): string =>
     .toISOString()
     .replace(/[:.]/g, '-')
     .replace(/-\d{3}Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
-
-/** `--max-rejects` as a person writes it: `5` or `2%`. */
-const thresholdText = ({ maxRejects }: RunSettings): string =>
-  'count' in maxRejects ? String(maxRejects.count) : `${maxRejects.percent}%`;
 
 /** The keys of RunOptions that are not settings; every other key is checked by options.ts. */
 const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, true> = {
@@ -96,12 +91,7 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
   const { stages, samples } = await runStages(run);
   const files = await closeOutputs(run, stages);
   const requests = stages.open.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} };
-  const built = buildRunReport(run, stages, files, requests);
-  // report.json says why the run ended with its exit code, as the summary's last line does.
-  const report: RunReport = {
-    ...built,
-    exitReason: exitReason(built, { maxRejects: thresholdText(run.settings) }),
-  };
+  const report = buildRunReport(run, stages, files, requests);
   const changes = stages.load?.changes;
   const reportPath = writeReportFile(run.outDir, report);
   const htmlPath = writeHtmlReportFile(
@@ -208,9 +198,12 @@ const stopSampling = (
 
 /** The command layer prints the one clear line; the log keeps the detail at info. */
 const logEnd = (run: RunFrame, stages: StageResults): void => {
-  const { status, failure } = endOf(stages, run.options.signal);
-  if (status !== 'completed')
-    run.log?.info({ runId: run.runId, code: failure?.code }, failure?.message ?? 'run interrupted');
+  const stopped = [stages.open, stages.shortcut, stages.extract, stages.load].some(
+    (s) => s?.error !== undefined,
+  );
+  if (!stopped) return;
+  const { failure } = endOf(stages, run.options.signal);
+  run.log?.info({ runId: run.runId, code: failure?.code }, failure?.message ?? 'run interrupted');
 };
 
 /** issues.csv and the rejected files, closed; or the earlier run's, copied by the shortcut. */
