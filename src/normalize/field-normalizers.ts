@@ -1,4 +1,4 @@
-import { contactWriteSchema, SOCIAL_FIELDS, type SocialField } from '../core/schemas/index.js';
+import { contactWriteSchema, SOCIAL_FIELDS, text, type SocialField } from '../core/schemas/index.js';
 import type { IssueCode } from '../core/errors/codes.js';
 import {
   normalizeDate,
@@ -113,11 +113,29 @@ const SHAPE = contactWriteSchema.shape as Record<
   { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }
 >;
 
+/**
+ * The write fields whose schema is the service's free `text` (an optional string, or null): any
+ * string passes it, so a string value needs no schema run (a row has several such fields).
+ */
+const FREE_TEXT = new Set(
+  Object.entries(contactWriteSchema.shape)
+    .filter(([, schema]) => {
+      const def = (schema as { _zod?: { def?: { type?: string; innerType?: unknown } } })._zod?.def;
+      return def?.type === 'optional' && def.innerType === text;
+    })
+    .map(([field]) => field),
+);
+const PASSED = { ok: true } as const;
+
+/** The fields `checkWriteField` passes without a schema run when their value is a string. */
+export const freeTextFields = (): string[] => [...FREE_TEXT];
+
 /** Checks one write field against the service's schema; the message says what the schema expected. */
 export const checkWriteField = (
   field: string,
   value: unknown,
 ): { ok: true } | { ok: false; code: IssueCode; message: string } => {
+  if (typeof value === 'string' && FREE_TEXT.has(field)) return PASSED;
   const schema = SHAPE[field];
   if (!schema)
     return { ok: false, code: 'invalid_value', message: `"${field}" is not a contact write field` };
