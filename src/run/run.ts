@@ -16,7 +16,14 @@ import { definitionFingerprint, inputsUntouched } from './fingerprint.js';
 import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import type { RunOptions, RunResult } from './run-types.js';
-import { extractStage, loadStage, openStage, shortcutStage, type RunFrame } from './stages.js';
+import {
+  connectRunTarget,
+  extractStage,
+  loadStage,
+  openStage,
+  shortcutStage,
+  type RunFrame,
+} from './stages.js';
 import { buildRunReport, endOf, snapshotOf, type RunFiles, type StageResults } from './report-of.js';
 
 export { EXIT } from './report-of.js';
@@ -43,7 +50,8 @@ const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, tr
 /**
  * A whole run: source -> map -> normalize -> validate -> dedupe -> resolve -> load -> report.
  * Throws only when the run cannot start (options, pipeline file, output folder, an output that is
- * an input, a state directory another run holds); every later problem ends in a report with status
+ * an input, a service given by URL that cannot be reached or refuses the key, a state directory
+ * another run holds), before anything is written; every later problem ends in a report with status
  * `aborted` and exit code 2. Never reads argv, never exits.
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
@@ -58,23 +66,34 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     ...outputPathsOf(outDir, settings.inputs),
     ...stateFilesOf(settings.stateDir),
   ]);
-  // A run that may write to the target holds its state directory from here to its last ledger
-  // write; a dry run only reads the ledger and takes no lock.
-  const lock = settings.dryRun
-    ? undefined
-    : await acquireRunLock(settings.stateDir, { runId, since: started });
+  // A service given by URL is checked before anything is written: a wrong address, a refused
+  // connection or key stops the run here (one ImportError), with no runs/ or state folder made.
+  const connected = options.target ? await connectRunTarget(settings, options) : undefined;
+  let handedOver = false;
   try {
-    return await runHoldingState({
-      settings,
-      pipeline,
-      started,
-      runId,
-      outDir,
-      options,
-      log: options.logger,
-    });
+    // A run that may write to the target holds its state directory from here to its last ledger
+    // write; a dry run only reads the ledger and takes no lock.
+    const lock = settings.dryRun
+      ? undefined
+      : await acquireRunLock(settings.stateDir, { runId, since: started });
+    try {
+      handedOver = true;
+      return await runHoldingState({
+        settings,
+        pipeline,
+        started,
+        runId,
+        outDir,
+        options,
+        log: options.logger,
+        ...(connected ? { connected } : {}),
+      });
+    } finally {
+      lock?.release();
+    }
   } finally {
-    lock?.release();
+    // Once the stages hold it they close it; before that (the state folder held elsewhere), here.
+    if (!handedOver) await connected?.close();
   }
 };
 

@@ -27,7 +27,26 @@ export interface RunFrame {
   definition?: string;
   options: RunOptions;
   log?: Logger;
+  /** A service given by URL, connected and probed before anything was written (runImport). */
+  connected?: ConnectedTarget;
 }
+
+/** The run's target as its settings say: the service given, or the local one in the state folder. */
+export const connectRunTarget = (
+  settings: RunSettings,
+  options: Pick<RunOptions, 'target' | 'client'>,
+): Promise<ConnectedTarget> =>
+  connectTarget({
+    ...(options.target ? { target: options.target } : {}),
+    stateDir: settings.stateDir,
+    dryRun: settings.dryRun,
+    // The client's request limit is the run's one concurrency limit (the load only feeds it).
+    client: {
+      concurrency: settings.concurrency,
+      ...(settings.timeout !== undefined ? { timeoutMs: Math.round(settings.timeout * 1000) } : {}),
+      ...options.client,
+    },
+  });
 
 /** Each stage returns what it did; `error` is what stopped it, its counts what it did before. */
 interface StageResult {
@@ -80,17 +99,7 @@ export const openStage = async (run: RunFrame): Promise<OpenResult> => {
   const { settings, options, runId, pipeline, definition } = run;
   const result: OpenResult = {};
   try {
-    const target = await connectTarget({
-      ...(options.target ? { target: options.target } : {}),
-      stateDir: settings.stateDir,
-      dryRun: settings.dryRun,
-      // The client's request limit is the run's one concurrency limit (the load only feeds it).
-      client: {
-        concurrency: settings.concurrency,
-        ...(settings.timeout !== undefined ? { timeoutMs: Math.round(settings.timeout * 1000) } : {}),
-        ...options.client,
-      },
-    });
+    const target = run.connected ?? (await connectRunTarget(settings, options));
     result.target = target;
     if (target.scopeId) {
       const ledger = openLedger({ dir: settings.stateDir });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,9 @@ describe('run --target', () => {
     const line = oneLine(result);
     expect(line).toContain(gone.url);
     expect(line).toContain('connection refused');
+    // Nothing was read, so nothing is written: no report folder, no state folder (issue 14.1).
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
+    expect(existsSync(join(dir, 'state-refused'))).toBe(false);
   });
 
   it('stops after the 10 s probe timeout when the target never answers, naming it', async () => {

@@ -77,7 +77,15 @@ describe('contact-import run with an Excel workbook', () => {
     expect(workbookRun.code).toBe(0);
     const report = readReport(join(dir, 'xlsx'));
     expect(report.inputs).toEqual([
-      { path: WORKBOOK, format: 'xlsx', encoding: 'utf-8', delimiter: null, rows: 5, sheet: 'People' },
+      {
+        path: WORKBOOK,
+        format: 'xlsx',
+        encoding: 'utf-8',
+        delimiter: null,
+        rows: 5,
+        sheet: 'People',
+        unusedColumns: [],
+      },
     ]);
     expect(report.totals).toMatchObject({ read: 5, created: 5, rejected: 0, failed: 0 });
 

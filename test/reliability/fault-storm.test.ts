@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultCounts } from '../../src/server/faults.js';
@@ -158,7 +159,9 @@ describe('fault storms', () => {
   it('stops with exit 2 before reading anything when the target is unreachable from the start', async () => {
     const dir = tempDir();
     const file = writeGenericCsv(dir, 'people.csv', people(10));
-    const { report } = await runImport({
+    // The run cannot start: it throws before anything is written (issue 14.1, nothing on disk
+    // when nothing was read), where it used to return an aborted report.
+    const started = runImport({
       pipeline: 'generic',
       inputs: [file],
       // Port 9 (discard) on loopback: nothing listens, every connection is refused.
@@ -167,8 +170,11 @@ describe('fault storms', () => {
       outDir: join(dir, 'out'),
       client: { retries: 2, minRetryDelayMs: 5, maxRetryDelayMs: 20 },
     });
-    expect(report).toMatchObject({ status: 'aborted', exitCode: 2, error: { code: 'target_unreachable' } });
-    expect(report.error?.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
-    expect(report.totals.read).toBe(0);
+    await expect(started).rejects.toMatchObject({
+      code: 'target_unreachable',
+      message: expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9/),
+    });
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
   });
 });

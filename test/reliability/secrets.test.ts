@@ -90,7 +90,16 @@ describe('the API key in every output', () => {
           { cwd: dir },
         ),
         await runCli(
-          ['validate', 'generic', join(HOSTILE, 'ragged-rows.csv'), ...common, '--out', join(dir, 'three')],
+          // validate takes no target: a dry run against the service is `run --dry-run`.
+          [
+            'run',
+            'generic',
+            join(HOSTILE, 'ragged-rows.csv'),
+            ...common,
+            '--dry-run',
+            '--out',
+            join(dir, 'three'),
+          ],
           { cwd: dir },
         ),
       ];
