@@ -73,11 +73,11 @@ describe('request size', () => {
       const dir = scratch();
       svc = await startService();
       const file = writeWide(dir, 'one-huge.csv', 50, (i) => (i === 24 ? 6 * 1024 * 1024 : 100));
-      const checked = await run(
-        dir,
-        ['validate', 'generic', file, '--out', join(dir, 'checked')],
-        svc.service.url,
-      );
+      // validate takes no target: it checks the file alone, with the same request-size bound.
+      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked')], {
+        cwd: dir,
+        timeoutMs: 120_000,
+      });
       const loaded = await run(dir, ['run', 'generic', file, '--out', join(dir, 'loaded')], svc.service.url);
       for (const [result, out] of [
         [checked, 'checked'],
