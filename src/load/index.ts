@@ -114,7 +114,8 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     match: options.match,
     ids: refs.ids,
     targetWasEmpty: start.searchless,
-    lookUpKnown: dryRun,
+    // Every update keeps a before-image: the preview's old values, and what undo puts back.
+    lookUpKnown: true,
     signal: halt.signal,
     ...(scope ? { undone: (id: string) => scope.isUndone(id) } : {}),
   });

@@ -51,9 +51,10 @@ export class Resolver {
       /** The target held no contacts when the run began: no search can hit, so none is sent. */
       targetWasEmpty: boolean;
       /**
-       * Look up the contacts the ledger knows before updating them, for their before-image. A dry
-       * run does (its preview shows old values); a live run does not: one more request per
-       * changed record on every rerun, and the ledger alone tells it creates from updates.
+       * Look up the contacts the ledger knows before updating them, for their before-image: a dry
+       * run's preview shows their old values, and a live run's undo puts them back. It costs one
+       * exact search per changed record the ledger knows (run ahead of the sends); unchanged
+       * records cost nothing, so a rerun of the same file still sends nothing.
        */
       lookUpKnown?: boolean;
       /** Contacts an undo archived: a search that finds one finds no match. */

@@ -103,7 +103,9 @@ describe('contact-import run against the local service', () => {
     expect((await run(changedFile, 'third')).code).toBe(0);
     const third = readReport(join(dir, 'third'));
     expect(third.totals).toMatchObject({ read: 40, created: 0, updated: 3, unchanged: 37 });
-    expect(third.requests.sent).toBe(2);
+    // The probe, one exact search per changed contact (its before-image, for undo), one update.
+    expect(third.requests.sent).toBe(5);
+    expect(third.requests.byEndpoint['GET /v1/search/contacts']?.sent).toBe(4);
     const final = await storedByEmail();
     expect(final.contacts).toHaveLength(40);
     for (const i of [3, 17, 38])

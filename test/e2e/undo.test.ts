@@ -142,6 +142,52 @@ describe('contact-import undo (issue 12.3)', () => {
     expect(readReport(join(dir, 'rerun')).totals).toMatchObject({ created: 3, updated: 2, unchanged: 0 });
   });
 
+  it('takes back a later run that updated contacts the ledger already knew', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const rows = people(4);
+    const first = await cli(svc, dir, [
+      'run',
+      'generic',
+      writeGenericCsv(dir, 'a.csv', rows),
+      '--out',
+      join(dir, 'a'),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, scalarsOf(c)]));
+
+    // The same people, two with a new title: the ledger resolves them, no e-mail search decides.
+    const changed = rows.map((p) => (p.i < 2 ? { ...p, title: `Director ${p.i}` } : p));
+    const second = await cli(svc, dir, [
+      'run',
+      'generic',
+      writeGenericCsv(dir, 'b.csv', changed),
+      '--out',
+      join(dir, 'b'),
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readReport(join(dir, 'b')).totals).toMatchObject({ updated: 2, unchanged: 2 });
+    const changes = parse(readFileSync(join(dir, 'b', 'changes.csv'), 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(changes.map((c) => [c.field, c.old, c.new])).toEqual([
+      ['job_title', 'Engineer 0', 'Director 0'],
+      ['job_title', 'Engineer 1', 'Director 1'],
+    ]);
+
+    const undo = await cli(svc, dir, ['undo', join(dir, 'b'), '--out', join(dir, 'undo')]);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(readUndo(join(dir, 'undo')).totals).toMatchObject({
+      restored: 2,
+      archived: 0,
+      conflicts: 0,
+      failed: 0,
+    });
+    const after = await svc.client.local.contacts();
+    expect(new Map(after.map((c) => [c.id, scalarsOf(c)]))).toEqual(before);
+  });
+
   it('finishes after a kill -9 mid-way with the same command, sending each chunk at most twice', async () => {
     const svc = await t.start();
     const dir = t.dir();
