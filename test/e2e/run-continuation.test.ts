@@ -19,6 +19,7 @@ const each = perTest();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ROWS = 6000;
+const GAINED_ROWS = 3000;
 const CHUNK = 50;
 const CONCURRENCY = 4;
 const SEARCH = 'GET /v1/search/contacts';
@@ -37,8 +38,10 @@ const stopAtFortyPercent = async (svc: TestService, dir: string, rows: Person[],
   const child = spawn(process.execPath, [CLI, ...args, '--out', join(dir, 'first')], { cwd: dir, env });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const deadline = Date.now() + 40_000;
+  // Each look lists every stored contact: often enough to stop near 40 %, rarely enough not to
+  // load the service (or the machine) more than the run does.
   while ((await svc.client.local.contacts()).length < rows.length * 0.4 && Date.now() < deadline)
-    await sleep(25);
+    await sleep(100);
   child.kill(signal);
   await exited;
   const stored = (await svc.client.local.contacts()).length;
@@ -105,7 +108,8 @@ describe('a continuation into a target that gained contacts the run did not writ
   it('searches as a first run would, says why, and doubles nobody', { timeout: 150_000 }, async () => {
     const dir = each.dir();
     const svc = await each.start({ latencyMs: 15 });
-    const rows = people(ROWS);
+    // Its bound is per record, not a fixed slack: fewer rows show it as well, and sooner.
+    const rows = people(GAINED_ROWS);
     const { args, stored } = await stopAtFortyPercent(svc, dir, rows, 'SIGINT');
     // Someone else stores every second person the run has not sent yet (the ledger cannot know).
     const known = new Set(
@@ -135,9 +139,9 @@ describe('a continuation into a target that gained contacts the run did not writ
     const report = readReport(join(dir, 'next'));
     expect(report.continues).toBeUndefined();
     // Every record the ledger does not know was searched (the probe and the check come on top).
-    expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(ROWS - stored);
+    expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(GAINED_ROWS - stored);
     expect(report.totals.updated).toBe(others.length);
-    expect(report.totals.created).toBe(ROWS - stored - others.length);
-    expectTruthfulReport(report, await expectExactlyLoaded(svc.client, rows), ROWS);
+    expect(report.totals.created).toBe(GAINED_ROWS - stored - others.length);
+    expectTruthfulReport(report, await expectExactlyLoaded(svc.client, rows), GAINED_ROWS);
   });
 });
