@@ -7,23 +7,12 @@ import { readIssues, readReport, ROOT, runCli, type TestService } from './harnes
 import { people, writeGenericCsv } from './generic-csv.js';
 import { perTest } from '../support/per-test.js';
 import type { UndoReport } from '../../src/undo/index.js';
+import { CONTACT_SCALAR_FIELDS } from '../../src/core/schemas/index.js';
 
 const t = perTest();
 
 /** The scalar fields of the response shape, as /_local/ stores them. */
-const SCALARS = [
-  'full_name',
-  'first_name',
-  'last_name',
-  'job_title',
-  'company',
-  'description',
-  'website',
-  'starred',
-  'is_archived',
-  'birthday',
-  'source',
-] as const;
+const SCALARS = CONTACT_SCALAR_FIELDS;
 
 const scalarsOf = (c: Record<string, unknown>) => Object.fromEntries(SCALARS.map((f) => [f, c[f] ?? null]));
 
