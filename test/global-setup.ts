@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -28,16 +28,33 @@ const redirectTempDirectory = (): (() => void) => {
   };
 };
 
-/** End-to-end tests run the built CLI, so the build is part of every test run. */
+/** The newest modification time of the files under `dir` (0 when it does not exist). */
+const newest = (dir: string): number => {
+  if (!existsSync(dir)) return 0;
+  let latest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+};
+
+/**
+ * End-to-end tests run the built CLI, so every test run builds first, unless dist/ is newer than
+ * every source file (as right after `npm ci`, whose prepare step built it).
+ */
 export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
-  execFileSync(
-    process.execPath,
-    [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  const built =
+    existsSync(join(root, 'dist', 'cli', 'main.js')) &&
+    newest(join(root, 'dist')) >= newest(join(root, 'src'));
+  if (!built)
+    execFileSync(
+      process.execPath,
+      [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
   return redirectTempDirectory();
 }
