@@ -27,7 +27,6 @@ const { values: flags } = parseArgs({
     rows: { type: 'string', default: '200000' },
     'stage-rows': { type: 'string', default: '50000' },
     repeat: { type: 'string', default: '3' },
-    'flat-rows': { type: 'string', default: '100000' },
     'load-rows': { type: 'string', default: '200000' },
     'small-rows': { type: 'string', default: '20000' },
     only: { type: 'string' },
@@ -38,7 +37,6 @@ const { values: flags } = parseArgs({
   },
 });
 const ROWS = Number(flags.rows);
-const FLAT_ROWS = Number(flags['flat-rows']);
 const LOAD_ROWS = Number(flags['load-rows']);
 const SMALL_ROWS = Number(flags['small-rows']);
 const STAGE_ROWS = Number(flags['stage-rows']);

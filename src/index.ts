@@ -1,7 +1,13 @@
 /** contact-import as a library: the same core the command line is a thin layer over. */
 export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './run/run.js';
 export type { RunHooks, RunStep } from './run/hooks.js';
-export { undoRun, type UndoOptions, type UndoResult, type UndoReport, type UndoTotals } from './undo/index.js';
+export {
+  undoRun,
+  type UndoOptions,
+  type UndoResult,
+  type UndoReport,
+  type UndoTotals,
+} from './undo/index.js';
 export type { TargetSpec } from './run/target.js';
 export { loadPipeline, listPipelines, createRowMapper, type Pipeline } from './mapping/index.js';
 export { openSource, detectFormat } from './readers/index.js';

@@ -105,7 +105,7 @@ interface UndoContext {
 }
 
 const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<UndoResult> => {
-  const { settings, ledger, stored, runId, outDir } = ctx;
+  const { settings, ledger, stored, runId } = ctx;
   const log = options.logger;
   const scope = ledger.scope(stored.scopeId);
   const tracked: Tracked[] = [];

@@ -27,17 +27,20 @@ const initThenValidate = async (input: string) => {
 };
 
 describe('contact-import init', () => {
-  it.each(['generic.csv', 'address-book.csv', 'mail-client.csv', 'worknet-connections.csv', 'address-book-legacy.csv'])(
-    'drafts a pipeline that validates %s with no record lost and its e-mail columns used',
-    async (file) => {
-      const { report, yaml } = await initThenValidate(join(SAMPLES, file));
-      expect(yaml).toMatch(/^# DRAFT pipeline/);
-      expect(yaml).toMatch(/^emails:\n {2}- column: /m);
-      expect(report.totals.read).toBeGreaterThan(0);
-      // Each sample holds at most one record with no identity: the draft found the e-mails and names.
-      expect(report.totals.rejected).toBeLessThanOrEqual(1);
-    },
-  );
+  it.each([
+    'generic.csv',
+    'address-book.csv',
+    'mail-client.csv',
+    'worknet-connections.csv',
+    'address-book-legacy.csv',
+  ])('drafts a pipeline that validates %s with no record lost and its e-mail columns used', async (file) => {
+    const { report, yaml } = await initThenValidate(join(SAMPLES, file));
+    expect(yaml).toMatch(/^# DRAFT pipeline/);
+    expect(yaml).toMatch(/^emails:\n {2}- column: /m);
+    expect(report.totals.read).toBeGreaterThan(0);
+    // Each sample holds at most one record with no identity: the draft found the e-mails and names.
+    expect(report.totals.rejected).toBeLessThanOrEqual(1);
+  });
 
   it('reads an odd semicolon CSV: French headers and columns known only by their values', async () => {
     const input = join(dir(), 'contacts.csv');

@@ -10,7 +10,8 @@ export type ColumnGuess =
 const HONORIFIC = /^(mr|mrs|ms|miss|mx|dr|prof|sir|dame|mme|mlle|m|herr|frau|sr|sra|srta)\.?$/i;
 
 /** Header words that name a contact point's label ("Mobile", "Business Phone", "Home E-mail"). */
-const LABEL_WORDS = /\b(mobile|cell|cellular|portable|handy|gsm|home|work|business|office|fax|main|personal|private|other)\b/;
+const LABEL_WORDS =
+  /\b(mobile|cell|cellular|portable|handy|gsm|home|work|business|office|fax|main|personal|private|other)\b/;
 
 const pointGuess = (
   header: string,
@@ -32,28 +33,62 @@ const pointGuess = (
  */
 export const guessColumn = (header: string, samples: readonly string[]): ColumnGuess => {
   const fromHeader = guessFromHeader(header);
-  if (fromHeader === null) return { mapped: false, reason: 'describes another column (type, label, display name)' };
+  if (fromHeader === null)
+    return { mapped: false, reason: 'describes another column (type, label, display name)' };
   const present = samples.filter((value) => value.trim() !== '');
   const kind = dominantKind(present);
   for (const section of ['emails', 'phones'] as const) {
     const valueKind = section === 'emails' ? 'email' : 'phone';
     const separator = multiValueSeparator(present, valueKind);
     if (kind === valueKind)
-      return pointGuess(header, section, fromHeader?.section === section ? 'header and values' : `values look like ${section}`, separator);
+      return pointGuess(
+        header,
+        section,
+        fromHeader?.section === section ? 'header and values' : `values look like ${section}`,
+        separator,
+      );
     if (fromHeader?.section === section) {
       if (present.length > 0 && shareOfKind(present, valueKind, separator) < 0.5)
         return { mapped: false, reason: `header says ${section} but most sampled values are not` };
-      return pointGuess(header, section, present.length > 0 ? 'header and values' : 'header (no values sampled)', separator);
+      return pointGuess(
+        header,
+        section,
+        present.length > 0 ? 'header and values' : 'header (no values sampled)',
+        separator,
+      );
     }
   }
-  if (fromHeader?.section === 'fields' && fromHeader.key === 'job_title' && present.length > 0 && present.every((v) => HONORIFIC.test(v.trim())))
-    return { mapped: true, target: { section: 'name_parts', key: 'prefix' }, reason: 'header says title, values are honorifics' };
+  if (
+    fromHeader?.section === 'fields' &&
+    fromHeader.key === 'job_title' &&
+    present.length > 0 &&
+    present.every((v) => HONORIFIC.test(v.trim()))
+  )
+    return {
+      mapped: true,
+      target: { section: 'name_parts', key: 'prefix' },
+      reason: 'header says title, values are honorifics',
+    };
   if (fromHeader !== undefined) {
     const separator = fromHeader.section === 'groups' ? multiValueSeparator(present) : undefined;
-    return { mapped: true, target: fromHeader, reason: 'header', ...(separator !== undefined ? { separator } : {}) };
+    return {
+      mapped: true,
+      target: fromHeader,
+      reason: 'header',
+      ...(separator !== undefined ? { separator } : {}),
+    };
   }
-  if (kind === 'url') return { mapped: true, target: { section: 'fields', key: 'website' }, reason: 'values look like URLs' };
-  if (kind === 'date') return { mapped: true, target: { section: 'fields', key: 'birthday' }, reason: 'values look like dates' };
-  if (kind === 'yesno') return { mapped: false, reason: 'yes/no values: map it under fields.starred if it marks favourites' };
-  return { mapped: false, reason: present.length === 0 ? 'no hint in the header and no values sampled' : 'no hint in the header or values' };
+  if (kind === 'url')
+    return { mapped: true, target: { section: 'fields', key: 'website' }, reason: 'values look like URLs' };
+  if (kind === 'date')
+    return { mapped: true, target: { section: 'fields', key: 'birthday' }, reason: 'values look like dates' };
+  if (kind === 'yesno')
+    return { mapped: false, reason: 'yes/no values: map it under fields.starred if it marks favourites' };
+  return {
+    mapped: false,
+    reason:
+      present.length === 0
+        ? 'no hint in the header and no values sampled'
+        : 'no hint in the header or values',
+  };
 };

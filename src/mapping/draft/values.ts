@@ -3,7 +3,11 @@ export type ValueKind = 'email' | 'url' | 'date' | 'phone' | 'yesno';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const URL_LIKE = /^(?:https?:\/\/|www\.)\S+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\/\S*$/i;
-const DATES = [/^\d{4}-\d{1,2}-\d{1,2}(?:[T ][\d:.]+Z?)?$/, /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/, /^--\d{2}-?\d{2}$/];
+const DATES = [
+  /^\d{4}-\d{1,2}-\d{1,2}(?:[T ][\d:.]+Z?)?$/,
+  /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/,
+  /^--\d{2}-?\d{2}$/,
+];
 const PHONE_CHARS = /^\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?)\s*\d+)?$/i;
 const YES_NO = new Set(['yes', 'no', 'true', 'false', 'y', 'n', 'oui', 'non', 'ja', 'nein']);
 
@@ -28,7 +32,10 @@ export const multiValueSeparator = (samples: readonly string[], kind?: ValueKind
   SEPARATORS.find((separator) =>
     samples.some((cell) => {
       const parts = cell.split(separator).map((part) => part.trim());
-      return parts.length > 1 && parts.every((part) => part !== '' && (kind === undefined || classifyValue(part) === kind));
+      return (
+        parts.length > 1 &&
+        parts.every((part) => part !== '' && (kind === undefined || classifyValue(part) === kind))
+      );
     }),
   );
 
@@ -46,7 +53,8 @@ export const shareOfKind = (samples: readonly string[], kind: ValueKind, separat
 export const dominantKind = (samples: readonly string[]): ValueKind | undefined => {
   const separator = multiValueSeparator(samples);
   for (const kind of ['email', 'url', 'date', 'phone', 'yesno'] as const) {
-    if (shareOfKind(samples, kind, kind === 'email' || kind === 'phone' ? separator : undefined) >= 0.8) return kind;
+    if (shareOfKind(samples, kind, kind === 'email' || kind === 'phone' ? separator : undefined) >= 0.8)
+      return kind;
   }
   return undefined;
 };
@@ -56,7 +64,9 @@ export const dominantKind = (samples: readonly string[]): ValueKind | undefined 
  * read), day first when some first part exceeds 12 or the parts are dotted, else month first.
  */
 export const guessDateFormat = (samples: readonly string[]): string | undefined => {
-  const numeric = samples.map((cell) => /^(\d{1,2})([./-])(\d{1,2})\2(\d{2,4})$/.exec(cell.trim())).filter((m) => m !== null);
+  const numeric = samples
+    .map((cell) => /^(\d{1,2})([./-])(\d{1,2})\2(\d{2,4})$/.exec(cell.trim()))
+    .filter((m) => m !== null);
   if (numeric.length === 0) return undefined;
   const separator = numeric[0]![2]!;
   const year = numeric[0]![4]!.length === 4 ? 'YYYY' : 'YY';

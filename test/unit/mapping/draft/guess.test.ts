@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { guessColumn } from '../../../../src/mapping/draft/guess.js';
 import { guessFromHeader } from '../../../../src/mapping/draft/headers.js';
-import { classifyValue, dominantKind, guessDateFormat, multiValueSeparator } from '../../../../src/mapping/draft/values.js';
+import {
+  classifyValue,
+  dominantKind,
+  guessDateFormat,
+  multiValueSeparator,
+} from '../../../../src/mapping/draft/values.js';
 
 describe('guessFromHeader: synonyms', () => {
   it.each([
@@ -116,8 +121,12 @@ describe('guessColumn: header and values together', () => {
   });
 
   it('reads a Title column of honorifics as the name prefix', () => {
-    expect(guessColumn('Title', ['Mr.', 'Dr.', ''])).toMatchObject({ target: { section: 'name_parts', key: 'prefix' } });
-    expect(guessColumn('Title', ['President'])).toMatchObject({ target: { section: 'fields', key: 'job_title' } });
+    expect(guessColumn('Title', ['Mr.', 'Dr.', ''])).toMatchObject({
+      target: { section: 'name_parts', key: 'prefix' },
+    });
+    expect(guessColumn('Title', ['President'])).toMatchObject({
+      target: { section: 'fields', key: 'job_title' },
+    });
   });
 
   it('leaves yes/no and unknown columns unmapped with a reason', () => {
