@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -67,8 +68,22 @@ const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
     else child.stdin.end();
   });
 
-/** A fresh folder under the suite temp root (test/global-setup.ts removes the root when the run ends). */
-export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ci-e2e-'));
+/** The folders tempDir() made for this test file, removed when its tests are done. */
+const madeHere: string[] = [];
+// Module scope: each test file gets its own copy of this module, so the hook is that file's.
+afterAll(() => {
+  for (const dir of madeHere.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+/**
+ * A fresh folder, removed when the test file's tests are done, and anyway with the suite temp root
+ * (test/global-setup.ts): a run under another config, or without the global setup, leaves none.
+ */
+export const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'ci-e2e-'));
+  madeHere.push(dir);
+  return dir;
+};
 
 export const readReport = (outDir: string): RunReport =>
   JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunReport;
