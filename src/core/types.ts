@@ -219,3 +219,13 @@ export interface FieldCount {
   count: number;
   examples: Issue[];
 }
+
+/** One changed scalar field of an updated contact: a row of changes.csv, a line of report.html. */
+export interface ChangeRow {
+  file: string;
+  row: number;
+  contactId: string;
+  field: string;
+  old: string;
+  new: string;
+}

@@ -1,4 +1,5 @@
 import { CONTACT_SCALAR_FIELDS, type ContactResponse, type ContactWrite } from '../core/schemas/index.js';
+import type { ChangeRow } from '../core/types.js';
 
 /**
  * The scalar fields a contact answer shows (API.md "Contact, response shape") that an import
@@ -85,16 +86,6 @@ export const fieldChanges = (
   }
   return changes;
 };
-
-/** One row of changes.csv: a changed scalar field of an updated contact. */
-export interface ChangeRow {
-  file: string;
-  row: number;
-  contactId: string;
-  field: string;
-  old: string;
-  new: string;
-}
 
 export const changeRows = (
   place: { file: string; row: number; contactId: string },

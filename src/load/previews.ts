@@ -1,5 +1,6 @@
 import type { UpdateEffect } from '../state/index.js';
-import { changeRows, fieldChanges, type ChangeRow, type FieldChanges } from './field-changes.js';
+import type { ChangeRow } from '../core/types.js';
+import { changeRows, fieldChanges, type FieldChanges } from './field-changes.js';
 import type { Planned } from './resolve.js';
 
 /** Where the load stage hands the field-level changes of its updates (changes.csv, report.html). */

@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
 import type { FieldCount, IssueCount } from '../core/types.js';
 import type { RunStatus } from '../report/run-report.js';
+import { baseModel } from '../report/html/run-model.js';
 import type {
   ChangesModel,
   ProgressSample,
@@ -59,16 +59,6 @@ export const undoExitReason = (report: Omit<UndoReport, 'exitReason'>): string =
   return report.dryRun ? 'Dry run: nothing was changed.' : 'Undo completed.';
 };
 
-const examplesOf = (issues: readonly IssueCount['example'][]) =>
-  issues.map((i) => ({
-    file: i.file,
-    row: i.row,
-    field: i.field,
-    value: i.value,
-    code: i.code,
-    message: i.message,
-  }));
-
 export const undoModel = (
   report: UndoReport,
   extras: {
@@ -80,29 +70,8 @@ export const undoModel = (
   },
 ): UndoReportModel => ({
   kind: 'undo',
-  runId: report.runId,
+  ...baseModel(report, extras),
   undoOf: report.undoOf,
-  target: report.target,
-  status: report.status,
-  dryRun: report.dryRun,
-  startedAt: report.startedAt,
-  finishedAt: report.finishedAt,
-  durationMs: report.durationMs,
-  exitCode: report.exitCode,
-  exitReason: report.exitReason,
-  ...(report.error ? { error: report.error } : {}),
   totals: report.totals,
-  requests: report.requests,
-  samples: extras.samples,
-  issues: {
-    byCode: extras.codes.map((c) => ({
-      code: c.code,
-      severity: c.severity,
-      count: c.count,
-      examples: examplesOf(c.examples ?? [c.example]),
-    })),
-    byField: extras.fields.map((f) => ({ field: f.field, count: f.count, examples: examplesOf(f.examples) })),
-    file: basename(extras.issuesPath),
-  },
   changes: extras.changes,
 });

@@ -13,6 +13,9 @@
 
 import type { Totals } from '../../core/types.js';
 import type { RunReport } from '../run-report.js';
+import type { ChangeRow } from '../../core/types.js';
+
+export type { ChangeRow };
 
 /** One progress sample: `t` is milliseconds since the run started; the rest are running totals. */
 export interface ProgressSample {
@@ -59,16 +62,6 @@ export interface IssuesModel {
   file: string;
 }
 
-/** One changed scalar field of an updated contact: a row of changes.csv. */
-export interface ChangeRow {
-  file: string;
-  row: number;
-  contactId: string;
-  field: string;
-  old: string;
-  new: string;
-}
-
 export interface ChangesModel {
   /** Every change row of the run (the table shows `rows`, a bounded sample). */
   total: number;
@@ -97,7 +90,7 @@ export interface RequestCounts {
 }
 
 /** What both kinds share: the run's identity, status, requests and progress. */
-interface ReportModelBase {
+export interface ReportModelBase {
   runId: string;
   target: string;
   status: string;

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { FieldCount, IssueCount } from '../../core/types.js';
 import type { IssueSummary, RunReport } from '../run-report.js';
-import type { ChangesModel, IssueExample, ProgressSample, RunReportModel } from './model.js';
+import type { ChangesModel, IssueExample, ProgressSample, ReportModelBase, RunReportModel } from './model.js';
 
 /** What a run collects besides report.json for its report.html. */
 export interface RunHtmlExtras {
@@ -29,50 +29,64 @@ export const issueSummary = (codes: IssueCount[], fields: FieldCount[]): IssueSu
   byField: fields.map((f) => ({ field: f.field, count: f.count })),
 });
 
+/** What report.json of either kind carries that the page shows the same way. */
+interface ReportHeader {
+  runId: string;
+  target: string;
+  status: string;
+  dryRun: boolean;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  exitCode: number;
+  exitReason?: string;
+  error?: { code: string; message: string };
+  requests: ReportModelBase['requests'];
+}
+
+/** The fields both kinds of page share: identity, status, requests, progress and issues. */
+export const baseModel = (
+  report: ReportHeader,
+  extras: Pick<RunHtmlExtras, 'codes' | 'fields' | 'issuesPath' | 'samples'>,
+): ReportModelBase => ({
+  runId: report.runId,
+  target: report.target,
+  status: report.status,
+  dryRun: report.dryRun,
+  startedAt: report.startedAt,
+  finishedAt: report.finishedAt,
+  durationMs: report.durationMs,
+  exitCode: report.exitCode,
+  ...(report.exitReason ? { exitReason: report.exitReason } : {}),
+  ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+  requests: report.requests,
+  samples: extras.samples,
+  issues: {
+    byCode: extras.codes.map((c) => ({
+      code: c.code,
+      severity: c.severity,
+      count: c.count,
+      examples: (c.examples ?? [c.example]).map(asExample),
+    })),
+    byField: extras.fields.map((f) => ({
+      field: f.field,
+      count: f.count,
+      examples: f.examples.map(asExample),
+    })),
+    file: basename(extras.issuesPath),
+  },
+});
+
 /** The model of a run's report.html: report.json's numbers plus the examples and samples. */
-export const runModel = (report: RunReport, extras: RunHtmlExtras): RunReportModel => {
-  const extended = report as RunReport & {
-    exitReason?: string;
-    requests: RunReport['requests'] & {
-      byEndpoint?: Record<string, { sent: number; retried: number; failed: number }>;
-    };
-    inputs: (RunReport['inputs'][number] & { unusedColumns?: string[] })[];
-  };
-  return {
-    kind: 'run',
-    runId: report.runId,
-    pipeline: report.pipeline,
-    target: report.target,
-    status: report.status,
-    dryRun: report.dryRun,
-    startedAt: report.startedAt,
-    finishedAt: report.finishedAt,
-    durationMs: report.durationMs,
-    exitCode: report.exitCode,
-    ...(extended.exitReason ? { exitReason: extended.exitReason } : {}),
-    ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
-    inputs: extended.inputs,
-    totals: report.totals,
-    groups: report.groups,
-    customFields: report.customFields,
-    reminders: report.reminders,
-    requests: extended.requests,
-    ...(report.inputsUnchangedSince ? { inputsUnchangedSince: report.inputsUnchangedSince } : {}),
-    samples: extras.samples,
-    issues: {
-      byCode: extras.codes.map((c) => ({
-        code: c.code,
-        severity: c.severity,
-        count: c.count,
-        examples: (c.examples ?? [c.example]).map(asExample),
-      })),
-      byField: extras.fields.map((f) => ({
-        field: f.field,
-        count: f.count,
-        examples: f.examples.map(asExample),
-      })),
-      file: basename(extras.issuesPath),
-    },
-    ...(extras.changes ? { changes: extras.changes } : {}),
-  };
-};
+export const runModel = (report: RunReport, extras: RunHtmlExtras): RunReportModel => ({
+  kind: 'run',
+  ...baseModel(report, extras),
+  pipeline: report.pipeline,
+  inputs: report.inputs,
+  totals: report.totals,
+  groups: report.groups,
+  customFields: report.customFields,
+  reminders: report.reminders,
+  ...(report.inputsUnchangedSince ? { inputsUnchangedSince: report.inputsUnchangedSince } : {}),
+  ...(extras.changes ? { changes: extras.changes } : {}),
+});
