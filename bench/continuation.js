@@ -15,11 +15,10 @@
  *   node bench/continuation.js --dist /elsewhere/dist     measure another build (before a change)
  *   node bench/continuation.js --only half --latency 5    the service answers 5 ms later (a LAN)
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
+import { snapshotBuild, startService, task } from './processes.js';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.js';
 
@@ -42,55 +41,10 @@ const CONCURRENCY = 4;
 const LATENCY_MS = Number(flags.latency);
 
 mkdirSync(WORK, { recursive: true });
-// A snapshot of the build (with the pipelines and package.json it reads beside it) inside this
-// repository, so node_modules resolves and a rebuild meanwhile changes nothing under measurement.
-const SNAPSHOT = join(import.meta.dirname, 'out', 'snapshot-15');
-rmSync(SNAPSHOT, { recursive: true, force: true });
-cpSync(resolve(flags.dist), join(SNAPSHOT, 'dist'), { recursive: true });
-cpSync(join(resolve(flags.dist), '..', 'pipelines'), join(SNAPSHOT, 'pipelines'), { recursive: true });
-cpSync(join(resolve(flags.dist), '..', 'package.json'), join(SNAPSHOT, 'package.json'));
-process.env.BENCH_DIST = join(SNAPSHOT, 'dist');
+snapshotBuild(resolve(flags.dist), join(import.meta.dirname, 'out', 'snapshot-15'));
 
-const task = (name, args) =>
-  new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').pop();
-      if (code !== 0 || !line) fail(new Error(`bench task ${name} exited with ${code}: ${out}`));
-      else done(JSON.parse(line));
-    });
-  });
-
-const service = async (name) => {
-  const db = join(WORK, `${name}.sqlite`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-  const child = spawn(
-    process.execPath,
-    [
-      join(import.meta.dirname, 'tasks', 'serve.js'),
-      JSON.stringify({ db, apiKey: API_KEY, ...(LATENCY_MS ? { latencyMs: LATENCY_MS } : {}) }),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const first = await new Promise((done, fail) => {
-    createInterface({ input: child.stdout }).once('line', done);
-    child.once('exit', (code) => fail(new Error(`the local service exited with ${code}`)));
-  });
-  const { url } = JSON.parse(first);
-  return {
-    url,
-    target: { url, apiKey: API_KEY },
-    stop: () => new Promise((done) => child.once('exit', done).kill('SIGTERM')),
-  };
-};
+const service = (name) =>
+  startService(join(WORK, `${name}.sqlite`), API_KEY, LATENCY_MS ? { latencyMs: LATENCY_MS } : {});
 
 const dataset = async (rows) => {
   const file = join(WORK, `generic-${rows}.csv`);

@@ -15,10 +15,11 @@
  * libraries' floor) on `--stage-rows` of the same format.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { snapshotBuild, startService, task } from './processes.js';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.js';
 
@@ -57,61 +58,10 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
   process.exit(2);
 }
 mkdirSync(WORK, { recursive: true });
-// A snapshot of dist/ inside the repository (so node_modules still resolves) for the whole run.
-// The built-in pipelines (and package.json) are found beside dist/, so they are copied with it.
-const SNAPSHOT = flags.snapshot;
-rmSync(SNAPSHOT, { recursive: true, force: true });
-cpSync(new URL('../dist', import.meta.url), join(SNAPSHOT, 'dist'), { recursive: true });
-cpSync(new URL('../pipelines', import.meta.url), join(SNAPSHOT, 'pipelines'), { recursive: true });
-// The tool's version (part of a run's fingerprint, and `--version`) is read from package.json.
-cpSync(new URL('../package.json', import.meta.url), join(SNAPSHOT, 'package.json'));
-process.env.BENCH_DIST = join(SNAPSHOT, 'dist');
-
-/** Runs a task in a fresh node process and returns the JSON line it prints. */
-const task = (name, args) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').pop();
-      if (code !== 0 || !line) reject(new Error(`bench task ${name} exited with ${code}: ${out}`));
-      else resolve(JSON.parse(line));
-    });
-  });
+snapshotBuild(fileURLToPath(new URL('../dist', import.meta.url)), flags.snapshot);
 
 /** The local service in its own process, on a fresh on-disk database. */
-const service = async (name, options = {}) => {
-  const db = join(WORK, `${name}.sqlite`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-  const child = spawn(
-    process.execPath,
-    [join(import.meta.dirname, 'tasks', 'serve.js'), JSON.stringify({ db, apiKey: API_KEY, ...options })],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const first = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the local service exited with ${code}`)));
-  });
-  const { url } = JSON.parse(first);
-  return {
-    url,
-    target: { url, apiKey: API_KEY },
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-};
+const service = (name, options = {}) => startService(join(WORK, `${name}.sqlite`), API_KEY, options);
 
 /** Seeded exports, made once per size and format and reused by later runs. */
 const dataset = async (rows, format = 'generic') => {

@@ -1,0 +1,64 @@
+// What the bench's drivers (run.js, continuation.js) share: a snapshot of the build to measure,
+// and each task in a fresh node process.
+import { spawn } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * Copies `dist` (with the built-in pipelines and package.json found beside it: the tool reads its
+ * version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
+ * meanwhile changes nothing under measurement. The tasks load the snapshot (BENCH_DIST).
+ */
+export const snapshotBuild = (dist, snapshot) => {
+  rmSync(snapshot, { recursive: true, force: true });
+  cpSync(dist, join(snapshot, 'dist'), { recursive: true });
+  cpSync(join(dist, '..', 'pipelines'), join(snapshot, 'pipelines'), { recursive: true });
+  cpSync(join(dist, '..', 'package.json'), join(snapshot, 'package.json'));
+  process.env.BENCH_DIST = join(snapshot, 'dist');
+};
+
+/** Runs bench/tasks/<name>.js in a fresh node process and returns the JSON line it prints last. */
+export const task = (name, args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) reject(new Error(`bench task ${name} exited with ${code}: ${out}`));
+      else resolve(JSON.parse(line));
+    });
+  });
+
+/**
+ * The local service in its own process (bench/tasks/serve.js) on a fresh on-disk database `db`;
+ * `options` go to the service (latencyMs, rateLimit, ...).
+ */
+export const startService = async (db, apiKey, options = {}) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'tasks', 'serve.js'), JSON.stringify({ db, apiKey, ...options })],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const first = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the local service exited with ${code}`)));
+  });
+  const { url } = JSON.parse(first);
+  return {
+    url,
+    target: { url, apiKey },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+};
