@@ -6,12 +6,16 @@ import type { Ledger, StoredRun } from '../state/index.js';
 /** The pipeline name an undo records itself under in the ledger's runs. */
 export const UNDO_PIPELINE = 'undo';
 
+/** `<run-dir | run-id>` names a folder (else a run id). */
+export const isRunFolder = (reference: string): boolean =>
+  existsSync(reference) && statSync(reference).isDirectory();
+
 /**
  * `<run-dir | run-id>`: a folder holding a run's report.json names its run; anything else is a
  * run id. An undo's own folder is refused (an undo is not taken back).
  */
 export const runIdOf = (reference: string): string => {
-  if (!existsSync(reference) || !statSync(reference).isDirectory()) return reference;
+  if (!isRunFolder(reference)) return reference;
   const path = join(reference, 'report.json');
   let report: { runId?: unknown; kind?: unknown };
   try {

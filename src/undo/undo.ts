@@ -8,12 +8,14 @@ import { writeFileAtomic } from '../report/atomic-file.js';
 import { ProgressSampler } from '../report/progress-samples.js';
 import type { RunStatus } from '../report/run-report.js';
 import { newRunId, EXIT } from '../run/run.js';
-import { prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
+import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
+import { assertOutputsSpareInputs } from '../run/input-guard.js';
+import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
 import { acquireRunLock, openLedger, type Ledger, type LedgerScope, type StoredRun } from '../state/index.js';
 import { sendUndo, type UndoStep } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
-import { findUndoableRun, runIdOf, UNDO_PIPELINE } from './locate.js';
+import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
 import { lookUpContact } from './lookup.js';
 import { countOutcomes, issuesOf, restoredRows, type Tracked } from './outcome.js';
 import { emptyUndoTotals, undoExitReason, undoModel, type UndoReport } from './report.js';
@@ -73,15 +75,23 @@ const whole = (value: number | undefined, fallback: number, max: number, name: s
  */
 export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
   const settings: Settings = {
-    stateDir: options.stateDir ?? '.contact-import',
+    stateDir: options.stateDir ?? RUN_DEFAULTS.stateDir,
     dryRun: options.dryRun ?? false,
-    chunkSize: whole(options.chunkSize, 100, 500, '--chunk-size'),
-    concurrency: whole(options.concurrency, 4, 64, '--concurrency'),
+    chunkSize: whole(options.chunkSize, RUN_DEFAULTS.chunkSize, RUN_BOUNDS.chunkSize.max, '--chunk-size'),
+    concurrency: whole(
+      options.concurrency,
+      RUN_DEFAULTS.concurrency,
+      RUN_BOUNDS.concurrency.max,
+      '--concurrency',
+    ),
   };
   const undoOf = runIdOf(options.run);
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(options.outDir ?? join('runs', runId));
+  // The run's folder is what the undo reads: its report must not be replaced by the undo's.
+  if (isRunFolder(options.run))
+    assertOutputsSpareInputs(outputPathsOf(options.run, []), outputPathsOf(outDir, []));
   const ledger = openLedger({ dir: settings.stateDir });
   let lock: { release(): void } | undefined;
   try {

@@ -177,6 +177,19 @@ describe('contact-import undo (issue 12.3)', () => {
     expect(new Map(after.map((c) => [c.id, scalarsOf(c)]))).toEqual(before);
   });
 
+  it("refuses an --out that is the run's own folder, before anything is written", async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const file = writeGenericCsv(dir, 'people.csv', people(2));
+    expect((await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')])).code).toBe(0);
+    const report = readFileSync(join(dir, 'run', 'report.json'), 'utf8');
+    const undo = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'run')]);
+    expect(undo.code).toBe(2);
+    expect(undo.stderr).toMatch(/output_replaces_input: the output .*report\.json would replace the input/);
+    expect(readFileSync(join(dir, 'run', 'report.json'), 'utf8')).toBe(report);
+    expect((await svc.client.local.contacts()).every((c) => !c.is_archived)).toBe(true);
+  });
+
   it('finishes after a kill -9 mid-way with the same command, sending each chunk at most twice', async () => {
     const svc = await t.start();
     const dir = t.dir();
