@@ -87,13 +87,18 @@ export const formatSummary = (
 };
 
 const SHOWN_COLUMNS = 8;
+/** Formats whose first row names the columns: an empty one is a header alone. */
+const HEADED = new Set(['csv', 'tsv', 'xlsx']);
 
 /** What a user would otherwise not know about an input: it held no record, or columns went unread. */
 const inputNotes = (report: RunReport): string[] => {
   if (report.status === 'aborted' || report.inputsUnchangedSince) return [];
   const lines: string[] = [];
   for (const input of report.inputs) {
-    if (input.rows === 0) lines.push(`  ${input.path} has no records (nothing after its header)`);
+    if (input.rows === 0)
+      lines.push(
+        `  ${input.path} has no records${HEADED.has(input.format) ? ' (nothing after its header)' : ''}`,
+      );
     const unused = input.unusedColumns ?? [];
     if (unused.length === 0) continue;
     const suggested = input.suggestedColumns ?? {};
