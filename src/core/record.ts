@@ -34,11 +34,6 @@ export interface NormalizedRecord {
   row: number;
   /** 1-based line of the file where the record starts. */
   line: number;
-  /**
-   * Never set by normalize or staging; left optional so a caller can still hand a rejected file
-   * the text it has. An absent one is read back from the staging (RunOutputs.reject).
-   */
-  raw?: string;
   /** Index of the input in the run's input list (for the rejected file of a failed load). */
   input: number;
   key: string;

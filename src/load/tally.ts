@@ -76,7 +76,8 @@ export class LoadTally {
       code,
       message,
     });
-    this.outputs.reject(record.input, { raw: record.raw, row: record.row, errors: [message] });
+    // Its source text is read back from the staging's side table (RunOutputs.reject).
+    this.outputs.reject(record.input, { row: record.row, errors: [message] });
   }
 
   /** Normalization rejects what cannot fit (record-size.ts); this catches the rest (longer ids). */
@@ -86,8 +87,8 @@ export class LoadTally {
     this.done += 1;
     const issue = tooLargeIssue(planned.record, writeJson(planned).length, maxBodyBytes);
     this.outputs.issues.add(issue);
-    const { input, raw, row } = planned.record;
-    this.outputs.reject(input, { raw, row, errors: [issue.message] });
+    const { input, row } = planned.record;
+    this.outputs.reject(input, { row, errors: [issue.message] });
   }
 }
 

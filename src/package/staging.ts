@@ -6,13 +6,13 @@ import { mergeRecords } from './merge.js';
 import type { NormalizedRecord } from '../core/record.js';
 
 /**
- * Where a staged record came from, and its identity: what a keys-only staging keeps of it.
- * (`raw` is never set: the source text is in the side table, `sourceOf`.)
+ * Where a staged record came from, and its identity: what a keys-only staging keeps of it. Its
+ * source text is in the side table (`sourceOf`).
  */
-export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'line' | 'input' | 'raw' | 'key'>;
+export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'line' | 'input' | 'key'>;
 
 /** One record to stage. */
-export interface StageEntry extends Omit<StagedPlace, 'raw'> {
+export interface StageEntry extends StagedPlace {
   /** The record's JSON, serialized once where it was normalized (maybe in a worker); '' when keys-only. */
   json: string;
   /**

@@ -6,7 +6,6 @@ const record = (over: Partial<NormalizedRecord>): NormalizedRecord => ({
   file: 'a.csv',
   row: 1,
   line: 2,
-  raw: '',
   input: 0,
   key: 'email:a@x.io',
   contact: {},
