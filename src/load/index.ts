@@ -114,8 +114,6 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     match: options.match,
     ids: refs.ids,
     targetWasEmpty: start.searchless,
-    // Every update keeps a before-image: the preview's old values, and what undo puts back.
-    lookUpKnown: true,
     signal: halt.signal,
     ...(scope ? { undone: (id: string) => scope.isUndone(id) } : {}),
   });

@@ -50,13 +50,6 @@ export class Resolver {
       ids: ReferenceIds;
       /** The target held no contacts when the run began: no search can hit, so none is sent. */
       targetWasEmpty: boolean;
-      /**
-       * Look up the contacts the ledger knows before updating them, for their before-image: a dry
-       * run's preview shows their old values, and a live run's undo puts them back. It costs one
-       * exact search per changed record the ledger knows (run ahead of the sends); unchanged
-       * records cost nothing, so a rerun of the same file still sends nothing.
-       */
-      lookUpKnown?: boolean;
       /** Contacts an undo archived: a search that finds one finds no match. */
       undone?: (contactId: string) => boolean;
       /** Aborted when the run stops: searches still queued in the client are dropped. */
@@ -66,8 +59,9 @@ export class Resolver {
 
   /** Whether planning may send requests (e-mail searches): then it is worth running ahead of the sends. */
   get searches(): boolean {
-    const { client, targetWasEmpty, match, lookUpKnown } = this.options;
-    return client !== undefined && !targetWasEmpty && (match === 'email' || lookUpKnown === true);
+    // With --match none a changed contact the ledger knows is still looked up (its before-image).
+    const { client, targetWasEmpty } = this.options;
+    return client !== undefined && !targetWasEmpty;
   }
 
   async plan(records: NormalizedRecord[]): Promise<Plan> {
@@ -83,7 +77,10 @@ export class Resolver {
         if (entry) {
           if (entry.hash === hash) plan.unchanged.push({ record, write, hash, contactId: entry.contactId });
           else {
-            const found = this.options.lookUpKnown ? await this.search(record, entry.contactId) : undefined;
+            // Its before-image: a dry run's preview shows the old values, a live run's undo puts
+            // them back. One exact search per changed known record, run ahead of the sends;
+            // unchanged records cost nothing, so a rerun of the same file still sends nothing.
+            const found = await this.search(record, entry.contactId);
             plan.updates.push(withFound({ record, write, hash, contactId: entry.contactId }, found));
           }
           return;
