@@ -15,7 +15,7 @@ import {
   reminderCreateBodySchema,
   reminderResponseSchema,
   reminderUpdateBodySchema,
-  type BulkUpdateElement,
+  type ContactJson,
   type ContactWrite,
   type CustomFieldCreate,
   type CustomFieldUpdate,
@@ -25,6 +25,7 @@ import {
   type ReminderCreate,
   type ReminderUpdate,
 } from '../core/schemas/index.js';
+import { bulkUpdateBody, createContactsBody, type BulkUpdateInput } from './bodies.js';
 import { defineEndpoint } from './endpoint.js';
 import type {
   CallOptions,
@@ -57,7 +58,11 @@ export const API_ENDPOINTS = {
     retry: 'create',
     request: createContactsBodySchema,
     response: envelopeSchema(z.looseObject({ contacts: z.array(answers.contact) })),
-    parts: (contacts: ContactWrite[], opts?: CreateContactsOptions) => ({ ...opts, body: { contacts } }),
+    // Built from the elements' texts as they are (bodies.ts): the bytes a caller hashed are sent.
+    parts: (contacts: readonly (ContactWrite | ContactJson)[], opts?: CreateContactsOptions) => ({
+      ...opts,
+      bodyJson: opts?.bodyJson ?? createContactsBody(contacts),
+    }),
     result: (answer) => answer.data.contacts,
   }),
   /** E1: `count` is the number updated; unknown ids are skipped, so it can be lower. */
@@ -67,7 +72,10 @@ export const API_ENDPOINTS = {
     retry: 'update',
     request: bulkUpdateBodySchema,
     response: envelopeSchema(z.looseObject({ count: z.number().int().nonnegative() })),
-    parts: (elements: BulkUpdateElement[], opts?: CallOptions) => ({ ...opts, body: elements }),
+    parts: (elements: readonly BulkUpdateInput[], opts?: CallOptions) => ({
+      ...opts,
+      bodyJson: bulkUpdateBody(elements),
+    }),
     result: (answer) => ({ count: answer.data.count }),
   }),
   /** E2 */

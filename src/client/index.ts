@@ -12,6 +12,7 @@ export {
   type RetryClass,
 } from './endpoint.js';
 export { API_ENDPOINTS, answers } from './endpoints.js';
+export { bulkUpdateBody, bulkUpdateElementJson, createContactsBody, type BulkUpdateInput } from './bodies.js';
 export { RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
 export { parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';

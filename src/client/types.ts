@@ -1,5 +1,5 @@
 import type {
-  BulkUpdateElement,
+  ContactJson,
   ContactResponse,
   ContactWrite,
   CustomFieldCreate,
@@ -13,6 +13,7 @@ import type {
   ReminderResponse,
   ReminderUpdate,
 } from '../core/schemas/index.js';
+import type { BulkUpdateInput } from './bodies.js';
 import type { RequestError } from './errors.js';
 import type { PacingOptions } from './pacing.js';
 import type { RequestStats } from './stats.js';
@@ -84,9 +85,8 @@ export interface CreateCallOptions extends CallOptions {
 
 export interface CreateContactsOptions extends CreateCallOptions {
   /**
-   * The request body, `{"contacts": [...]}` as JSON text, when the caller already has it (the
-   * loader records it in the ledger before sending): sent byte for byte instead of serializing
-   * `contacts` again. It must encode the same contacts.
+   * The request body when the caller already joined it (the loader records it in the ledger
+   * before sending, so it is not joined twice): `createContactsBody(contacts)`, sent byte for byte.
    */
   bodyJson?: string;
 }
@@ -117,10 +117,19 @@ export interface ContactPage {
 }
 
 export interface ServiceClient {
-  /** `POST /v1/contacts/`: created contacts in request order. */
-  createContacts(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
-  /** E1: `count` is the number updated; unknown ids are skipped, so it can be lower. */
-  bulkUpdateContacts(elements: BulkUpdateElement[], opts?: CallOptions): Promise<{ count: number }>;
+  /**
+   * `POST /v1/contacts/`: created contacts in request order. A contact given as its JSON text is
+   * placed in the body byte for byte (client/bodies.ts).
+   */
+  createContacts(
+    contacts: readonly (ContactWrite | ContactJson)[],
+    opts?: CreateContactsOptions,
+  ): Promise<ContactResponse[]>;
+  /**
+   * E1: `count` is the number updated; unknown ids are skipped, so it can be lower. A `data` given
+   * as JSON text is placed in the body byte for byte.
+   */
+  bulkUpdateContacts(elements: readonly BulkUpdateInput[], opts?: CallOptions): Promise<{ count: number }>;
   /** E2 */
   updateContact(id: string, data: ContactWrite, opts?: CallOptions): Promise<ContactResponse>;
   /** E3 */
@@ -155,7 +164,10 @@ export interface ServiceClient {
    * final instead of retried: on a target that ignores `Idempotency-Key` a blind resend could store
    * the people twice, so the caller looks them up first (src/load/lost-creates.ts).
    */
-  createContactsLossFinal(contacts: ContactWrite[], opts?: CreateContactsOptions): Promise<ContactResponse[]>;
+  createContactsLossFinal(
+    contacts: readonly (ContactWrite | ContactJson)[],
+    opts?: CreateContactsOptions,
+  ): Promise<ContactResponse[]>;
   /** Requests sent, retried and failed, in total and by endpoint. */
   stats(): RequestStats;
   /** Closes the keep-alive agent; queued requests fail as aborted. */

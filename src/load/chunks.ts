@@ -1,9 +1,10 @@
+import { bulkUpdateElementJson, createContactsBody } from '../client/index.js';
 import type { Planned } from './resolve.js';
 
 /**
  * DESIGN.md "Request size": a request carries at most `--chunk-size` records and at most
- * `--max-body-bytes` bytes of body. The body of each kind is built from the records' own JSON, so
- * its size is known exactly before it is sent.
+ * `--max-body-bytes` bytes of body. The body of each kind is joined from the records' own JSON
+ * texts (the ones their hashes are over), so its size is known exactly before it is sent.
  */
 export interface ChunkLimits {
   count: number;
@@ -12,24 +13,21 @@ export interface ChunkLimits {
 
 /** `{"contacts":[` and `]}`: what a create body adds around its records (and a comma between two). */
 const CREATE_ENVELOPE = '{"contacts":[]}'.length;
-/** `[{"contactId":"","data":}]` around each E1 element, and the array's brackets. */
-const UPDATE_ELEMENT = '{"contactId":"","data":}'.length;
-
-/** The record's write object as JSON, made once: its size decides the chunk, its text is the body. */
-export const writeJson = (planned: Planned): string => (planned.json ??= JSON.stringify(planned.write));
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-/** What one record adds to a create body. */
-export const createBytes = (planned: Planned): number => bytes(writeJson(planned)) + 1;
+/** What one record adds to a create body: its write's text (made once, write-object.ts). */
+export const createBytes = (planned: Planned): number => bytes(planned.json) + 1;
+
+/** A record's E1 element: its contact id around its write's text, as the body carries it. */
+export const updateElement = (planned: Planned): string =>
+  bulkUpdateElementJson(planned.contactId!, planned.json);
 
 /** What one record adds to an E1 body. */
-export const updateBytes = (planned: Planned): number =>
-  bytes(writeJson(planned)) + UPDATE_ELEMENT + bytes(planned.contactId ?? '') + 1;
+export const updateBytes = (planned: Planned): number => bytes(updateElement(planned)) + 1;
 
-/** The body a create of `items` sends: exactly JSON.stringify({ contacts }), built from the parts. */
-export const createBody = (items: readonly Planned[]): string =>
-  `{"contacts":[${items.map(writeJson).join(',')}]}`;
+/** The body a create of `items` sends: their texts joined (exactly JSON.stringify({ contacts })). */
+export const createBody = (items: readonly Planned[]): string => createContactsBody(items.map((p) => p.json));
 
 /**
  * Splits `items` in order into chunks of at most `limits.count` records and `limits.bytes` bytes

@@ -1,4 +1,4 @@
-import { answerLost, isRequestError, type ServiceClient } from '../client/index.js';
+import { answerLost, createContactsBody, isRequestError, type ServiceClient } from '../client/index.js';
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { normalizeText } from '../normalize/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
@@ -97,7 +97,7 @@ export const settleLostCreate = async (
         idempotencyKey: `${chunk.idempotencyKey}-r${lost}`,
         keys: missing.map((i) => chunk.keys[i]!),
         hashes: missing.map((i) => chunk.hashes[i]!),
-        body: JSON.stringify({ contacts: missing.map((i) => contacts[i]!) }),
+        body: createContactsBody(missing.map((i) => contacts[i]!)),
       };
       positions = missing.map((i) => positions[i]!);
       ctx.scope.beginCreate(chunk);

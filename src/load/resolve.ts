@@ -1,16 +1,16 @@
 import type { ServiceClient } from '../client/index.js';
-import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+import type { ContactJson, ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import type { LedgerScope } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
-import { toWriteObject, writeHash, type ReferenceIds } from './write-object.js';
+import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
 
 export interface Planned {
   record: NormalizedRecord;
   write: ContactWrite;
+  /** `write` serialized once (write-object.ts): `hash` is over these bytes, the request sends them. */
+  json: ContactJson;
   hash: string;
-  /** `write` as JSON, once it was measured for a chunk (chunks.ts): the request sends these bytes. */
-  json?: string;
   /** Known or found contact id: an update; absent: a create. */
   contactId?: string;
   /** An update's contact as the service answered it (its scalar fields): the before-image. */
@@ -70,24 +70,26 @@ export class Resolver {
     const plan: Plan = { unchanged: [], updates: [], creates: [] };
     await Promise.all(
       records.map(async (record) => {
-        const write = toWriteObject(record, ids);
+        const { write, json } = toWrite(record, ids);
         // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
-        const hash = scope ? writeHash(write) : '';
+        const hash = scope ? writeHash(json) : '';
         const entry = known.get(record.key);
         if (entry) {
-          if (entry.hash === hash) plan.unchanged.push({ record, write, hash, contactId: entry.contactId });
+          if (entry.hash === hash)
+            plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
           else {
             // Its before-image: a dry run's preview shows the old values, a live run's undo puts
             // them back. One exact search per changed known record, run ahead of the sends;
             // unchanged records cost nothing, so a rerun of the same file still sends nothing.
             const found = await this.search(record, entry.contactId);
-            plan.updates.push(withFound({ record, write, hash, contactId: entry.contactId }, found));
+            plan.updates.push(withFound({ record, write, json, hash, contactId: entry.contactId }, found));
           }
           return;
         }
         const found = await this.search(record);
-        if (found) plan.updates.push(withFound({ record, write, hash, contactId: found.contact.id }, found));
-        else plan.creates.push({ record, write, hash });
+        if (found)
+          plan.updates.push(withFound({ record, write, json, hash, contactId: found.contact.id }, found));
+        else plan.creates.push({ record, write, json, hash });
       }),
     );
     // Promise.all settles in completion order; keep the input order so requests are reproducible.

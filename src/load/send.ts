@@ -68,11 +68,10 @@ export const createChunk = async (
     items,
     async (part, path) => {
       const idempotencyKey = `${ctx.idempotencyKey}${path}`;
-      const contacts = part.map((p) => p.write);
-      // Serialized once: the ledger keeps these bytes, the request sends them, a resume resends them.
+      // The records' texts joined once: the ledger keeps these bytes, the request sends them, a
+      // resume resends them. The texts stay for a split on 400 (no record is serialized again).
+      const texts = part.map((p) => p.json);
       const bodyJson = createBody(part);
-      // The body holds them now; a wide record's JSON is not kept twice while the request runs.
-      for (const p of part) p.json = undefined;
       const pending = {
         runId: ctx.runId,
         idempotencyKey,
@@ -84,7 +83,7 @@ export const createChunk = async (
       ctx.onStep?.('create-recorded');
       let ids: string[];
       try {
-        const answered = await ctx.client.createContactsLossFinal(contacts, { idempotencyKey, bodyJson });
+        const answered = await ctx.client.createContactsLossFinal(texts, { idempotencyKey, bodyJson });
         ctx.onStep?.('create-answered');
         ids = answered.map((c) => c.id);
         ctx.scope.completeCreate(idempotencyKey, ids);
@@ -134,7 +133,7 @@ export const updateChunk = async (
     }
   };
   const send = (part: Planned[]) =>
-    ctx.client.bulkUpdateContacts(part.map((p) => ({ contactId: p.contactId!, data: p.write })));
+    ctx.client.bulkUpdateContacts(part.map((p) => ({ contactId: p.contactId!, data: p.json })));
   /** `count` is what E1 answered for `part`: updates every element still there, none twice. */
   const bisect = async (part: Planned[], count: number): Promise<void> => {
     if (count === part.length) return done(part);

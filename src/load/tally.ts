@@ -2,7 +2,6 @@ import type { Issue, LoadCounts, RejectedRecord } from '../core/types.js';
 import type { StagedPlace } from '../package/staging.js';
 import { recordNotLoaded } from '../core/consequence.js';
 import { tooLargeIssue } from '../normalize/record-size.js';
-import { writeJson } from './chunks.js';
 import type { Planned } from './resolve.js';
 
 /** Where the load stage reports a record it could not load: its issue, and the record for its rejected file. */
@@ -85,7 +84,7 @@ export class LoadTally {
     planned.outcome = 'rejected';
     this.totals.rejected += 1;
     this.done += 1;
-    const issue = tooLargeIssue(planned.record, writeJson(planned).length, maxBodyBytes);
+    const issue = tooLargeIssue(planned.record, planned.json.length, maxBodyBytes);
     this.outputs.issues.add(issue);
     const { input, row } = planned.record;
     this.outputs.reject(input, { row, errors: [issue.message] });

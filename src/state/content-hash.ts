@@ -10,8 +10,16 @@ const HASH_HEX_LENGTH = 32;
  * elements and non-finite numbers become null), so a value hashes as the JSON it would be sent as.
  */
 export function contentHash(value: unknown): string {
-  const canonical = canonicalJson(value) ?? 'null';
-  return createHash('sha256').update(canonical).digest('hex').slice(0, HASH_HEX_LENGTH);
+  return textHash(canonicalJson(value) ?? 'null');
+}
+
+/**
+ * The hash of JSON text as it is (its UTF-8 bytes): a contact write's, whose text is made once
+ * and sent as hashed (load/write-object.ts). Equal to contentHash of a value whose canonical JSON
+ * that text is, so hashes recorded either way compare.
+ */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, HASH_HEX_LENGTH);
 }
 
 /** Canonical JSON text of a value, or undefined where JSON.stringify would leave it out. */

@@ -15,7 +15,7 @@ export { acquireRunLock, RUN_LOCK_FILE, RUN_HOLDER_FILE, type RunLock } from './
 export { enterTargetGate, gateDir, type GateOutcome, type TargetGate } from './target-gate.js';
 export { describeHolder, type LockHolder } from './os-lock.js';
 export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
-export { contentHash, canonicalJson } from './content-hash.js';
+export { contentHash, canonicalJson, textHash } from './content-hash.js';
 export type {
   ContactEntry,
   Continuation,

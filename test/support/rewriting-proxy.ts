@@ -14,6 +14,8 @@ export interface RewritingProxy {
   maxBodyBytes: number | undefined;
   /** Sizes of the request bodies that went through to the service. */
   forwarded: number[];
+  /** The request bodies that went through, as they came (for byte-for-byte checks). */
+  bodies: { method: string; path: string; body: Buffer }[];
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
     rewriteCreate: undefined,
     maxBodyBytes: undefined,
     forwarded: [],
+    bodies: [],
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -51,7 +54,10 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
           );
           return;
         }
-        if (body) proxy.forwarded.push(body.length);
+        if (body) {
+          proxy.forwarded.push(body.length);
+          proxy.bodies.push({ method: req.method ?? 'GET', path: req.url ?? '/', body });
+        }
         const answer = await fetch(new URL(req.url ?? '/', upstream), {
           method: req.method ?? 'GET',
           headers,

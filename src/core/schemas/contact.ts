@@ -174,6 +174,13 @@ export type ContactPhone = z.infer<typeof contactPhoneSchema>;
 export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 export type CreateContactsBody = z.infer<typeof createContactsBodySchema>;
 export type BulkUpdateElement = z.infer<typeof bulkUpdateElementSchema>;
+
+declare const contactJsonBrand: unique symbol;
+/**
+ * A contact write as JSON text, serialized once (load/write-object.ts): the ledger's hash is over
+ * these bytes and the request bodies place them byte for byte (client/bodies.ts).
+ */
+export type ContactJson = string & { readonly [contactJsonBrand]: true };
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 
 /** The response shape's scalar fields (API.md "Contact, response shape"), besides id and dates. */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chunkBy, createBody, createBytes, updateBytes } from '../../../src/load/chunks.js';
 import type { Planned } from '../../../src/load/resolve.js';
+import type { ContactJson } from '../../../src/core/schemas/index.js';
 
-const planned = (i: number, description: string, contactId?: string): Planned =>
-  ({
+const planned = (i: number, description: string, contactId?: string): Planned => {
+  const write = { full_name: `P ${i}`, description };
+  return {
     record: {
       file: 'a.csv',
       row: i + 1,
@@ -16,10 +18,12 @@ const planned = (i: number, description: string, contactId?: string): Planned =>
       customFields: [],
       reminders: [],
     },
-    write: { full_name: `P ${i}`, description },
+    write,
+    json: JSON.stringify(write) as ContactJson,
     hash: '',
     ...(contactId ? { contactId } : {}),
-  }) as Planned;
+  } as Planned;
+};
 
 describe('chunks (issue 16.4)', () => {
   it('a create body built from the parts is byte for byte JSON.stringify({ contacts })', () => {
