@@ -17,13 +17,7 @@ import {
   reminderUpdateBodySchema,
   type ContactJson,
   type ContactWrite,
-  type CustomFieldCreate,
-  type CustomFieldUpdate,
-  type GroupCreate,
-  type GroupUpdate,
   type LegacyUpdateBody,
-  type ReminderCreate,
-  type ReminderUpdate,
 } from '../core/schemas/index.js';
 import { bulkUpdateBody, createContactsBody, type BulkUpdateInput } from './bodies.js';
 import { defineEndpoint } from './endpoint.js';
@@ -46,9 +40,56 @@ export const answers = {
   customField: customFieldResponseSchema.loose(),
 };
 const contactAnswer = envelopeSchema(z.looseObject({ contact: answers.contact }));
-const reminderAnswer = envelopeSchema(z.looseObject({ reminder: answers.reminder }));
-const groupAnswer = envelopeSchema(z.looseObject({ group: answers.group }));
-const customFieldAnswer = envelopeSchema(z.looseObject({ custom_field: answers.customField }));
+
+/** `{ <name>: value }`: how E5-E10 wrap the one object they send and answer. */
+type Wrapped<Name extends string> = z.ZodType<{ [key in Name]: unknown }>;
+
+/** The answer of E5-E10: the object under the name it was sent under. */
+const wrappedAnswer = <Name extends string, Answer extends z.ZodType>(name: Name, answer: Answer) =>
+  envelopeSchema(z.looseObject({ [name]: answer } as { [key in Name]: Answer }));
+
+/** E5, E7, E9: POST one object under `name`, answered with it. */
+const createOne = <Name extends string, Body extends Wrapped<Name>, Answer extends z.ZodType>(
+  route: string,
+  name: Name,
+  request: Body,
+  answer: Answer,
+) =>
+  defineEndpoint({
+    method: 'POST',
+    route,
+    retry: 'create',
+    request,
+    response: wrappedAnswer(name, answer),
+    parts: (value: z.output<Body>[Name], opts?: CreateCallOptions) => ({
+      ...opts,
+      body: { [name]: value } as z.output<Body>,
+    }),
+    // Checked by `response`: the object under `name` is `answer`'s output.
+    result: (answered) => answered.data[name] as z.output<Answer>,
+  });
+
+/** E6, E8, E10: PUT one object under `name` to `{id}`, answered with it. */
+const updateOne = <Name extends string, Body extends Wrapped<Name>, Answer extends z.ZodType>(
+  route: string,
+  name: Name,
+  request: Body,
+  answer: Answer,
+) =>
+  defineEndpoint({
+    method: 'PUT',
+    route,
+    retry: 'update',
+    request,
+    response: wrappedAnswer(name, answer),
+    parts: (id: string, value: z.output<Body>[Name], opts?: CallOptions) => ({
+      ...opts,
+      id,
+      body: { [name]: value } as z.output<Body>,
+    }),
+    // Checked by `response`: the object under `name` is `answer`'s output.
+    result: (answered) => answered.data[name] as z.output<Answer>,
+  });
 
 /** The service's endpoints (API.md E1-E11 and the bulk create of DESIGN.md), one entry each. */
 export const API_ENDPOINTS = {
@@ -111,76 +152,27 @@ export const API_ENDPOINTS = {
       nextCursor !== undefined ? { contacts: data, nextCursor } : { contacts: data },
   }),
   /** E5 */
-  createReminder: defineEndpoint({
-    method: 'POST',
-    route: '/v1/reminders/',
-    retry: 'create',
-    request: reminderCreateBodySchema,
-    response: reminderAnswer,
-    parts: (reminder: ReminderCreate, opts?: CreateCallOptions) => ({ ...opts, body: { reminder } }),
-    result: (answer) => answer.data.reminder,
-  }),
+  createReminder: createOne('/v1/reminders/', 'reminder', reminderCreateBodySchema, answers.reminder),
   /** E6 */
-  updateReminder: defineEndpoint({
-    method: 'PUT',
-    route: '/v1/reminders/{id}',
-    retry: 'update',
-    request: reminderUpdateBodySchema,
-    response: reminderAnswer,
-    parts: (id: string, reminder: ReminderUpdate, opts?: CallOptions) => ({
-      ...opts,
-      id,
-      body: { reminder },
-    }),
-    result: (answer) => answer.data.reminder,
-  }),
+  updateReminder: updateOne('/v1/reminders/{id}', 'reminder', reminderUpdateBodySchema, answers.reminder),
   /** E7 */
-  createGroup: defineEndpoint({
-    method: 'POST',
-    route: '/v1/groups/',
-    retry: 'create',
-    request: groupCreateBodySchema,
-    response: groupAnswer,
-    parts: (group: GroupCreate, opts?: CreateCallOptions) => ({ ...opts, body: { group } }),
-    result: (answer) => answer.data.group,
-  }),
+  createGroup: createOne('/v1/groups/', 'group', groupCreateBodySchema, answers.group),
   /** E8 */
-  updateGroup: defineEndpoint({
-    method: 'PUT',
-    route: '/v1/groups/{id}',
-    retry: 'update',
-    request: groupUpdateBodySchema,
-    response: groupAnswer,
-    parts: (id: string, group: GroupUpdate, opts?: CallOptions) => ({ ...opts, id, body: { group } }),
-    result: (answer) => answer.data.group,
-  }),
+  updateGroup: updateOne('/v1/groups/{id}', 'group', groupUpdateBodySchema, answers.group),
   /** E9 */
-  createCustomField: defineEndpoint({
-    method: 'POST',
-    route: '/v1/custom-fields/',
-    retry: 'create',
-    request: customFieldCreateBodySchema,
-    response: customFieldAnswer,
-    parts: (field: CustomFieldCreate, opts?: CreateCallOptions) => ({
-      ...opts,
-      body: { custom_field: field },
-    }),
-    result: (answer) => answer.data.custom_field,
-  }),
+  createCustomField: createOne(
+    '/v1/custom-fields/',
+    'custom_field',
+    customFieldCreateBodySchema,
+    answers.customField,
+  ),
   /** E10 */
-  updateCustomField: defineEndpoint({
-    method: 'PUT',
-    route: '/v1/custom-fields/{id}',
-    retry: 'update',
-    request: customFieldUpdateBodySchema,
-    response: customFieldAnswer,
-    parts: (id: string, field: CustomFieldUpdate, opts?: CallOptions) => ({
-      ...opts,
-      id,
-      body: { custom_field: field },
-    }),
-    result: (answer) => answer.data.custom_field,
-  }),
+  updateCustomField: updateOne(
+    '/v1/custom-fields/{id}',
+    'custom_field',
+    customFieldUpdateBodySchema,
+    answers.customField,
+  ),
   /** E11, the older form: answers like E2. */
   legacyUpdateContact: defineEndpoint({
     method: 'PUT',

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { ClientOptions } from '../client/index.js';
+import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { IssuesFile } from '../report/issues-file.js';
@@ -157,33 +157,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
       runId,
       tracked.filter((t) => t.state === 'settled' && !t.decision.earlier),
     );
-    const toSend = tracked.filter((t) => t.state === 'open');
-    if (settings.dryRun) toSend.forEach((t) => (t.state = 'settled'));
-    else if (client) {
-      const byDecision = new Map(toSend.map((t) => [t.decision, t]));
-      await sendUndo(
-        toSend.map((t) => t.decision),
-        {
-          client,
-          chunkSize: settings.chunkSize,
-          concurrency: settings.concurrency,
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onStep ? { onStep: options.onStep } : {}),
-          events: {
-            done: (done) => {
-              const items = done.map((d) => byDecision.get(d)!);
-              items.forEach((t) => (t.state = 'settled'));
-              settle(scope, settings, runId, items);
-            },
-            failed: (decision, error) => {
-              const t = byDecision.get(decision)!;
-              t.state = 'failed';
-              t.error = error.message;
-            },
-          },
-        },
-      );
-    }
+    await sendOpen(options, { ...ctx, scope, client }, tracked);
     if (options.signal?.aborted) status = 'interrupted';
   } catch (error) {
     status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
@@ -194,6 +168,44 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
   }
   const samples = sampler.stop();
   return finish(options, ctx, { tracked, waiting: waiting.length, status, failure, target, samples });
+};
+
+/**
+ * Sends the decisions still open (E1 chunks, apply.ts) and settles each as its chunk is answered;
+ * a dry run settles them without sending.
+ */
+const sendOpen = async (
+  options: UndoOptions,
+  ctx: UndoContext & { scope: LedgerScope; client: ServiceClient | undefined },
+  tracked: readonly Tracked[],
+): Promise<void> => {
+  const { settings, scope, runId, client } = ctx;
+  const toSend = tracked.filter((t) => t.state === 'open');
+  if (settings.dryRun) toSend.forEach((t) => (t.state = 'settled'));
+  if (settings.dryRun || !client) return;
+  const byDecision = new Map(toSend.map((t) => [t.decision, t]));
+  await sendUndo(
+    toSend.map((t) => t.decision),
+    {
+      client,
+      chunkSize: settings.chunkSize,
+      concurrency: settings.concurrency,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onStep ? { onStep: options.onStep } : {}),
+      events: {
+        done: (done) => {
+          const items = done.map((d) => byDecision.get(d)!);
+          items.forEach((t) => (t.state = 'settled'));
+          settle(scope, settings, runId, items);
+        },
+        failed: (decision, error) => {
+          const t = byDecision.get(decision)!;
+          t.state = 'failed';
+          t.error = error.message;
+        },
+      },
+    },
+  );
 };
 
 /** The run's target: the one given, else the local service when the run used it. */
@@ -252,19 +264,18 @@ const asUndoError = (error: unknown): ImportError => {
   return new ImportError('aborted', error instanceof Error ? error.message : String(error));
 };
 
-const finish = async (
-  options: UndoOptions,
-  ctx: UndoContext,
-  run: {
-    tracked: Tracked[];
-    waiting: number;
-    status: RunStatus;
-    failure: ImportError | undefined;
-    target: ConnectedTarget | undefined;
-    samples: ReturnType<ProgressSampler['stop']>;
-  },
-): Promise<UndoResult> => {
-  const { outDir, runId, stored, settings } = ctx;
+interface UndoEnd {
+  tracked: Tracked[];
+  waiting: number;
+  status: RunStatus;
+  failure: ImportError | undefined;
+  target: ConnectedTarget | undefined;
+  samples: ReturnType<ProgressSampler['stop']>;
+}
+
+/** Writes the undo's outputs (issues.csv, changes.csv, report.json, report.html) and ends its run in the ledger. */
+const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Promise<UndoResult> => {
+  const { outDir, runId } = ctx;
   const issues = new IssuesFile(join(outDir, 'issues.csv'));
   const changes = new ChangesFile(join(outDir, 'changes.csv'));
   for (const t of run.tracked) {
@@ -273,20 +284,40 @@ const finish = async (
   }
   await issues.close();
   changes.close();
+  const report = undoReportOf(options, ctx, run);
+  const reportPath = join(outDir, 'report.json');
+  writeFileAtomic(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  const htmlPath = writeHtmlReportFile(
+    outDir,
+    undoModel(report, {
+      codes: issues.topCodes(),
+      fields: issues.topFields(),
+      issuesPath: issues.path,
+      samples: run.samples,
+      changes: changes.model(),
+    }),
+    (message) => options.logger?.warn({ runId }, message),
+  );
+  ctx.ledger.finishRun(runId, report);
+  const { status, totals, exitCode } = report;
+  options.logger?.info({ runId, status, totals, exitCode }, 'undo finished');
+  return {
+    report,
+    outDir,
+    reportPath,
+    ...(htmlPath ? { htmlPath } : {}),
+    issuesPath: issues.path,
+    changesPath: changes.path,
+  };
+};
+
+/** report.json of the undo (report.ts), its totals counted from the decisions' states. */
+const undoReportOf = (options: UndoOptions, ctx: UndoContext, run: UndoEnd): UndoReport => {
+  const { runId, stored, settings } = ctx;
   const totals = emptyUndoTotals();
   totals.read = run.waiting;
   countOutcomes(run.tracked, totals);
   const finished = new Date();
-  const exitCode =
-    run.status === 'interrupted'
-      ? options.signal?.reason === 'SIGTERM'
-        ? EXIT.terminated
-        : EXIT.interrupted
-      : run.status === 'aborted'
-        ? EXIT.stopped
-        : totals.failed + totals.conflicts > 0
-          ? EXIT.rejects
-          : EXIT.ok;
   const effects = run.tracked.map((t) => t.decision.effect);
   const partial = {
     kind: 'undo' as const,
@@ -305,31 +336,18 @@ const finish = async (
       customFields: effects.filter((e) => e.kind === 'custom_field').map((e) => e.key),
     },
     requests: run.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} },
-    exitCode,
+    exitCode: undoExitCode(run.status, options.signal, totals),
     ...(run.failure ? { error: { code: run.failure.code, message: run.failure.message } } : {}),
   };
-  const report: UndoReport = { ...partial, exitReason: undoExitReason(partial) };
-  const reportPath = join(outDir, 'report.json');
-  writeFileAtomic(reportPath, `${JSON.stringify(report, null, 2)}\n`);
-  const htmlPath = writeHtmlReportFile(
-    outDir,
-    undoModel(report, {
-      codes: issues.topCodes(),
-      fields: issues.topFields(),
-      issuesPath: issues.path,
-      samples: run.samples,
-      changes: changes.model(),
-    }),
-    (message) => options.logger?.warn({ runId }, message),
-  );
-  ctx.ledger.finishRun(runId, report);
-  options.logger?.info({ runId, status: run.status, totals, exitCode }, 'undo finished');
-  return {
-    report,
-    outDir,
-    reportPath,
-    ...(htmlPath ? { htmlPath } : {}),
-    issuesPath: issues.path,
-    changesPath: changes.path,
-  };
+  return { ...partial, exitReason: undoExitReason(partial) };
+};
+
+const undoExitCode = (
+  status: RunStatus,
+  signal: AbortSignal | undefined,
+  totals: { failed: number; conflicts: number },
+): number => {
+  if (status === 'interrupted') return signal?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+  if (status === 'aborted') return EXIT.stopped;
+  return totals.failed + totals.conflicts > 0 ? EXIT.rejects : EXIT.ok;
 };

@@ -89,8 +89,8 @@ export interface RequestCounts {
   byEndpoint?: Record<string, { sent: number; retried: number; failed: number }>;
 }
 
-/** What both kinds share: the run's identity, status, requests and progress. */
-export interface ReportModelBase {
+/** What report.json of either kind carries that the page shows the same way. */
+export interface ReportHeader {
   runId: string;
   target: string;
   status: string;
@@ -103,6 +103,10 @@ export interface ReportModelBase {
   exitReason?: string;
   error?: { code: string; message: string };
   requests: RequestCounts;
+}
+
+/** What both kinds share: the run's identity, status and requests, its progress and issues. */
+export interface ReportModelBase extends ReportHeader {
   /** Progress over time; any length (the page downsamples to 500 points). */
   samples: ProgressSample[];
   /** Issue counts and examples; an undo lists its conflicts and what it could not undo here. */

@@ -1,7 +1,14 @@
 import { basename } from 'node:path';
 import type { FieldCount, IssueCount } from '../../core/types.js';
 import type { IssueSummary, RunReport } from '../run-report.js';
-import type { ChangesModel, IssueExample, ProgressSample, ReportModelBase, RunReportModel } from './model.js';
+import type {
+  ChangesModel,
+  IssueExample,
+  ProgressSample,
+  ReportHeader,
+  ReportModelBase,
+  RunReportModel,
+} from './model.js';
 
 /** What a run collects besides report.json for its report.html. */
 export interface RunHtmlExtras {
@@ -28,21 +35,6 @@ export const issueSummary = (codes: IssueCount[], fields: FieldCount[]): IssueSu
   byCode: codes.map((c) => ({ code: c.code, severity: c.severity, count: c.count })),
   byField: fields.map((f) => ({ field: f.field, count: f.count })),
 });
-
-/** What report.json of either kind carries that the page shows the same way. */
-interface ReportHeader {
-  runId: string;
-  target: string;
-  status: string;
-  dryRun: boolean;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  exitCode: number;
-  exitReason?: string;
-  error?: { code: string; message: string };
-  requests: ReportModelBase['requests'];
-}
 
 /** The fields both kinds of page share: identity, status, requests, progress and issues. */
 export const baseModel = (
