@@ -19,7 +19,10 @@ export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxReje
     return `Stopped: ${report.error ? report.error.message : 'a run-level problem'}.`.replace(/\.\.$/, '.');
   }
   if (report.status === 'interrupted') {
-    return `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
+    // A dry run sends nothing, so "not sent yet" would be false; what it lacks is the rest of the file.
+    return report.dryRun
+      ? `Interrupted: the dry run stopped after reading ${n(totals.read)} records and sent nothing; run the same command to check the whole file.`
+      : `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
   }
   const bad = totals.rejected + totals.failed;
   const empty = report.inputs.filter((input) => input.rows === 0).map((input) => input.path);
@@ -41,7 +44,7 @@ export const nextStepLines = (report: RunReport, context: RunContext): string[] 
   if (report.exitCode === 1 && context.rejectedPaths.length > 0) {
     lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
     lines.push(
-      `Next: fix them there, then load just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
+      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
     );
   } else if (report.exitCode === 1 && report.totals.rejected + report.totals.failed === 0) {
     lines.push(

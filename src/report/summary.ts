@@ -41,7 +41,7 @@ export const formatSummary = (
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
       `failed ${n(totals.failed)}${totals.pending > 0 ? `, pending ${n(totals.pending)}` : ''}; warnings ${n(totals.warnings)}`,
   );
-  if (totals.pending > 0) {
+  if (totals.pending > 0 && !report.dryRun) {
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));

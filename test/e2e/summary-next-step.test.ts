@@ -16,7 +16,7 @@ describe('the summary ends with the next step', () => {
       'Exit 1: 1 would be rejected, more than --max-rejects 0 allows.',
       `Rejected records: ${rejected} (issues.csv says why, row by row).`,
       expect.stringMatching(
-        new RegExp(`^Next: fix them there, then load just those: .* validate generic ${rejected}$`),
+        new RegExp(`^Next: fix them there, then check just those: .* validate generic ${rejected}$`),
       ),
     ]);
   });

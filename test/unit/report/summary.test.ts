@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTotals, type RunReport } from '../../../src/report/run-report.js';
 import { formatSummary } from '../../../src/report/summary.js';
+import { exitReason } from '../../../src/report/next-step.js';
 
 const report = (over: Partial<RunReport> = {}): RunReport => ({
   runId: 'r1',
@@ -83,6 +84,15 @@ describe('formatSummary', () => {
     expect(text).toContain('rejected 150, failed 0, pending 300; warnings 0');
     expect(text).toContain('300 not sent yet: run the same command to continue');
     expect(formatSummary(report(), { files: [], topIssues: [] })).not.toContain('not sent yet');
+  });
+
+  it('tells an interrupted dry run that nothing was sent and the rest of the file is unchecked', () => {
+    const totals = { ...emptyTotals(), read: 900, created: 600, pending: 300 };
+    const dry = report({ status: 'interrupted', exitCode: 130, dryRun: true, totals });
+    expect(formatSummary(dry, { files: [], topIssues: [] })).not.toContain('not sent yet');
+    expect(exitReason(dry, { maxRejects: '0' })).toBe(
+      'Interrupted: the dry run stopped after reading 900 records and sent nothing; run the same command to check the whole file.',
+    );
   });
 
   it('names the largest share when e-mail searches dominate the requests (issue 15.5)', () => {
