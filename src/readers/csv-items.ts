@@ -59,16 +59,17 @@ export class CsvItems {
         raw,
       );
     }
-    return { kind: 'row', file, row, line, values: this.valuesOf(fields), raw };
+    const values = this.valuesOf(fields);
+    return { kind: 'row', file, row, line, values, raw };
   }
 
   private valuesOf(fields: string[]): Record<string, unknown> {
-    const { names } = this;
+    const { names, hasProtoName } = this;
     const values: Record<string, unknown> = {};
     for (let index = 0; index < names.length; index++) {
       const name = names[index]!;
       // A column named __proto__ is data: plain assignment would set the object's prototype.
-      if (this.hasProtoName && name === '__proto__') {
+      if (hasProtoName && name === '__proto__') {
         Object.defineProperty(values, name, {
           value: fields[index],
           enumerable: true,
