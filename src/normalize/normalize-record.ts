@@ -41,51 +41,8 @@ type Contact = Record<string, unknown>;
  */
 export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): RecordOutcome => {
   const issues: Issue[] = [];
-  const note: Note = (stage, field, value, code, message, severity) => {
-    issues.push({
-      file: ctx.file,
-      row: ctx.row,
-      line: ctx.line,
-      severity: severity ?? (ctx.strict ? 'error' : 'warning'),
-      stage,
-      field,
-      value: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
-      code,
-      message,
-    });
-  };
-
-  const contact: Contact = {};
-  for (const [field, value] of Object.entries(ctx.constants)) contact[field] = value;
-  applyNames(draft, contact);
-
-  const emails = normalizeEmails(draft, note);
-  if (emails.length > 0) contact.contact_emails = emails;
-  const phones = normalizePhones(draft, ctx.region, note);
-  if (phones.length > 0) contact.contact_phone_numbers = phones;
-
-  for (const [field, { value, field: column }] of Object.entries(draft.fields)) {
-    if (field === 'birthday') {
-      const result = normalizeBirthday(value, ctx.dateFormat);
-      if (result === undefined) continue;
-      if (!result.ok) note('normalize', column, value, result.code, result.message);
-      else Object.assign(contact, result.value);
-      continue;
-    }
-    const result = normalizeFieldValue(field, value, { dateFormat: ctx.dateFormat });
-    if (result === undefined) continue;
-    if (!result.ok) note('normalize', column, value, result.code, result.message);
-    else contact[field] = result.value;
-  }
-
-  // The write schema has the last word: whatever still fails it is dropped (or rejects, --strict).
-  for (const [field, value] of Object.entries(contact)) {
-    const check = checkWriteField(field, value);
-    if (check.ok) continue;
-    note('validate', sourceColumn(draft, field), value, check.code, check.message);
-    delete contact[field];
-  }
-
+  const note = noteInto(issues, ctx);
+  const contact = writeFieldsOf(draft, ctx, note);
   const groups = uniqueTexts(draft.groups.map((g) => g.value));
   const customFields = normalizeCustomFields(draft, ctx.dateFormat, note);
   const reminders = normalizeReminders(draft, ctx.dateFormat, note);
@@ -119,6 +76,67 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       reminders,
     },
   };
+};
+
+/** Notes a record's issues into `issues`, at the record's place; --strict makes a warning an error. */
+const noteInto =
+  (issues: Issue[], ctx: NormalizeContext): Note =>
+  (stage, field, value, code, message, severity) => {
+    issues.push({
+      file: ctx.file,
+      row: ctx.row,
+      line: ctx.line,
+      severity: severity ?? (ctx.strict ? 'error' : 'warning'),
+      stage,
+      field,
+      value: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+      code,
+      message,
+    });
+  };
+
+/** The contact's write fields: constants, names, e-mails, phones and the mapped fields, validated. */
+const writeFieldsOf = (draft: DraftContact, ctx: NormalizeContext, note: Note): Contact => {
+  const contact: Contact = {};
+  for (const [field, value] of Object.entries(ctx.constants)) contact[field] = value;
+  applyNames(draft, contact);
+
+  const emails = normalizeEmails(draft, note);
+  if (emails.length > 0) contact.contact_emails = emails;
+  const phones = normalizePhones(draft, ctx.region, note);
+  if (phones.length > 0) contact.contact_phone_numbers = phones;
+  applyFields(draft, contact, ctx.dateFormat, note);
+
+  // The write schema has the last word: whatever still fails it is dropped (or rejects, --strict).
+  for (const [field, value] of Object.entries(contact)) {
+    const check = checkWriteField(field, value);
+    if (check.ok) continue;
+    note('validate', sourceColumn(draft, field), value, check.code, check.message);
+    delete contact[field];
+  }
+  return contact;
+};
+
+/** The draft's single-valued fields, normalized into `contact`; a birthday may set several. */
+const applyFields = (
+  draft: DraftContact,
+  contact: Contact,
+  dateFormat: string | undefined,
+  note: Note,
+): void => {
+  for (const [field, { value, field: column }] of Object.entries(draft.fields)) {
+    if (field === 'birthday') {
+      const result = normalizeBirthday(value, dateFormat);
+      if (result === undefined) continue;
+      if (!result.ok) note('normalize', column, value, result.code, result.message);
+      else Object.assign(contact, result.value);
+      continue;
+    }
+    const result = normalizeFieldValue(field, value, { dateFormat });
+    if (result === undefined) continue;
+    if (!result.ok) note('normalize', column, value, result.code, result.message);
+    else contact[field] = result.value;
+  }
 };
 
 /** Each message ends by saying what happened to the value or the record (issue 14.6). */

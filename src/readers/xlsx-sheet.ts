@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { ImportError } from '../core/errors/index.js';
 import { showCell, type RawCell } from './xlsx-cells.js';
 import type { WorkbookModel } from './xlsx-parts.js';
-import { createXmlParser, feedXml } from './xml-stream.js';
+import { createXmlParser, feedXml, type XmlTag } from './xml-stream.js';
 
 /** A cell that shows something; empty cells are left out. */
 export interface SheetCell {
@@ -46,6 +46,89 @@ export interface ReadSheetOptions {
 }
 
 /**
+ * The rows of a worksheet from its XML events: `open`, `text` and `close` are the parser's
+ * handlers (arrow fields: the parser calls them unbound), rows gather in `ready` as they end.
+ */
+class SheetRowCollector {
+  /** Rows whose end tag went by, for the reader to take. */
+  readonly ready: SheetRow[] = [];
+  /** The row being read (the last one once it ended): where an error points. */
+  row: SheetRow = { line: 0, cells: [] };
+  /** True once the sheet's data ended: nothing after it is a row. */
+  done = false;
+  private column = 0;
+  private cell: RawCell = { type: undefined, style: 0, value: '', inline: '' };
+  private capture: 'value' | 'inline' | undefined;
+  private inInline = false;
+  private phonetic = 0;
+
+  constructor(private readonly workbook: WorkbookModel) {}
+
+  readonly open = (tag: XmlTag, name: string): void => {
+    switch (name) {
+      // A sheet's own attributes are never prefixed: read directly (this runs for every cell).
+      case 'row': {
+        const r = tag.attributes['r'];
+        this.row = { line: r ? Number(r) : this.row.line + 1, cells: [] };
+        this.column = 0;
+        break;
+      }
+      case 'c': {
+        const r = tag.attributes['r'];
+        this.column = r ? columnOfRef(r) : this.column + 1;
+        const style = tag.attributes['s'];
+        this.cell = { type: tag.attributes['t'], style: style ? Number(style) : 0, value: '', inline: '' };
+        break;
+      }
+      case 'v':
+        this.capture = 'value';
+        break;
+      case 'is':
+        this.inInline = true;
+        break;
+      case 'rPh':
+        this.phonetic++;
+        break;
+      case 't':
+        if (this.inInline && this.phonetic === 0) this.capture = 'inline';
+        break;
+    }
+  };
+
+  readonly text = (text: string): void => {
+    if (this.capture === 'value') this.cell.value += text;
+    else if (this.capture === 'inline') this.cell.inline += text;
+  };
+
+  readonly close = (name: string): void => {
+    switch (name) {
+      case 'v':
+      case 't':
+        this.capture = undefined;
+        break;
+      case 'is':
+        this.inInline = false;
+        break;
+      case 'rPh':
+        this.phonetic--;
+        break;
+      case 'c': {
+        const text = showCell(this.cell, this.workbook);
+        if (text !== '') this.row.cells.push({ column: this.column, text });
+        break;
+      }
+      case 'row':
+        this.row.cells.sort((a, b) => a.column - b.column);
+        this.ready.push(this.row);
+        break;
+      case 'sheetData':
+        this.done = true;
+        break;
+    }
+  };
+}
+
+/**
  * Streams a worksheet part's rows, each cell shown as the sheet shows it. Rows and cells without
  * a reference follow the one before (writers may leave `r` out). Reading stops at the end of the
  * sheet's data; what follows (merges, print settings) is not read.
@@ -57,78 +140,8 @@ export async function* readSheetRows(
 ): AsyncGenerator<SheetRow> {
   // Opened here, not by the caller: a generator returned before it starts leaves no stream open.
   const stream = await open();
-  const ready: SheetRow[] = [];
-  let row: SheetRow = { line: 0, cells: [] };
-  let column = 0;
-  let cell: RawCell = { type: undefined, style: 0, value: '', inline: '' };
-  let capture: 'value' | 'inline' | undefined;
-  let inInline = false;
-  let phonetic = 0;
-  let done = false;
-
-  const parser = createXmlParser({
-    open: (tag, name) => {
-      switch (name) {
-        // A sheet's own attributes are never prefixed: read directly (this runs for every cell).
-        case 'row': {
-          const r = tag.attributes['r'];
-          row = { line: r ? Number(r) : row.line + 1, cells: [] };
-          column = 0;
-          break;
-        }
-        case 'c': {
-          const r = tag.attributes['r'];
-          column = r ? columnOfRef(r) : column + 1;
-          const style = tag.attributes['s'];
-          cell = { type: tag.attributes['t'], style: style ? Number(style) : 0, value: '', inline: '' };
-          break;
-        }
-        case 'v':
-          capture = 'value';
-          break;
-        case 'is':
-          inInline = true;
-          break;
-        case 'rPh':
-          phonetic++;
-          break;
-        case 't':
-          if (inInline && phonetic === 0) capture = 'inline';
-          break;
-      }
-    },
-    text: (text) => {
-      if (capture === 'value') cell.value += text;
-      else if (capture === 'inline') cell.inline += text;
-    },
-    close: (name) => {
-      switch (name) {
-        case 'v':
-        case 't':
-          capture = undefined;
-          break;
-        case 'is':
-          inInline = false;
-          break;
-        case 'rPh':
-          phonetic--;
-          break;
-        case 'c': {
-          const text = showCell(cell, workbook);
-          if (text !== '') row.cells.push({ column, text });
-          break;
-        }
-        case 'row':
-          row.cells.sort((a, b) => a.column - b.column);
-          ready.push(row);
-          break;
-        case 'sheetData':
-          done = true;
-          break;
-      }
-    },
-  });
-
+  const rows = new SheetRowCollector(workbook);
+  const parser = createXmlParser(rows);
   try {
     for await (const _ of feedXml(stream, parser)) {
       void _;
@@ -137,15 +150,15 @@ export async function* readSheetRows(
           file: options.file,
         });
       }
-      for (const next of ready.splice(0)) yield next;
-      if (done) return;
+      for (const next of rows.ready.splice(0)) yield next;
+      if (rows.done) return;
     }
   } catch (error) {
     if (error instanceof ImportError) throw error;
     throw new ImportError(
       'input_unreadable',
-      `${options.file}: its sheet cannot be read after row ${row.line} (${(error as Error).message}); the workbook may be damaged: open it in a spreadsheet program and save it again.`,
-      { file: options.file, line: row.line },
+      `${options.file}: its sheet cannot be read after row ${rows.row.line} (${(error as Error).message}); the workbook may be damaged: open it in a spreadsheet program and save it again.`,
+      { file: options.file, line: rows.row.line },
       { cause: error },
     );
   }

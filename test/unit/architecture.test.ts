@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -117,6 +118,76 @@ describe('the size of src/', () => {
       .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
       .filter(({ lines }) => lines > MAX_FILE_LINES)
       .map(({ file, lines }) => `${show(file)}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
+
+/** Issue 10: a function a newcomer can read whole; closures inside a factory count toward it. */
+const MAX_FUNCTION_LINES = 80;
+
+/**
+ * Functions still over the limit because another branch of issue 10 rewrites them (the dry run's
+ * extract, undo's holding and finish steps): emptied when those branches merge, so the test then
+ * holds every function of src/ to the limit. Entries are `file name`, file relative to src/.
+ */
+const LONG_FUNCTIONS_BEING_SPLIT_ELSEWHERE: ReadonlySet<string> = new Set([
+  'run/extract.ts extract',
+  'undo/undo.ts undoHolding',
+  'undo/undo.ts finish',
+]);
+
+/** The name a reader would look the function up by: its own, or the binding or member it is assigned to. */
+const functionName = (node: ts.FunctionLikeDeclaration): string => {
+  if (node.name !== undefined) return node.name.getText();
+  const parent = node.parent;
+  if (
+    (ts.isVariableDeclaration(parent) ||
+      ts.isPropertyAssignment(parent) ||
+      ts.isPropertyDeclaration(parent)) &&
+    parent.name !== undefined
+  )
+    return parent.name.getText();
+  return '(anonymous)';
+};
+
+interface FunctionSpan {
+  file: string;
+  line: number;
+  name: string;
+  lines: number;
+}
+
+/** Every function with a body in `file`, nested ones included, with its line span (inclusive). */
+const functionSpans = (file: string): FunctionSpan[] => {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: FunctionSpan[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      found.push({ file: show(file), line: start + 1, name: functionName(node), lines: end - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+};
+
+describe('the functions of src/', () => {
+  const spans = sourceFiles().flatMap(functionSpans);
+
+  it('finds the functions it measures (the parser still sees them)', () => {
+    expect(spans.length).toBeGreaterThan(1000);
+    // Named as a reader looks them up: a method, an arrow bound to a const, a nested arrow.
+    const lookup = spans.filter((s) => s.file === join('mapping', 'column-lookup.ts'));
+    expect(lookup.map((s) => s.name)).toEqual(expect.arrayContaining(['keyIndex', 'keysOf', 'pick']));
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = spans
+      .filter(({ lines }) => lines > MAX_FUNCTION_LINES)
+      .filter(({ file, name }) => !LONG_FUNCTIONS_BEING_SPLIT_ELSEWHERE.has(`${file} ${name}`))
+      .map(({ file, line, name, lines }) => `${file}:${line} ${name} ${lines} lines`);
     expect(long).toEqual([]);
   });
 });

@@ -1,0 +1,87 @@
+import type { SourceItem, SourceProblem } from '../core/types.js';
+import type { CsvEntry } from './csv-records.js';
+import { INVALID_MARK, showInvalid } from './decode.js';
+import type { TextSource } from './text-source.js';
+
+/**
+ * The records of a CSV or TSV input after its header, as rows keyed by header name or as the
+ * problem each one is, numbered in reading order (row 1 is the record after the header).
+ */
+export class CsvItems {
+  /** The number of the last record turned into an item. */
+  row = 0;
+  private readonly hasProtoName: boolean;
+
+  constructor(
+    private readonly file: string,
+    private readonly names: readonly string[],
+    private readonly text: Pick<TextSource, 'encoding' | 'transcoder'>,
+  ) {
+    this.hasProtoName = names.includes('__proto__');
+  }
+
+  toItem(entry: CsvEntry): SourceItem {
+    const row = ++this.row;
+    const { file, names } = this;
+    const { raw, line } = entry;
+    if (entry.kind === 'malformed') {
+      const resumed = entry.resumedAt === undefined ? '' : `; reading resumed at line ${entry.resumedAt}`;
+      return this.problem(
+        'row_unparseable',
+        line,
+        `Row ${row} of ${file} (line ${line}) cannot be parsed: ${entry.reason}${resumed}.`,
+        showInvalid(raw),
+      );
+    }
+    const { transcoder } = this.text;
+    if (transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
+      return this.problem(
+        'invalid_encoding',
+        line,
+        `Row ${row} of ${file} holds bytes that are not valid ${this.text.encoding}.`,
+        showInvalid(raw),
+      );
+    }
+    if (transcoder.nulSeen && raw.includes('\0')) {
+      return this.problem(
+        'row_unparseable',
+        line,
+        `Row ${row} of ${file} holds a NUL character; expected text.`,
+        raw,
+      );
+    }
+    const { fields } = entry;
+    if (fields.length !== names.length) {
+      return this.problem(
+        'row_ragged',
+        line,
+        `Row ${row} of ${file} has ${fields.length} field(s); the header has ${names.length}.`,
+        raw,
+      );
+    }
+    const values = this.valuesOf(fields);
+    return { kind: 'row', file, row, line, values, raw };
+  }
+
+  private valuesOf(fields: string[]): Record<string, unknown> {
+    const { names, hasProtoName } = this;
+    const values: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index]!;
+      // A column named __proto__ is data: plain assignment would set the object's prototype.
+      if (hasProtoName && name === '__proto__') {
+        Object.defineProperty(values, name, {
+          value: fields[index],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else values[name] = fields[index];
+    }
+    return values;
+  }
+
+  private problem(code: SourceProblem['code'], line: number, message: string, raw: string): SourceProblem {
+    return { kind: 'problem', file: this.file, row: this.row, line, code, message, raw };
+  }
+}
