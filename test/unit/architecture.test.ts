@@ -132,8 +132,6 @@ const MAX_FUNCTION_LINES = 80;
  */
 const LONG_FUNCTIONS_BEING_SPLIT_ELSEWHERE: ReadonlySet<string> = new Set([
   'run/extract.ts extract',
-  'undo/undo.ts undoHolding',
-  'undo/undo.ts finish',
 ]);
 
 /** The name a reader would look the function up by: its own, or the binding or member it is assigned to. */
