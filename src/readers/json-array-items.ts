@@ -74,42 +74,27 @@ export class JsonArrayItems {
 
   private toItem(element: AssembledElement): SourceItem {
     const { file, row, line } = this;
-    if (!element.ok) {
-      return {
-        kind: 'problem',
-        file,
-        row,
-        line,
-        code: 'row_unparseable',
-        message: `Element ${row} of ${file} was not read: ${element.reason}.`,
-        raw: '',
-      };
-    }
+    if (!element.ok)
+      return this.problem(
+        'row_unparseable',
+        `Element ${row} of ${file} was not read: ${element.reason}.`,
+        '',
+      );
     const { value } = element;
     const raw = JSON.stringify(value);
     if (this.text.transcoder.invalidSeen && raw.includes(INVALID_MARK)) {
-      return {
-        kind: 'problem',
-        file,
-        row,
-        line,
-        code: 'invalid_encoding',
-        message: `Element ${row} of ${file} holds bytes that are not valid ${this.text.encoding}.`,
-        raw: showInvalid(raw),
-      };
+      const message = `Element ${row} of ${file} holds bytes that are not valid ${this.text.encoding}.`;
+      return this.problem('invalid_encoding', message, showInvalid(raw));
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return {
-        kind: 'problem',
-        file,
-        row,
-        line,
-        code: 'row_unparseable',
-        message: `Element ${row} of ${file} is ${describeJsonValue(value)}; expected an object.`,
-        raw,
-      };
+      const message = `Element ${row} of ${file} is ${describeJsonValue(value)}; expected an object.`;
+      return this.problem('row_unparseable', message, raw);
     }
     return { kind: 'row', file, row, line, values: value as Record<string, unknown>, raw };
+  }
+
+  private problem(code: 'row_unparseable' | 'invalid_encoding', message: string, raw: string): SourceItem {
+    return { kind: 'problem', file: this.file, row: this.row, line: this.line, code, message, raw };
   }
 
   private fail(error: unknown): ImportError {
