@@ -1,5 +1,5 @@
 import { CLIENT_DEFAULTS } from '../client/options.js';
-import { LIMITS } from '../core/schemas/index.js';
+import { LIMITS } from '../core/schemas/limits.js';
 
 /**
  * The run's defaults, in one place: the settings schema (options.ts) applies them, the command

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { afterAll } from 'vitest';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { createLocalClient, type LocalClient } from '../support/local-client.js';
+import { tempDir } from '../support/temp-dirs.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../src/server/index.js';
+
+export { tempDir };
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -67,23 +68,6 @@ const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   });
-
-/** The folders tempDir() made for this test file, removed when its tests are done. */
-const madeHere: string[] = [];
-// Module scope: each test file gets its own copy of this module, so the hook is that file's.
-afterAll(() => {
-  for (const dir of madeHere.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-});
-
-/**
- * A fresh folder, removed when the test file's tests are done, and anyway with the suite temp root
- * (test/global-setup.ts): a run under another config, or without the global setup, leaves none.
- */
-export const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'ci-e2e-'));
-  madeHere.push(dir);
-  return dir;
-};
 
 export const readReport = (outDir: string): RunReport =>
   JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunReport;

@@ -139,6 +139,13 @@ const runAll = async (examples: Example[], cwd: string): Promise<void> => {
 
 const COMMANDS = ['run', 'validate', 'serve', 'pipelines', 'init', 'undo'];
 
+/** Each command's `--help`, asked of the CLI once per file: three tests read it. */
+const helps = new Map<string, ReturnType<typeof runCli>>();
+const helpOf = (command: string): ReturnType<typeof runCli> => {
+  if (!helps.has(command)) helps.set(command, runCli([command, '--help']));
+  return helps.get(command)!;
+};
+
 describe('every example runs as written and exits as its text says (issue 14.9)', () => {
   it('README.md: npm start, then each command-line example', async () => {
     const examples = readmeExamples();
@@ -162,7 +169,7 @@ describe('every example runs as written and exits as its text says (issue 14.9)'
   it.each(COMMANDS)(
     '%s --help: 2 to 4 examples, exit codes, environment, outputs; each example runs',
     async (command) => {
-      const help = await runCli([command, '--help']);
+      const help = await helpOf(command);
       expect(help.code).toBe(0);
       const examples = helpExamples(command, help.stdout);
       expect(examples.length).toBeGreaterThanOrEqual(2);
@@ -181,9 +188,7 @@ describe('every example runs as written and exits as its text says (issue 14.9)'
   );
 
   it('skips only the examples that need a remote service, by its placeholder host', async () => {
-    const help = await Promise.all(
-      COMMANDS.map(async (c) => helpExamples(c, (await runCli([c, '--help'])).stdout)),
-    );
+    const help = await Promise.all(COMMANDS.map(async (c) => helpExamples(c, (await helpOf(c)).stdout)));
     const skipped = [...readmeExamples(), ...help.flat()].filter((e) => e.line.includes(REMOTE_PLACEHOLDER));
     expect(skipped.map((e) => `${e.source}: ${e.line}`)).toEqual([
       'README.md: node dist/cli/main.js run mail-client-csv export.csv --target https://crs.example.com',
@@ -192,7 +197,7 @@ describe('every example runs as written and exits as its text says (issue 14.9)'
   });
 
   it('validate --help shows only what applies to checking files', async () => {
-    const help = (await runCli(['validate', '--help'])).stdout;
+    const help = (await helpOf('validate')).stdout;
     const options = help.slice(help.indexOf('Options:'), help.indexOf('Examples:'));
     for (const flag of [
       '--target',

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
-import { draftPipelineYaml } from '../../run/draft-input.js';
 import { initEpilogue } from '../help-text.js';
 
 interface InitArgs {
@@ -29,6 +28,8 @@ export const initCommand: CommandModule<object, InitArgs> = {
       .epilogue(initEpilogue()) as never,
   handler: async (args) => {
     try {
+      // Loaded here, not at startup: the readers and the draft's samplers are this command's only.
+      const { draftPipelineYaml } = await import('../../run/draft-input.js');
       const yaml = await draftPipelineYaml(args.input);
       if (args.out === undefined) {
         process.stdout.write(yaml);

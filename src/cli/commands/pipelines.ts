@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
-import { listPipelines, type PipelineSummary } from '../../mapping/index.js';
+import type { PipelineSummary } from '../../mapping/pipeline.js';
 import { pipelinesEpilogue } from '../help-text.js';
 
 interface PipelinesArgs {
@@ -30,6 +30,8 @@ export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
       .epilogue(pipelinesEpilogue()),
   handler: async (args) => {
     try {
+      // Loaded here, not at startup: the YAML parser and the schema are this command's only.
+      const { listPipelines } = await import('../../mapping/load.js');
       const pipelines = await listPipelines();
       process.stdout.write(
         args.json ? `${JSON.stringify(pipelines, null, 2)}\n` : formatPipelineList(pipelines),

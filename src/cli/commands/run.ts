@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { executeRun } from './execute-run.js';
 import { runEpilogue } from '../help-text.js';
 import { withLoadFlags, withRunFlags, type RunFlags } from './run-options.js';
 
@@ -18,5 +17,9 @@ export const runCommand: CommandModule<object, RunFlags> = {
         describe: 'read every input even when it is byte-identical to the last run (no shortcut)',
       })
       .epilogue(runEpilogue()) as never,
-  handler: (argv) => executeRun(argv, Boolean((argv as RunFlags & { dryRun?: boolean }).dryRun)),
+  // Loaded when the command runs: `--help` and the other commands never pay for the run's modules.
+  handler: async (argv) => {
+    const { executeRun } = await import('./execute-run.js');
+    return executeRun(argv, Boolean((argv as RunFlags & { dryRun?: boolean }).dryRun));
+  },
 };

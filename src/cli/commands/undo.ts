@@ -5,7 +5,6 @@ import { parseTargetUrl } from '../../client/target-url.js';
 import { isImportError } from '../../core/errors/index.js';
 import type { TargetSpec } from '../../run/target.js';
 import type { UndoResult } from '../../undo/index.js';
-import { createLogger } from '../logger.js';
 import { undoEpilogue } from '../help-text.js';
 
 interface UndoFlags {
@@ -100,6 +99,7 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
     try {
       const target = await resolveTarget(flags);
       const { undoRun } = await import('../../undo/index.js');
+      const { createLogger } = await import('../logger.js');
       result = await undoRun({
         run: flags.run,
         ...(target ? { target } : {}),

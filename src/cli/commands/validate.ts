@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { executeRun } from './execute-run.js';
 import { validateEpilogue } from '../help-text.js';
 import { withRunFlags, type RunFlags } from './run-options.js';
 
@@ -8,5 +7,9 @@ export const validateCommand: CommandModule<object, RunFlags> = {
   describe: 'Check export files without loading anything (same as run --dry-run)',
   // Only what applies to checking files: no target, key or request flags (validate sends nothing).
   builder: (yargs) => withRunFlags(yargs).epilogue(validateEpilogue()) as never,
-  handler: (argv) => executeRun(argv, true, 'validate'),
+  // Loaded when the command runs, as for `run`.
+  handler: async (argv) => {
+    const { executeRun } = await import('./execute-run.js');
+    return executeRun(argv, true, 'validate');
+  },
 };

@@ -9,6 +9,7 @@ import { startPeer, type Peer } from '../../support/peer.js';
 const key = 'limit-test-key-90ab17';
 const MB = 1024 * 1024;
 const DIST_CLIENT = join(import.meta.dirname, '../../../dist/client/index.js');
+const PEAK_RSS = join(import.meta.dirname, '../../support/peak-rss.cjs');
 
 let peer: Peer | undefined;
 let client: ServiceClient | undefined;
@@ -84,14 +85,18 @@ describe('response bodies are read up to a limit', () => {
       `const client = createClient({ baseUrl: ${JSON.stringify(url)}, apiKey: ${JSON.stringify(key)}${limitOption} });`,
       'const code = await client.globalSearch({}).then(() => "none", (e) => e.code);',
       'await client.close();',
-      'console.log(JSON.stringify({ code, peakMb: process.resourceUsage().maxRSS / 1024 }));',
+      'console.log(JSON.stringify({ code }));',
     ].join('\n');
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    // The child's own peak (test/support/peak-rss.cjs), not the test worker's pages it forked from.
+    const child = spawn(process.execPath, ['--require', PEAK_RSS, '--input-type=module', '-e', script]);
     let out = '';
+    let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     await new Promise((resolve) => child.on('close', resolve));
-    return JSON.parse(out) as { code: string; peakMb: number };
+    const peakKb = /peak-rss-kb (\d+)/.exec(err);
+    expect(peakKb, err).not.toBeNull();
+    return { ...(JSON.parse(out) as { code: string }), peakMb: Number(peakKb![1]) / 1024 };
   };
 
   it('keeps the reading process far below a 200 MB answer (peak RSS of a child running the client)', async () => {
