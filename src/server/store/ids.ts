@@ -1,7 +1,19 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
+
+/** Random bytes drawn 4 KB at a time (as randomUUID does): one call per id cost 5 us. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+const random10 = (into: Buffer): void => {
+  if (poolAt + 10 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  pool.copy(into, 6, poolAt, poolAt + 10);
+  poolAt += 10;
+};
 
 /**
  * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, a 12-bit counter within the same
@@ -20,8 +32,9 @@ export const timeOrderedId = (): string => {
     lastMs += 1;
     sequence = 0;
   }
-  const bytes = randomBytes(16);
+  const bytes = Buffer.allocUnsafe(16);
   bytes.writeUIntBE(lastMs, 0, 6);
+  random10(bytes);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
