@@ -4,6 +4,7 @@ import type { LedgerScope, Resolution } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWriteObject, writeHash, type ReferenceIds } from './write-object.js';
+import { SCALAR_FIELDS } from './field-changes.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -163,7 +164,7 @@ export class Resolver {
       hash: planned.hash,
       ...(planned.contactId !== undefined ? { contactId: planned.contactId } : {}),
       ...(email !== undefined ? { email } : {}),
-      ...(planned.current !== undefined ? { found: planned.current } : {}),
+      ...(planned.current !== undefined ? { found: beforeImage(planned.current) } : {}),
     });
     if (this.decided.length >= RESOLUTIONS_PER_COMMIT) this.flush();
     return planned;
@@ -212,6 +213,16 @@ export class Resolver {
     return page.contacts.find((c) => !undone(c.id));
   }
 }
+
+/**
+ * What a kept resolution needs of the contact a search answered: the scalar fields an update's
+ * preview and undo read (field-changes.ts), without the empty ones (read back as absent, which
+ * they treat as empty): half the bytes recorded per decision.
+ */
+const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
+  Object.fromEntries(
+    SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
+  ) as Partial<ContactResponse>;
 
 const withFound = (planned: Planned, found: Found | undefined): Planned =>
   found ? { ...planned, current: found.contact, matchedEmail: found.email } : planned;
