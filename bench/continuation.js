@@ -10,6 +10,8 @@
  *   run of all the rows into it, against a bare loop of the same exact e-mail searches at the same
  *   concurrency on an identical target: the run's time from its last record read to its end
  *   (resolve and send) against the loop's.
+ * - `half-stop`: the run of `half` stopped gracefully at 40 % of its load, then the same command:
+ *   the continuation's requests and searches (issue 15.1 into a target that holds contacts).
  *
  *   npm run build && node bench/continuation.js --rows 20000
  *   node bench/continuation.js --dist /elsewhere/dist     measure another build (before a change)
@@ -143,6 +145,32 @@ if (want('half')) {
     ratio: searches / ours.afterReadSeconds / loop.searchesPerSecond,
   };
   console.error(`bench 15: half ${JSON.stringify(results.half)}`);
+}
+
+if (want('half-stop')) {
+  // Issue 15.1 into a target that holds contacts: the run of `half` stopped gracefully at 40 % of
+  // its load, then the same command. Its searches: one per record no run resolved (and the check).
+  const file = await dataset(ROWS);
+  const half = await dataset(ROWS / 2);
+  const svc = await service('half-stop');
+  fresh('half-stop-a-state');
+  fresh('half-stop-state');
+  await run(half, svc.target, 'half-stop-a');
+  const first = await run(file, svc.target, 'half-stop', { abortAtLoad: 0.4 });
+  const next = await run(file, svc.target, 'half-stop');
+  await svc.stop();
+  const side = (r) => ({
+    status: r.status,
+    created: r.totals.created,
+    updated: r.totals.updated,
+    unchanged: r.totals.unchanged,
+    requests: r.requests.sent,
+    searches: searchesOf(r.requests),
+    seconds: r.seconds,
+    afterReadSeconds: r.afterReadSeconds,
+  });
+  results.halfStop = { first: side(first), next: side(next) };
+  console.error(`bench 15: half-stop ${JSON.stringify(results.halfStop)}`);
 }
 
 results.machine = {

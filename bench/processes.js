@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
+ * `BENCH_CPU_PROF=DIR`: every task (the local service included) writes a V8 CPU profile to DIR
+ * (`--cpu-prof` is refused in NODE_OPTIONS, so it is passed here).
+ */
+const nodeFlags = () =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
+/**
  * Copies `dist` (with the built-in pipelines and package.json found beside it: the tool reads its
  * version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
  * meanwhile changes nothing under measurement. The tasks load the snapshot (BENCH_DIST).
@@ -23,7 +30,7 @@ export const task = (name, args) =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
+      [...nodeFlags(), join(import.meta.dirname, 'tasks', `${name}.js`), JSON.stringify(args)],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -44,7 +51,11 @@ export const startService = async (db, apiKey, options = {}) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const child = spawn(
     process.execPath,
-    [join(import.meta.dirname, 'tasks', 'serve.js'), JSON.stringify({ db, apiKey, ...options })],
+    [
+      ...nodeFlags(),
+      join(import.meta.dirname, 'tasks', 'serve.js'),
+      JSON.stringify({ db, apiKey, ...options }),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const first = await new Promise((resolve, reject) => {

@@ -21,6 +21,8 @@ export interface ResolutionStart {
   searchReason?: string;
   /** Creates an interrupted run left pending, now settled. */
   resumedCreates: number;
+  /** The resolutions of the run continued were taken over: send them as decided (resolve.ts). */
+  reuse?: { creates: boolean };
 }
 
 /**
@@ -52,32 +54,54 @@ const nothingThere: ContactFinder = { find: async () => undefined };
 /** Deterministic (the same run sends the same searches), spread over the whole input. */
 const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 
-/**
- * The first e-mails of up to CONTINUATION_SAMPLE staged records the ledger does not hold yet,
- * drawn evenly from all of them (a reservoir, so memory does not grow with the input), and how
- * many records are still to go.
- */
-const sampleToGo = (staging: Staging, scope: LedgerScope): { emails: string[]; toGo: number } => {
-  const random = lcg(15);
-  const emails: string[] = [];
-  let toGo = 0;
-  let seen = 0;
-  for (const batch of staging.batches(1000)) {
-    const known = scope.getContacts(batch.map((r) => r.key));
-    for (const record of batch) {
-      if (known.has(record.key)) continue;
-      toGo += 1;
-      const email = record.contact.contact_emails?.[0]?.email;
-      if (email === undefined) continue;
-      seen += 1;
-      if (emails.length < CONTINUATION_SAMPLE) emails.push(email);
-      else {
-        const at = Math.floor(random() * seen);
-        if (at < CONTINUATION_SAMPLE) emails[at] = email;
-      }
+/** Up to CONTINUATION_SAMPLE items drawn evenly from a stream (a reservoir: memory stays flat). */
+class Reservoir {
+  readonly items: string[] = [];
+  private seen = 0;
+  // Deterministic: the same input gives the same searches.
+  private readonly random = lcg(15);
+
+  offer(item: string): void {
+    this.seen += 1;
+    if (this.items.length < CONTINUATION_SAMPLE) this.items.push(item);
+    else {
+      const at = Math.floor(this.random() * this.seen);
+      if (at < CONTINUATION_SAMPLE) this.items[at] = item;
     }
   }
-  return { emails, toGo };
+}
+
+/**
+ * How many staged records the ledger does not hold yet, the first e-mails of a sample of them, and
+ * of those an earlier run resolved to "create" (`runId` holds its resolutions), a sample of their
+ * e-mails and how many there are.
+ */
+const sampleToGo = (staging: Staging, scope: LedgerScope, runId?: string) => {
+  const toGo = new Reservoir();
+  const creates = new Reservoir();
+  let count = 0;
+  let resolvedCreates = 0;
+  for (const batch of staging.batches(1000)) {
+    const known = scope.getContacts(batch.map((r) => r.key));
+    const unknown = batch.filter((record) => !known.has(record.key));
+    count += unknown.length;
+    for (const record of unknown) {
+      const email = record.contact.contact_emails?.[0]?.email;
+      if (email !== undefined) toGo.offer(email);
+    }
+    if (runId === undefined) continue;
+    for (const resolution of scope
+      .getResolutions(
+        runId,
+        unknown.map((r) => r.key),
+      )
+      .values()) {
+      if (resolution.contactId !== undefined) continue;
+      resolvedCreates += 1;
+      if (resolution.email !== undefined) creates.offer(resolution.email);
+    }
+  }
+  return { emails: toGo.items, toGo: count, createEmails: creates.items, resolvedCreates };
 };
 
 /** How many of `emails` find, by exact search, a contact that this ledger did not write. */
@@ -100,49 +124,76 @@ const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: st
   return ids.filter((id) => !ours.has(id)).length;
 };
 
-/**
- * Issue 15.1: a run that finds the target empty records so in the ledger; until a run of the scope
- * completes, the same command continues it. It settles the creates left pending (each record
- * looked up by e-mail, issue 15.4), then looks up a bounded sample of the records still to go:
- * when none of them is on the target as a contact this ledger did not write, it resolves as the
- * first run did, without a search per record. Otherwise it searches as a first run into a
- * non-empty target would, and says why. Cost: the records of the pending creates plus
- * CONTINUATION_SAMPLE searches, whatever the size of the target.
- */
-export const startResolution = async (options: {
+interface StartOptions {
   client: ServiceClient;
   scope: LedgerScope;
   runId: string;
   targetWasEmpty: boolean;
   staging: Staging;
-}): Promise<ResolutionStart> => {
-  const { client, scope } = options;
+}
+
+/**
+ * Issue 15.1: a run keeps what it knew, and the same command continues it until a run of the
+ * scope completes.
+ * - A run that finds the target empty records so. Its continuation settles the creates left
+ *   pending (each record looked up by e-mail, issue 15.4), then looks up a bounded sample of the
+ *   records still to go: when none of them is on the target as a contact this ledger did not
+ *   write, it resolves as the first run did, without a search per record; otherwise it searches
+ *   as a first run into a non-empty target would, and says why.
+ * - A run into a target that holds contacts keeps what each search decided (resolve.ts). Its
+ *   continuation takes those resolutions over: records resolved to an existing contact are
+ *   updated without a search; records resolved to "create" too, unless a sample of them is now on
+ *   the target as contacts this ledger did not write (then those are searched again). Records no
+ *   run resolved are searched.
+ * Cost on top of the chunks: the records of the pending creates plus at most CONTINUATION_SAMPLE
+ * searches per check, whatever the size of the target.
+ */
+export const startResolution = async (options: StartOptions): Promise<ResolutionStart> => {
+  const { client, scope, runId } = options;
   if (options.targetWasEmpty) {
+    // Nothing on the target: no earlier decision to update a contact holds, and nothing needs one.
+    scope.clearResolutions();
     // Nothing can have landed on an empty target: pending creates are resent without a lookup.
     const resumedCreates = await settleAll(client, scope, nothingThere);
-    scope.beginContinuation({ runId: options.runId, startedAt: new Date().toISOString() });
+    scope.beginContinuation({ runId, startedAt: new Date().toISOString() });
     return { searchless: true, resumedCreates };
   }
   const previous = scope.continuation();
   const resumedCreates = await settleAll(client, scope, searchFinder(client));
-  if (!previous) return { searchless: false, resumedCreates };
+  const adopted = scope.adoptResolutions(runId);
+  if (!previous && !adopted) return { searchless: false, resumedCreates };
 
-  const sample = sampleToGo(options.staging, scope);
-  const hits = await foreignHits(client, scope, sample.emails);
-  if (hits > 0) {
+  const sample = sampleToGo(options.staging, scope, adopted ? runId : undefined);
+  const loaded = scope.contactCount();
+  let searchReason: string | undefined;
+  if (previous) {
+    const hits = await foreignHits(client, scope, sample.emails);
+    if (hits === 0) {
+      return {
+        searchless: true,
+        resumedCreates,
+        continues: { runId: previous.runId, loaded, toGo: sample.toGo },
+      };
+    }
     scope.endContinuation();
+    searchReason =
+      `${hits} of ${sample.emails.length} records this run has not sent yet are already on the target, ` +
+      `as contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`;
+    if (!adopted) return { searchless: false, resumedCreates, searchReason };
+  }
+  const continues = { runId: adopted!.runId, loaded, toGo: sample.toGo };
+  const hits = await foreignHits(client, scope, sample.createEmails);
+  if (hits === 0) {
     return {
       searchless: false,
       resumedCreates,
-      searchReason:
-        `${hits} of ${sample.emails.length} records this run has not sent yet are already on the target, ` +
-        `as contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`,
+      continues,
+      reuse: { creates: true },
+      ...(searchReason ? { searchReason } : {}),
     };
   }
-  const loaded = scope.contactCount();
-  return {
-    searchless: true,
-    resumedCreates,
-    continues: { runId: previous.runId, loaded, toGo: sample.toGo },
-  };
+  searchReason =
+    `${hits} of ${sample.createEmails.length} records that run ${adopted!.runId} resolved to create and has not sent ` +
+    `yet are already on the target, as contacts it did not write: those ${sample.resolvedCreates} records are searched again by e-mail`;
+  return { searchless: false, resumedCreates, continues, reuse: { creates: false }, searchReason };
 };

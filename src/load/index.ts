@@ -116,6 +116,9 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     targetWasEmpty: start.searchless,
     signal: halt.signal,
     ...(scope ? { undone: (id: string) => scope.isUndone(id) } : {}),
+    // Only a live run keeps what its searches decided; a dry run writes nothing to the ledger.
+    ...(live ? { runId: options.runId } : {}),
+    ...(start.reuse ? { reuse: start.reuse } : {}),
   });
   const { chunkSize, maxBodyBytes } = options;
   const stoppedBy = await runBatches({
@@ -134,7 +137,10 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   }).finally(() => options.signal?.removeEventListener('abort', stop));
   if (stoppedBy !== undefined) throw stoppedBy;
   // Every record reached an outcome: nothing is left for a continuation.
-  if (live && !options.signal?.aborted) scope.endContinuation();
+  if (live && !options.signal?.aborted) {
+    scope.endContinuation();
+    scope.clearResolutions();
+  }
   return outcome();
 };
 

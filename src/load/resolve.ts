@@ -1,9 +1,10 @@
 import type { ServiceClient } from '../client/index.js';
 import type { ContactJson, ContactResponse, ContactWrite } from '../core/schemas/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { LedgerScope, Resolution } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
+import { SCALAR_FIELDS } from './field-changes.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -39,8 +40,12 @@ interface Found {
   email: string;
 }
 
+/** Decisions recorded in one ledger transaction: a kill -9 loses at most this many searches. */
+export const RESOLUTIONS_PER_COMMIT = 100;
+
 export class Resolver {
   private readonly cache = new Map<string, Promise<ContactResponse | undefined>>();
+  private decided: Resolution[] = [];
 
   constructor(
     private readonly options: {
@@ -54,6 +59,18 @@ export class Resolver {
       undone?: (contactId: string) => boolean;
       /** Aborted when the run stops: searches still queued in the client are dropped. */
       signal?: AbortSignal;
+      /**
+       * A live run: what each search decided is kept in the ledger under this run (issue 15.1), so
+       * the same command after a stop sends those records as decided. A dry run keeps nothing.
+       */
+      runId?: string;
+      /**
+       * The run continues one whose resolutions it took over (continuation.ts): a record resolved
+       * then, unchanged since, is sent as decided without a search. `creates: false`: the
+       * continuation's check found people on the target that were resolved "create", so those
+       * records are searched again (the updates still stand).
+       */
+      reuse?: { creates: boolean };
     },
   ) {}
 
@@ -65,8 +82,11 @@ export class Resolver {
   }
 
   async plan(records: NormalizedRecord[]): Promise<Plan> {
-    const { scope, ids } = this.options;
-    const known = scope?.getContacts(records.map((r) => r.key)) ?? new Map();
+    const { scope, ids, runId, reuse } = this.options;
+    const keys = records.map((r) => r.key);
+    const known = scope?.getContacts(keys) ?? new Map();
+    const earlier =
+      scope && runId && reuse ? scope.getResolutions(runId, keys) : new Map<string, Resolution>();
     const plan: Plan = { unchanged: [], updates: [], creates: [] };
     await Promise.all(
       records.map(async (record) => {
@@ -74,24 +94,33 @@ export class Resolver {
         // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
         const hash = scope ? writeHash(json) : '';
         const entry = known.get(record.key);
+        if (entry?.hash === hash) {
+          plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
+          return;
+        }
+        const decided = this.reused(earlier.get(record.key), { record, write, json, hash }, entry?.contactId);
+        if (decided) {
+          (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
+          return;
+        }
         if (entry) {
-          if (entry.hash === hash)
-            plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
-          else {
-            // Its before-image: a dry run's preview shows the old values, a live run's undo puts
-            // them back. One exact search per changed known record, run ahead of the sends;
-            // unchanged records cost nothing, so a rerun of the same file still sends nothing.
-            const found = await this.search(record, entry.contactId);
-            plan.updates.push(withFound({ record, write, json, hash, contactId: entry.contactId }, found));
-          }
+          // Its before-image: a dry run's preview shows the old values, a live run's undo puts
+          // them back. One exact search per changed known record, run ahead of the sends;
+          // unchanged records cost nothing, so a rerun of the same file still sends nothing.
+          const found = await this.search(record, entry.contactId);
+          plan.updates.push(
+            this.decide(withFound({ record, write, json, hash, contactId: entry.contactId }, found)),
+          );
           return;
         }
         const found = await this.search(record);
         if (found)
-          plan.updates.push(withFound({ record, write, json, hash, contactId: found.contact.id }, found));
-        else plan.creates.push({ record, write, json, hash });
+          plan.updates.push(
+            this.decide(withFound({ record, write, json, hash, contactId: found.contact.id }, found)),
+          );
+        else plan.creates.push(this.decide({ record, write, json, hash }));
       }),
-    );
+    ).finally(() => this.flush());
     // Promise.all settles in completion order; keep the input order so requests are reproducible.
     const order = new Map(records.map((r, i) => [r, i]));
     const byInput = (a: Planned, b: Planned) => order.get(a.record)! - order.get(b.record)!;
@@ -99,6 +128,53 @@ export class Resolver {
     plan.updates.sort(byInput);
     plan.creates.sort(byInput);
     return plan;
+  }
+
+  /**
+   * What an earlier run decided for the record, when it still holds: the same write (hash), the
+   * same contact as the ledger's, not archived by an undo since, and for a create, creates trusted.
+   */
+  private reused(earlier: Resolution | undefined, planned: Planned, knownId?: string): Planned | undefined {
+    if (!earlier || earlier.hash !== planned.hash) return undefined;
+    const { contactId, found, email } = earlier;
+    if (contactId === undefined) {
+      return knownId === undefined && this.options.reuse?.creates ? planned : undefined;
+    }
+    if ((knownId !== undefined && knownId !== contactId) || this.options.undone?.(contactId))
+      return undefined;
+    return {
+      ...planned,
+      contactId,
+      ...(found !== undefined ? { current: found as ContactResponse } : {}),
+      ...(found !== undefined && email !== undefined ? { matchedEmail: email } : {}),
+    };
+  }
+
+  /**
+   * Keeps the decision for the ledger when a live run searched for it (an update, or with
+   * `--match email` a create), committed RESOLUTIONS_PER_COMMIT at a time as searches answer.
+   */
+  private decide(planned: Planned): Planned {
+    const { runId, match } = this.options;
+    if (runId === undefined || !this.searches) return planned;
+    if (planned.contactId === undefined && match !== 'email') return planned;
+    const email = planned.matchedEmail ?? planned.record.contact.contact_emails?.[0]?.email;
+    this.decided.push({
+      key: planned.record.key,
+      hash: planned.hash,
+      ...(planned.contactId !== undefined ? { contactId: planned.contactId } : {}),
+      ...(email !== undefined ? { email } : {}),
+      ...(planned.current !== undefined ? { found: beforeImage(planned.current) } : {}),
+    });
+    if (this.decided.length >= RESOLUTIONS_PER_COMMIT) this.flush();
+    return planned;
+  }
+
+  private flush(): void {
+    if (this.decided.length === 0) return;
+    const { scope, runId } = this.options;
+    scope?.recordResolutions(runId!, this.decided);
+    this.decided = [];
   }
 
   /**
@@ -137,6 +213,16 @@ export class Resolver {
     return page.contacts.find((c) => !undone(c.id));
   }
 }
+
+/**
+ * What a kept resolution needs of the contact a search answered: the scalar fields an update's
+ * preview and undo read (field-changes.ts), without the empty ones (read back as absent, which
+ * they treat as empty): half the bytes recorded per decision.
+ */
+const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
+  Object.fromEntries(
+    SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
+  ) as Partial<ContactResponse>;
 
 const withFound = (planned: Planned, found: Found | undefined): Planned =>
   found ? { ...planned, current: found.contact, matchedEmail: found.email } : planned;

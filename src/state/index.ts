@@ -17,6 +17,7 @@ export { describeHolder, type LockHolder } from './os-lock.js';
 export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';
 export { contentHash, canonicalJson, textHash } from './content-hash.js';
 export type {
+  AdoptedResolutions,
   ContactEntry,
   Continuation,
   InputFingerprint,
@@ -26,6 +27,7 @@ export type {
   LoadRun,
   OpenLedgerOptions,
   PendingCreate,
+  Resolution,
   RunSnapshot,
   RunStart,
   RunSummary,

@@ -3,6 +3,7 @@ import { ImportError } from '../core/errors/index.js';
 import { assertCreateAnswer } from './create-answer.js';
 import { guarded } from './sqlite-errors.js';
 import type { Continuation } from './continuation.js';
+import type { AdoptedResolutions, Resolution } from './resolutions.js';
 import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 import { ScopeStatements, type KeyedTable } from './scope-statements.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
@@ -102,6 +103,32 @@ export class SqliteLedgerScope implements LedgerScope {
 
   endContinuation(): void {
     guarded(this.file, 'end the continuation', () => this.statements.continuations.end(this.scopeId));
+  }
+
+  recordResolutions(runId: string, resolutions: readonly Resolution[]): void {
+    if (resolutions.length === 0) return;
+    // Lost to a power loss, a resolution costs its search again: no fsync (docs/reliability.md).
+    withoutFsync(this.db, () =>
+      guarded(this.file, 'record resolutions', () =>
+        this.statements.resolutions.record(this.scopeId, runId, resolutions),
+      ),
+    );
+  }
+
+  adoptResolutions(runId: string): AdoptedResolutions | undefined {
+    return guarded(this.file, 'take over resolutions', () =>
+      this.statements.resolutions.adopt(this.scopeId, runId),
+    );
+  }
+
+  getResolutions(runId: string, keys: readonly string[]): Map<string, Resolution> {
+    return guarded(this.file, 'read resolutions', () =>
+      this.statements.resolutions.get(this.scopeId, runId, keys),
+    );
+  }
+
+  clearResolutions(): void {
+    guarded(this.file, 'clear resolutions', () => this.statements.resolutions.clear(this.scopeId));
   }
 
   getGroups(): Map<string, LedgerEntry> {

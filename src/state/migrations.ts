@@ -128,6 +128,28 @@ const SCHEMA_V5 = `
   ) WITHOUT ROWID;
 `;
 
+/**
+ * v6: what resolution decided for the records of a run that were not sent yet (issue 15.1), so the
+ * same command after a stop sends them as decided instead of searching for each again. Written as
+ * resolution decides, taken over by the run that continues (its run id), deleted when a run of the
+ * scope completes.
+ */
+const SCHEMA_V6 = `
+  CREATE TABLE resolutions (
+    scope_id   TEXT NOT NULL,
+    run_id     TEXT NOT NULL,
+    key        TEXT NOT NULL,     -- identity key
+    hash       TEXT NOT NULL,     -- the write's hash when resolved: a changed record is resolved again
+    contact_id TEXT,              -- the contact it updates; NULL: a create
+    email      TEXT,              -- the e-mail searched (found by, or a create's first)
+    found      TEXT               -- JSON: the contact as the search answered it (the before-image)
+  );
+  -- A rowid table: rows (a before-image is most of a row) are appended, only this narrow index is
+  -- updated in key order; as a WITHOUT ROWID table keyed like it, a commit of 100 rows wrote twice
+  -- as many pages.
+  CREATE UNIQUE INDEX resolutions_by_key ON resolutions (scope_id, run_id, key);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -137,6 +159,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V3),
   (db) => db.exec(SCHEMA_V4),
   (db) => db.exec(SCHEMA_V5),
+  (db) => db.exec(SCHEMA_V6),
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ContinuationStatements } from './continuation.js';
+import { ResolutionStatements } from './resolutions.js';
 import { RunEffectStatements } from './run-effects.js';
 
 export type KeyedTable = 'contacts' | 'reminders';
@@ -25,6 +26,7 @@ export class ScopeStatements {
   readonly deleteScope: Database.Statement[];
   readonly continuations: ContinuationStatements;
   readonly effects: RunEffectStatements;
+  readonly resolutions: ResolutionStatements;
 
   constructor(readonly db: Database.Database) {
     this.upsertContact = db.prepare(
@@ -61,9 +63,11 @@ export class ScopeStatements {
       'pending_creates',
       'continuations',
       'undone_contacts',
+      'resolutions',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);
+    this.resolutions = new ResolutionStatements(db);
   }
 
   /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */

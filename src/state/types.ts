@@ -1,8 +1,10 @@
 import type { IssueCount } from '../core/types.js';
 import type { Continuation } from './continuation.js';
+import type { AdoptedResolutions, Resolution } from './resolutions.js';
 import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 
 export type { Continuation } from './continuation.js';
+export type { AdoptedResolutions, Resolution } from './resolutions.js';
 export type { EffectKind, RunEffect, UndoMark, UndoOutcome, UpdateEffect } from './run-effects.js';
 
 /**
@@ -128,6 +130,21 @@ export interface LedgerScope {
   beginContinuation(continuation: Continuation): void;
   /** A run of the scope completed: nothing is left to continue. No-op when absent. */
   endContinuation(): void;
+
+  /**
+   * Records what resolution decided for records of `runId` not sent yet (issue 15.1), in one
+   * transaction; a key resolved again replaces its row.
+   */
+  recordResolutions(runId: string, resolutions: readonly Resolution[]): void;
+  /**
+   * `runId` continues an unfinished run: every resolution of the scope becomes its own. Returns the
+   * run that made them and how many there are; undefined when there are none.
+   */
+  adoptResolutions(runId: string): AdoptedResolutions | undefined;
+  /** The resolutions `runId` holds for `keys`; keys without one are absent. Any count. */
+  getResolutions(runId: string, keys: readonly string[]): Map<string, Resolution>;
+  /** A run of the scope completed (or the target was found empty): no resolution is kept. */
+  clearResolutions(): void;
 
   /** Group name -> id and hash of the definition sent. */
   getGroups(): Map<string, LedgerEntry>;

@@ -181,7 +181,7 @@ export class ContactLists {
     checkOwned(
       memberships,
       (m) => m.group_id,
-      (id) => this.s.userGroup.get(id, userId) !== undefined,
+      (id) => this.keyed.owns('group', id, () => this.s.userGroup.get(id, userId) !== undefined),
       {
         path: (i) => `${at.prefix}groups_contacts.${i}.group_id`,
         what: 'group',
@@ -210,7 +210,7 @@ export class ContactLists {
     checkOwned(
       values,
       (v) => v.id,
-      (id) => this.s.userField.get(id, userId) !== undefined,
+      (id) => this.keyed.owns('field', id, () => this.s.userField.get(id, userId) !== undefined),
       {
         path: (i) => `${at.prefix}custom_fields.${i}.id`,
         what: 'custom field definition',

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { ContactRow } from './contacts.js';
 import type { Db } from './schema.js';
 
@@ -27,13 +28,29 @@ const EXACT = `c.seq IN (SELECT seq FROM contacts WHERE user_id = @user AND full
 export class ContactSearcher {
   private readonly db: Db;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly seqsByName: Statement<[number, string], number>;
+  private readonly seqsByEmail: Statement<[number, string], number>;
+  private readonly rowBySeq: Statement<[number, number], ContactRow>;
 
   constructor(db: Db) {
     this.db = db;
+    this.seqsByName = db
+      .prepare<[number, string], number>('SELECT seq FROM contacts WHERE user_id = ? AND full_name_lc = ?')
+      .pluck();
+    this.seqsByEmail = db
+      .prepare<[number, string], number>(
+        `SELECT c.seq FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
+         WHERE e.user_id = ? AND e.email_lc = ?`,
+      )
+      .pluck();
+    this.rowBySeq = db.prepare<[number, number], ContactRow>(
+      'SELECT * FROM contacts WHERE seq = ? AND user_id = ?',
+    );
   }
 
   search(userId: number, query: ContactSearch): ContactRow[] {
     const term = query.term?.trim().toLowerCase() ?? '';
+    if (term !== '' && query.exact && query.hasGroups === undefined) return this.exact(userId, term, query);
     const conditions = ['c.user_id = @user', 'c.seq > @after'];
     if (term !== '') conditions.push(query.exact ? EXACT : SUBSTRING);
     if (!query.includeArchived) conditions.push('c.is_archived = 0');
@@ -50,5 +67,24 @@ export class ContactSearcher {
     const params: Record<string, unknown> = { user: userId, after: query.afterSeq, limit: query.limit };
     if (term !== '') params.term = term;
     return statement.all(params) as ContactRow[];
+  }
+
+  /**
+   * An exact search (E4 `exactMatch`, the importer's one request per record) from the two indexes
+   * straight to the rows: the matching seqs by e-mail and by full name, then only the rows to
+   * answer. The one SQL statement for it (EXACT above) sorted whole rows through a temporary
+   * B-tree and cost three times as much.
+   */
+  private exact(userId: number, term: string, query: ContactSearch): ContactRow[] {
+    const seqs = new Set([...this.seqsByEmail.all(userId, term), ...this.seqsByName.all(userId, term)]);
+    const rows: ContactRow[] = [];
+    for (const seq of [...seqs].sort((a, b) => a - b)) {
+      if (seq <= query.afterSeq) continue;
+      const row = this.rowBySeq.get(seq, userId);
+      if (!row || (!query.includeArchived && row.is_archived !== 0)) continue;
+      rows.push(row);
+      if (rows.length >= query.limit) break;
+    }
+    return rows;
   }
 }

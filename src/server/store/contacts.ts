@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   CONTACT_SCALAR_FIELDS,
   type ContactResponse,
@@ -7,7 +6,15 @@ import {
 import type { LocalContact } from '../../core/schemas/local.js';
 import type { WriteLocation } from '../envelope.js';
 import { ContactLists } from './contact-lists.js';
-import { SCALAR_FIELDS, decodeScalar, encodeScalar, quote, type SqlValue } from './contact-columns.js';
+import { timeOrderedId } from './ids.js';
+import {
+  SCALAR_FIELDS,
+  columnType,
+  decodeScalar,
+  encodeScalar,
+  quote,
+  type SqlValue,
+} from './contact-columns.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './schema.js';
 
@@ -25,6 +32,13 @@ const scalarEntries = (write: Record<string, unknown>): [string, unknown][] =>
   SCALAR_FIELDS.filter((field) => write[field] !== undefined).map((field) => [field, write[field]]);
 
 const lowercase = (value: unknown): string | null => (typeof value === 'string' ? value.toLowerCase() : null);
+
+/** Columns of TEXT affinity: SQLite stores a number written there as its text. */
+const TEXT_COLUMNS = new Set<string>(SCALAR_FIELDS.filter((field) => columnType(field) === 'TEXT'));
+
+/** A value as SQLite hands it back from its column, without reading it back. */
+const asStored = (field: string, value: SqlValue): SqlValue =>
+  typeof value === 'number' && TEXT_COLUMNS.has(field) ? String(value) : value;
 
 export class ContactStore {
   readonly lists: ContactLists;
@@ -49,17 +63,30 @@ export class ContactStore {
     this.deleteStatement = db.prepare('DELETE FROM contacts WHERE id = ? AND user_id = ?');
   }
 
-  /** Creates one contact for the user (call inside a transaction with its siblings). */
+  /**
+   * Creates one contact for the user (call inside a transaction with its siblings). The row is
+   * returned as inserted, not read back: a bulk create of 100 used to spend a fifth of its time
+   * reading back what it had just written.
+   */
   create(userId: number, write: ContactWrite, at: WriteLocation): ContactRow {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const now = new Date().toISOString();
     const fields = write as Record<string, unknown>;
     const values: SqlValue[] = [id, userId, lowercase(fields.full_name), now, now];
     for (const field of SCALAR_FIELDS) values.push(encodeScalar(field, fields[field]));
-    this.insertStatement.run(...values);
+    const { lastInsertRowid } = this.insertStatement.run(...values);
     this.lists.keyed.fresh(id);
     this.lists.apply(userId, id, write, at);
-    return this.get(userId, id) as ContactRow;
+    const row: ContactRow = {
+      seq: Number(lastInsertRowid),
+      id,
+      user_id: userId,
+      created_at: now,
+      updated_at: now,
+    };
+    row.full_name_lc = values[2];
+    SCALAR_FIELDS.forEach((field, i) => (row[field] = asStored(field, values[5 + i]!)));
+    return row;
   }
 
   get(userId: number, id: string): ContactRow | undefined {
@@ -71,9 +98,14 @@ export class ContactStore {
    * contact is not this user's (nothing is touched then).
    */
   update(userId: number, id: string, write: ContactWrite, at: WriteLocation): ContactRow | undefined {
-    if (!this.touch(userId, id, scalarEntries(write as Record<string, unknown>))) return undefined;
+    return this.merge(userId, id, write, at) ? this.get(userId, id) : undefined;
+  }
+
+  /** As `update`, for E1, which answers a count: nothing is read back. */
+  merge(userId: number, id: string, write: ContactWrite, at: WriteLocation): boolean {
+    if (!this.touch(userId, id, scalarEntries(write as Record<string, unknown>))) return false;
     this.lists.apply(userId, id, write, at);
-    return this.get(userId, id);
+    return true;
   }
 
   /** Sets the given scalar fields (and `updated_at`); false when the contact is not this user's. */

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalService } from '../../../src/server/index.js';
+import { timeOrderedId } from '../../../src/server/store/ids.js';
+import { uuid } from '../../../src/core/schemas/primitives.js';
 import { UNKNOWN_ID, caller, startTestService } from './http.js';
 
 let service: LocalService;
@@ -378,4 +380,17 @@ it('refuses a chunked body over 5 MB (no Content-Length) while it streams', asyn
   expect(((await res.body.json()) as { data: { code: string } }).data.code).toBe('payload_too_large');
   const found = await call('GET', '/v1/contacts/search?fullName=aaaa');
   expect(found.json.data.contacts).toEqual([]);
+});
+
+describe('contact ids (time-ordered, issue 15)', () => {
+  it('are distinct version 7 UUIDs in creation order, valid for the write schemas', () => {
+    const ids = Array.from({ length: 10_000 }, () => timeOrderedId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids.slice(0, 50)) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(uuid.safeParse(id).success).toBe(true);
+    }
+    // Ordered as created, so the list tables keyed by contact id are appended to.
+    expect([...ids].sort()).toEqual(ids);
+  });
 });
