@@ -39,22 +39,21 @@ const newest = (dir: string): number => {
 };
 
 /**
- * End-to-end tests run the built CLI, so every test run builds first, unless dist/ is newer than
- * every source file (as right after `npm ci`, whose prepare step built it).
+ * End-to-end tests run the built CLI (the bundle), so every test run builds first, unless dist/ is
+ * newer than every source file (as right after `npm ci`, whose prepare step built it).
  */
 export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
   const built =
     existsSync(join(root, 'dist', 'cli', 'main.js')) &&
     newest(join(root, 'dist')) >= newest(join(root, 'src'));
-  if (!built)
-    execFileSync(
-      process.execPath,
+  if (!built) {
+    // What `npm run build` does: tsc, then the CLI bundled into dist/cli/main.js.
+    const steps = [
       [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
-      {
-        cwd: root,
-        stdio: 'inherit',
-      },
-    );
+      [resolve(root, 'scripts/bundle-cli.js')],
+    ];
+    for (const step of steps) execFileSync(process.execPath, step, { cwd: root, stdio: 'inherit' });
+  }
   return redirectTempDirectory();
 }

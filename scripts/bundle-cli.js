@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `npm run build`, after tsc: bundles the command line into dist/cli/main.js and chunks beside it,
+// because Node loading the ~1,000 module files of the unbundled CLI was over half of each start.
+// The library entry (dist/index.js and the rest of dist/) stays as tsc emits it.
+//
+// Paths the bundled code still finds relative to its own file (import.meta.url is now that of
+// main.js or of a chunk beside it): dist/cli/ is two folders deep like src/mapping/, so
+// mapping/load.ts's `../../pipelines/` and fingerprint.ts's walk up to package.json land where
+// they did; the normalize pool loads `./normalize-worker.js` beside its module, now dist/cli/, so
+// the worker is bundled there as a second entry.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+
+/** Marks a bundle, so a second run without tsc before it fails instead of bundling the bundle. */
+const MARK = '/* contact-import: bundled by scripts/bundle-cli.js */';
+
+/**
+ * Left to Node's resolver: native code (better-sqlite3), packages that start worker threads from
+ * their own files (pino and its transports), and yargs, which finds its locale strings and the
+ * package.json it reads `--version` from relative to its own files.
+ */
+const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'yargs'];
+
+const cliEntry = join(dist, 'cli', 'main.js');
+if (readFileSync(cliEntry, 'utf8').includes(MARK)) {
+  console.error(`${cliEntry} is already a bundle: run tsc -p tsconfig.json first (npm run build does both)`);
+  process.exit(1);
+}
+
+// Chunks of an earlier build: their names change with their content.
+const CHUNK = /^chunk-[A-Z0-9]+\.js(\.map)?$/;
+const outdir = join(dist, 'cli');
+for (const name of readdirSync(outdir)) if (CHUNK.test(name)) rmSync(join(outdir, name));
+
+await build({
+  entryPoints: [
+    { in: cliEntry, out: 'main' },
+    { in: join(dist, 'run', 'parallel', 'normalize-worker.js'), out: 'normalize-worker' },
+  ],
+  outdir,
+  allowOverwrite: true,
+  bundle: true,
+  // Each `await import()` of a command's work becomes a chunk loaded when the command runs, so
+  // `--help` does not parse the local service; chunks sit beside main.js (same folder depth).
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
+  // CommonJS packages inside an ES module bundle call require() for Node's own modules.
+  banner: {
+    js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);`,
+  },
+  // tsc's maps are read in, so the bundle's map points at src/*.ts.
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
