@@ -48,6 +48,14 @@ const API_KEY = 'bench_key_0123456789';
 const RATE_LIMIT = 20;
 const CHUNK = 100;
 const CONCURRENCY = 4;
+// The shapes the service's ceiling is the best of (chunk size, requests in flight).
+const CEILING_SHAPES = [
+  [100, 4],
+  [250, 4],
+  [500, 4],
+  [100, 8],
+  [500, 8],
+];
 // Service latencies of the naive comparison: loopback, a LAN, an internet round trip to a cloud region.
 const NAIVE_LATENCIES_MS = [0, 5, 20];
 // One contact at a time has a steady rate: past this, the naive loader stops and its rate stands.
@@ -214,36 +222,64 @@ if (want('load') || want('rerun')) {
     concurrency: CONCURRENCY,
   });
   await minimalService.stop();
-  const ceilingService = await service('load-ceiling');
-  const ceiling = await task('minimal-loader', {
-    file,
-    url: ceilingService.url,
-    apiKey: API_KEY,
-    chunkSize: 500,
-    concurrency: 8,
-  });
-  await ceilingService.stop();
+  // Issue 10: the defaults must reach 0.8 of the best the service can do, so its ceiling is the
+  // best of several shapes (chunk size x requests in flight), each on a fresh database.
+  const ceilings = [];
+  for (const [chunkSize, concurrency] of CEILING_SHAPES) {
+    const ceilingService = await service(`load-ceiling-${chunkSize}x${concurrency}`);
+    const measured = await task('minimal-loader', {
+      file,
+      url: ceilingService.url,
+      apiKey: API_KEY,
+      chunkSize,
+      concurrency,
+    });
+    await ceilingService.stop();
+    ceilings.push({
+      chunkSize,
+      concurrency,
+      rowsPerSecond: measured.rowsPerSecond,
+      peakRssMb: measured.peakRssMb,
+    });
+    console.error(
+      `bench: ceiling chunk ${chunkSize} x ${concurrency}: ${Math.round(measured.rowsPerSecond)} rows/s`,
+    );
+  }
+  const best = ceilings.reduce((a, b) => (b.rowsPerSecond > a.rowsPerSecond ? b : a));
   const loaded = first.totals.created;
-  const ratio = loaded / first.seconds / minimal.rowsPerSecond;
+  const rate = loaded / first.seconds;
+  const ratio = rate / minimal.rowsPerSecond;
   record({
     id: 'load',
     comparison: `load ${LOAD_ROWS} rows vs minimal loader (chunk ${CHUNK}, ${CONCURRENCY} in flight)`,
     rows: loaded,
-    rowsPerSecond: loaded / first.seconds,
+    rowsPerSecond: rate,
     baseline: minimal.rowsPerSecond,
     ratio,
-    target: '>= 0.7',
-    met: ratio >= 0.7 && first.totals.failed === 0,
+    target: '>= 0.8',
+    met: ratio >= 0.8 && first.totals.failed === 0,
     peakRssMb: first.peakRssMb,
     baselineRssMb: minimal.peakRssMb,
     detail: { totals: first.totals, requests: first.requests },
   });
   record({
     id: 'ceiling',
-    comparison: 'local service ceiling (minimal loader, chunk 500, 8 in flight)',
-    rows: ceiling.rows,
-    rowsPerSecond: ceiling.rowsPerSecond,
-    peakRssMb: ceiling.peakRssMb,
+    comparison: `local service ceiling (minimal loader, best of ${CEILING_SHAPES.map(([c, n]) => `${c}x${n}`).join(', ')}: chunk ${best.chunkSize} x ${best.concurrency})`,
+    rows: loaded,
+    rowsPerSecond: best.rowsPerSecond,
+    peakRssMb: best.peakRssMb,
+    detail: { ceilings },
+  });
+  record({
+    id: 'defaults',
+    comparison: `a default run (chunk ${CHUNK}, ${CONCURRENCY} in flight) vs the service's best ceiling`,
+    rows: loaded,
+    rowsPerSecond: rate,
+    baseline: best.rowsPerSecond,
+    ratio: rate / best.rowsPerSecond,
+    target: '>= 0.8',
+    met: rate / best.rowsPerSecond >= 0.8,
+    peakRssMb: first.peakRssMb,
   });
   const again = await task('run-import', {
     file,
@@ -375,6 +411,7 @@ const ORDER = [
   'address-book',
   'load',
   'ceiling',
+  'defaults',
   'rerun',
   'rate',
   'rate-faults',
