@@ -110,7 +110,8 @@ const extractInput = async (
     try {
       for await (const item of source.items) {
         totals.read += 1;
-        await batches.add(item);
+        const dispatched = batches.add(item);
+        if (dispatched) await dispatched;
         if ((totals.read & 1023) === 0) {
           options.onRecord?.(totals.read, progress.before + progress.now, progress.total);
           if (options.signal?.aborted) break;
