@@ -1,7 +1,7 @@
 /**
  * Identity key -> its staged sequence number, in memory: a 32-bit fingerprint and the sequence
- * number a slot (8 bytes), open addressing, at most half full, so 8 to 16 bytes an identity
- * (1.6 to 3.2 MB at 200,000) and no key text on the heap. The keys themselves stay on disk with
+ * number a slot (8 bytes), open addressing, a quarter to half full, so 16 to 32 bytes an identity
+ * (4 MB at 200,000) and no key text on the heap. The keys themselves stay on disk with
  * the staging; a fingerprint that matches is confirmed against the key held for that number, so
  * two keys sharing a fingerprint are told apart, never merged.
  *

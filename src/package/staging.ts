@@ -58,8 +58,9 @@ export class Staging {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     // 8 MB of page cache: the identity index outgrows any fixed cache on large inputs anyway (the
-    // OS file cache serves the rest), and every MB here is resident for the whole run.
-    this.db.pragma('cache_size = -8000');
+    // OS file cache serves the rest), and every MB here is resident for the whole run. Keys-only
+    // appends and reads back by sequence number only (a duplicate's first place): 1 MB does.
+    this.db.pragma(options.keysOnly ? 'cache_size = -1000' : 'cache_size = -8000');
     // One connection, ours alone: without this every transaction (one a batch) takes and drops
     // the file's locks and checks whether its cache is still valid (a third of a dry run's staging).
     this.db.pragma('locking_mode = EXCLUSIVE');
