@@ -1,6 +1,9 @@
 /** One `contact-import run` (or validate) through the library, timed around the run itself. */
 import { args, dist, report } from './common.js';
 
+// The process as the command line sets it up (cli/heap-hint.ts), so the peak RSS is a CLI run's.
+const { applyHeapHint } = await import(dist('cli/heap-hint.js'));
+applyHeapHint();
 const { runImport } = await import(dist('index.js'));
 const {
   pipeline = 'generic',

@@ -2,9 +2,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { commands } from './commands/index.js';
+import { applyHeapHint } from './heap-hint.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
+applyHeapHint();
 const args = protectStdinDash(hideBin(process.argv));
 const commandNames = commands.map((c) => String(c.command).split(' ')[0]!);
 

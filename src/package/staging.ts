@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KeyIndex } from './key-index.js';
 import { mergeRecords } from './merge.js';
 import type { NormalizedRecord } from '../core/record.js';
 
@@ -57,25 +58,35 @@ export class Staging {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     // 8 MB of page cache: the identity index outgrows any fixed cache on large inputs anyway (the
-    // OS file cache serves the rest), and every MB here is resident for the whole run.
-    this.db.pragma('cache_size = -8000');
+    // OS file cache serves the rest), and every MB here is resident for the whole run. Keys-only
+    // appends and reads back by sequence number only (a duplicate's first place): 1 MB does.
+    this.db.pragma(options.keysOnly ? 'cache_size = -1000' : 'cache_size = -8000');
+    // One connection, ours alone: without this every transaction (one a batch) takes and drops
+    // the file's locks and checks whether its cache is still valid (a third of a dry run's staging).
+    this.db.pragma('locking_mode = EXCLUSIVE');
     if (options.keysOnly) {
+      // Appended in first-seen order (sequence number = rowid); the identities are looked up in
+      // memory (key-index.ts), the key read back from here only to confirm a fingerprint match.
       this.db.exec(
-        'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL, input INTEGER NOT NULL,' +
-          ' row INTEGER NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID',
+        'CREATE TABLE identities (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, input INTEGER NOT NULL,' +
+          ' row INTEGER NOT NULL, line INTEGER NOT NULL)',
       );
-      const claim = this.db.prepare(
-        'INSERT INTO identities (key, seq, input, row, line) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING',
+      const append = this.db.prepare(
+        'INSERT INTO identities (seq, key, input, row, line) VALUES (?, ?, ?, ?, ?)',
       );
-      const first = this.db.prepare('SELECT input, row FROM identities WHERE key = ?');
+      const held = this.db.prepare('SELECT key, input, row FROM identities WHERE seq = ?');
+      const keyOf = (seq: number) => (held.get(seq) as { key: string }).key;
+      const index = new KeyIndex();
       this.placesInOrder = this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq');
       this.addOne = (e) => {
-        if (claim.run(e.key, this.count + 1, e.input, e.row, e.line).changes === 1) {
+        const first = index.claim(e.key, this.count + 1, keyOf);
+        if (first === undefined) {
           this.count += 1;
+          append.run(this.count, e.key, e.input, e.row, e.line);
           return {};
         }
-        const held = first.get(e.key) as { input: number; row: number };
-        return { duplicateOf: { file: this.files.get(held.input)!, row: held.row } };
+        const place = held.get(first) as { input: number; row: number };
+        return { duplicateOf: { file: this.files.get(place.input)!, row: place.row } };
       };
     } else {
       // Identities in their own narrow table: the unique index stays small and cheap to insert

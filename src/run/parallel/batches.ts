@@ -71,13 +71,18 @@ export class NormalizeBatches {
     this.maxInFlight = workers * WORKER_QUEUE + 2;
   }
 
-  async add(item: SourceItem): Promise<void> {
+  /**
+   * Takes the next item; a promise only when a batch is dispatched (wait for it before the next
+   * add), else undefined: most items only join the open batch, and a promise a row costs time.
+   */
+  add(item: SourceItem): Promise<void> | undefined {
     const huge = item.raw.length > HUGE_ROW_CHARS;
-    if (huge && this.items.length > 0) await this.dispatch(false);
+    if (huge && this.items.length > 0) return this.dispatch(false).then(() => this.add(item));
     this.items.push(item);
     if (item.kind === 'row') this.rows.push(normalizeRowOf(item));
     this.chars += item.raw.length;
-    if (huge || this.items.length >= BATCH_ROWS || this.chars >= BATCH_CHARS) await this.dispatch(huge);
+    if (huge || this.items.length >= BATCH_ROWS || this.chars >= BATCH_CHARS) return this.dispatch(huge);
+    return undefined;
   }
 
   /** Settles everything read; then the workers stop. */

@@ -1,0 +1,22 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * How far V8 lets the heap grow past what was live at its last full collection, in percent. Its
+ * own choice goes up to 300% when collecting looks cheap; a dry run of 200,000 rows then held
+ * about 140 MB of heap for 35 MB live (rows waiting in batches outlive two young collections and
+ * are promoted), about 290 MB resident in all. At 100% the same run peaks near 230 MB for a few
+ * percent more CPU (bench/README.md, issue 10).
+ */
+export const HEAP_GROWING_PERCENT = 100;
+
+/**
+ * Set once by the command line before any work: it is the process's, so the library never sets
+ * it (an application embedding runImport keeps its own). A value given in NODE_OPTIONS or on the
+ * node command line wins.
+ */
+export const applyHeapHint = (): void => {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) =>
+    /--heap[-_]growing[-_]percent/.test(flag),
+  );
+  if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+};
