@@ -125,15 +125,6 @@ describe('the size of src/', () => {
 /** Issue 10: a function a newcomer can read whole; closures inside a factory count toward it. */
 const MAX_FUNCTION_LINES = 80;
 
-/**
- * Functions still over the limit because another branch of issue 10 rewrites them (the dry run's
- * extract, undo's holding and finish steps): emptied when those branches merge, so the test then
- * holds every function of src/ to the limit. Entries are `file name`, file relative to src/.
- */
-const LONG_FUNCTIONS_BEING_SPLIT_ELSEWHERE: ReadonlySet<string> = new Set([
-  'run/extract.ts extract',
-]);
-
 /** The name a reader would look the function up by: its own, or the binding or member it is assigned to. */
 const functionName = (node: ts.FunctionLikeDeclaration): string => {
   if (node.name !== undefined) return node.name.getText();
@@ -184,7 +175,6 @@ describe('the functions of src/', () => {
   it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
     const long = spans
       .filter(({ lines }) => lines > MAX_FUNCTION_LINES)
-      .filter(({ file, name }) => !LONG_FUNCTIONS_BEING_SPLIT_ELSEWHERE.has(`${file} ${name}`))
       .map(({ file, line, name, lines }) => `${file}:${line} ${name} ${lines} lines`);
     expect(long).toEqual([]);
   });
