@@ -8,7 +8,7 @@ import { dist } from './common.js';
 const { openSource } = await import(dist('readers/index.js'));
 const { loadPipeline, createRowMapper } = await import(dist('mapping/index.js'));
 const { normalizeRecord } = await import(dist('normalize/normalize-record.js'));
-const { toWriteObject } = await import(dist('load/write-object.js'));
+const { toWrite } = await import(dist('load/write-object.js'));
 const { References } = await import(dist('package/references.js'));
 const { createClient } = await import(dist('client/index.js'));
 
@@ -46,5 +46,5 @@ export const prebuild = async ({ file, pipelineName = 'generic', url, apiKey }) 
     ids.customFields.set(field.name, created.id);
   }
   await client.close();
-  return [...records.values()].map((record) => toWriteObject(record, ids));
+  return [...records.values()].map((record) => toWrite(record, ids).write);
 };
