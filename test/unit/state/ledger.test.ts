@@ -1,31 +1,11 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  LEDGER_FILE,
-  openLedger,
-  scopeId,
-  type Ledger,
-  type PendingCreate,
-} from '../../../src/state/index.js';
-import { tempDirs } from './fixtures/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { LEDGER_FILE, openLedger, scopeId, type PendingCreate } from '../../../src/state/index.js';
+import { ALICE, BOB, ledgerFixture } from './fixtures/ledgers.js';
 
-const dirs = tempDirs('ledger');
-const opened: Ledger[] = [];
-afterEach(() => {
-  for (const ledger of opened.splice(0)) ledger.close();
-});
-afterAll(() => dirs.cleanup());
-
-function open(dir = dirs.make()): Ledger {
-  const ledger = openLedger({ dir });
-  opened.push(ledger);
-  return ledger;
-}
-
-const TARGET = 'https://api.example.com';
-const ALICE = scopeId(TARGET, 'key-alice-1f9e8d7c6b5a');
-const BOB = scopeId(TARGET, 'key-bob-0a1b2c3d4e5f');
+const ledgers = ledgerFixture('ledger');
+const open = ledgers.open;
 
 function chunk(idempotencyKey: string, count: number, prefix = idempotencyKey): PendingCreate {
   const keys = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.org`);
@@ -132,7 +112,7 @@ describe('scope isolation', () => {
 
 describe('pending creates', () => {
   it('are recorded before sending, listed oldest first, and survive a reopen', () => {
-    const dir = dirs.make();
+    const dir = ledgers.dir();
     const first = openLedger({ dir });
     const scope = first.scope(ALICE);
     const chunks = [chunk('run1-c2', 3), chunk('run1-c1', 2), chunk('run1-c3', 1)];
@@ -173,7 +153,7 @@ describe('pending creates', () => {
   });
 
   it('completeCreate puts all contacts and removes the row, or changes nothing', () => {
-    const dir = dirs.make();
+    const dir = ledgers.dir();
     const scope = open(dir).scope(ALICE);
     const pending = chunk('atomic', 5);
     scope.beginCreate(pending);
@@ -219,7 +199,7 @@ describe('pending creates', () => {
   });
 
   it('completeCreate refuses an id that already belongs to another identity, and takes its own again', () => {
-    const dir = dirs.make();
+    const dir = ledgers.dir();
     const scope = open(dir).scope(ALICE);
     scope.beginCreate(chunk('first', 2));
     scope.completeCreate('first', ['id-a', 'id-b']);
@@ -241,7 +221,7 @@ describe('pending creates', () => {
   });
 
   it('putContacts is all or nothing', () => {
-    const dir = dirs.make();
+    const dir = ledgers.dir();
     const scope = open(dir).scope(ALICE);
     const saboteur = new Database(path.join(dir, LEDGER_FILE));
     saboteur.exec(`CREATE TRIGGER fail_last BEFORE INSERT ON contacts WHEN NEW.key = 'k99'
@@ -255,7 +235,7 @@ describe('pending creates', () => {
 
 describe('runs', () => {
   it('records starts and reports, newest first, per scope', () => {
-    const dir = dirs.make();
+    const dir = ledgers.dir();
     const ledger = openLedger({ dir });
     const base = { scopeId: ALICE, pipeline: 'generic', inputs: ['a.csv'], dryRun: false };
     ledger.startRun({ ...base, runId: 'r1', startedAt: '2024-05-01T10:00:00.000Z' });
@@ -293,7 +273,7 @@ describe('runs', () => {
 
 describe('closing', () => {
   it('turns use after close into a state_error and closes twice quietly', () => {
-    const ledger = openLedger({ dir: dirs.make() });
+    const ledger = openLedger({ dir: ledgers.dir() });
     const scope = ledger.scope(ALICE);
     ledger.close();
     ledger.close();

@@ -1,24 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openLedger, scopeId, type Ledger } from '../../../src/state/index.js';
-import { tempDirs } from './fixtures/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BOB, ledgerFixture } from './fixtures/ledgers.js';
 
 /** Issue 15.1: what resolution decided for records not sent yet, kept per run until a run completes. */
-const dirs = tempDirs('resolutions');
-const opened: Ledger[] = [];
-afterEach(() => {
-  for (const ledger of opened.splice(0)) ledger.close();
-});
-afterAll(() => dirs.cleanup());
-
-const open = (dir = dirs.make()): Ledger => {
-  const ledger = openLedger({ dir });
-  opened.push(ledger);
-  return ledger;
-};
-
-const TARGET = 'https://api.example.com';
-const ALICE = scopeId(TARGET, 'key-alice-1f9e8d7c6b5a');
-const BOB = scopeId(TARGET, 'key-bob-0a1b2c3d4e5f');
+const ledgers = ledgerFixture('resolutions');
+const open = ledgers.open;
 
 const create = (key: string) => ({ key, hash: `h-${key}`, email: `${key}@example.org` });
 const update = (key: string, contactId: string) => ({
@@ -31,10 +16,10 @@ const update = (key: string, contactId: string) => ({
 
 describe('resolutions', () => {
   it('round-trips creates and updates (with the before-image) per run, and survives reopening', () => {
-    const dir = dirs.make();
-    const scope = open(dir).scope(ALICE);
-    scope.recordResolutions('run-1', [create('a'), update('b', 'c-1')]);
-    opened.pop()!.close();
+    const dir = ledgers.dir();
+    const first = open(dir);
+    first.scope(ALICE).recordResolutions('run-1', [create('a'), update('b', 'c-1')]);
+    first.close();
     const again = open(dir).scope(ALICE);
     const got = again.getResolutions('run-1', ['a', 'b', 'x']);
     expect([...got.keys()].sort()).toEqual(['a', 'b']);

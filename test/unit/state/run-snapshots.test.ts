@@ -1,15 +1,14 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LEDGER_FILE, openLedger, scopeId, type RunSnapshot } from '../../../src/state/index.js';
+import { LEDGER_FILE, openLedger, type RunSnapshot } from '../../../src/state/index.js';
 import { MIGRATIONS, migrate, userVersion } from '../../../src/state/migrations.js';
+import { ALICE, BOB } from './fixtures/ledgers.js';
 import { tempDirs } from './fixtures/temp-dir.js';
 
 const dirs = tempDirs('ledger-runs');
 afterAll(() => dirs.cleanup());
 
-const ALICE = scopeId('https://api.example.com', 'key-alice-1f9e8d7c6b5a');
-const BOB = scopeId('https://api.example.com', 'key-bob-0a1b2c3d4e5f');
 const base = { scopeId: ALICE, pipeline: 'generic', inputs: ['a.csv'], dryRun: false };
 
 const snapshot: RunSnapshot = {
