@@ -8,9 +8,6 @@ import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 import { ScopeStatements, type KeyedTable } from './scope-statements.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
-/** Keys per IN (...) query: well under SQLite's variable limit, large enough to amortize calls. */
-const LOOKUP_CHUNK = 500;
-
 interface PendingRow {
   run_id: string | null;
   idempotency_key: string;
@@ -284,15 +281,8 @@ export class SqliteLedgerScope implements LedgerScope {
     keys: readonly string[],
     onRow: (key: string, id: string, hash: string) => void,
   ): void {
-    for (let start = 0; start < keys.length; start += LOOKUP_CHUNK) {
-      const slice = keys.slice(start, start + LOOKUP_CHUNK);
-      const rows = this.statements.lookup(table, slice.length).all(this.scopeId, ...slice) as [
-        string,
-        string,
-        string,
-      ][];
-      for (const [key, id, hash] of rows) onRow(key, id, hash);
-    }
+    for (const [key, id, hash] of this.statements.lookups[table].rows([this.scopeId], keys))
+      onRow(key, id, hash);
   }
 
   private named(statement: Database.Statement): Map<string, LedgerEntry> {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { KeyLookup } from './key-lookup.js';
 
 /**
  * What resolution decided for one record that was not sent yet (issue 15.1): created afresh
@@ -26,16 +27,13 @@ export interface AdoptedResolutions {
 
 type ResolutionRow = [string, string, string | null, string | null, string | null];
 
-/** Keys per IN (...) query: well under SQLite's variable limit. */
-const LOOKUP_CHUNK = 500;
-
 /** The statements of the `resolutions` table (migrations.ts, v6). */
 export class ResolutionStatements {
   private readonly upsert: Database.Statement;
   private readonly runs: Database.Statement;
   private readonly moveToRun: Database.Statement;
   private readonly clearScope: Database.Statement;
-  private readonly lookups = new Map<number, Database.Statement>();
+  private readonly lookup: KeyLookup<ResolutionRow>;
 
   constructor(private readonly db: Database.Database) {
     this.upsert = db.prepare(
@@ -49,6 +47,12 @@ export class ResolutionStatements {
       'UPDATE OR REPLACE resolutions SET run_id = ? WHERE scope_id = ? AND run_id <> ?',
     );
     this.clearScope = db.prepare('DELETE FROM resolutions WHERE scope_id = ?');
+    this.lookup = new KeyLookup(
+      db,
+      (keys) =>
+        `SELECT key, hash, contact_id, email, found FROM resolutions
+         WHERE scope_id = ? AND run_id = ? AND key IN (${keys})`,
+    );
   }
 
   /** Records `resolutions` of `runId` in one transaction (a record resolved again replaces its row). */
@@ -83,38 +87,19 @@ export class ResolutionStatements {
   /** The resolutions `runId` holds for `keys`. */
   get(scopeId: string, runId: string, keys: readonly string[]): Map<string, Resolution> {
     const found = new Map<string, Resolution>();
-    for (let start = 0; start < keys.length; start += LOOKUP_CHUNK) {
-      const slice = keys.slice(start, start + LOOKUP_CHUNK);
-      const rows = this.lookup(slice.length).all(scopeId, runId, ...slice) as ResolutionRow[];
-      for (const [key, hash, contactId, email, found_] of rows) {
-        found.set(key, {
-          key,
-          hash,
-          ...(contactId !== null ? { contactId } : {}),
-          ...(email !== null ? { email } : {}),
-          ...(found_ !== null ? { found: JSON.parse(found_) as unknown } : {}),
-        });
-      }
+    for (const [key, hash, contactId, email, found_] of this.lookup.rows([scopeId, runId], keys)) {
+      found.set(key, {
+        key,
+        hash,
+        ...(contactId !== null ? { contactId } : {}),
+        ...(email !== null ? { email } : {}),
+        ...(found_ !== null ? { found: JSON.parse(found_) as unknown } : {}),
+      });
     }
     return found;
   }
 
   clear(scopeId: string): void {
     this.clearScope.run(scopeId);
-  }
-
-  private lookup(count: number): Database.Statement {
-    let statement = this.lookups.get(count);
-    if (!statement) {
-      const placeholders = new Array<string>(count).fill('?').join(',');
-      statement = this.db
-        .prepare(
-          `SELECT key, hash, contact_id, email, found FROM resolutions
-           WHERE scope_id = ? AND run_id = ? AND key IN (${placeholders})`,
-        )
-        .raw(true);
-      this.lookups.set(count, statement);
-    }
-    return statement;
   }
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ContinuationStatements } from './continuation.js';
+import { KeyLookup } from './key-lookup.js';
 import { ResolutionStatements } from './resolutions.js';
 import { RunEffectStatements } from './run-effects.js';
 
@@ -8,7 +9,6 @@ type NamedTable = 'groups' | 'custom_fields';
 
 /** The prepared statements of one database, shared by every scope opened on it. */
 export class ScopeStatements {
-  private readonly lookups = new Map<string, Database.Statement>();
   readonly upsertContact: Database.Statement;
   readonly deleteContact: Database.Statement;
   readonly upsertReminder: Database.Statement;
@@ -27,6 +27,8 @@ export class ScopeStatements {
   readonly continuations: ContinuationStatements;
   readonly effects: RunEffectStatements;
   readonly resolutions: ResolutionStatements;
+  /** key, id, hash of a keyed table's rows for many keys. */
+  readonly lookups: Record<KeyedTable, KeyLookup<[string, string, string]>>;
 
   constructor(readonly db: Database.Database) {
     this.upsertContact = db.prepare(
@@ -68,23 +70,12 @@ export class ScopeStatements {
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);
     this.resolutions = new ResolutionStatements(db);
-  }
-
-  /** SELECT key, id, hash for `count` keys; one prepared statement per distinct count. */
-  lookup(table: KeyedTable, count: number): Database.Statement {
-    const name = `${table}:${count}`;
-    let statement = this.lookups.get(name);
-    if (!statement) {
-      const idColumn = table === 'contacts' ? 'contact_id' : 'id';
-      const placeholders = new Array<string>(count).fill('?').join(',');
-      statement = this.db
-        .prepare(
-          `SELECT key, ${idColumn} AS id, hash FROM ${table} WHERE scope_id = ? AND key IN (${placeholders})`,
-        )
-        .raw(true);
-      this.lookups.set(name, statement);
-    }
-    return statement;
+    const lookupIn = (table: KeyedTable, idColumn: string) =>
+      new KeyLookup<[string, string, string]>(
+        db,
+        (keys) => `SELECT key, ${idColumn} AS id, hash FROM ${table} WHERE scope_id = ? AND key IN (${keys})`,
+      );
+    this.lookups = { contacts: lookupIn('contacts', 'contact_id'), reminders: lookupIn('reminders', 'id') };
   }
 }
 
