@@ -75,7 +75,13 @@ export class Staging {
         'INSERT INTO identities (seq, key, input, row, line) VALUES (?, ?, ?, ?, ?)',
       );
       const held = this.db.prepare('SELECT key, input, row FROM identities WHERE seq = ?');
-      const keyOf = (seq: number) => (held.get(seq) as { key: string }).key;
+      // A duplicate's row is read once: to confirm its fingerprint, then for its first place.
+      let lastRead: { seq: number; key: string; input: number; row: number } | undefined;
+      const read = (seq: number) =>
+        lastRead?.seq === seq
+          ? lastRead
+          : (lastRead = { seq, ...(held.get(seq) as { key: string; input: number; row: number }) });
+      const keyOf = (seq: number) => read(seq).key;
       const index = new KeyIndex();
       this.placesInOrder = this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq');
       this.addOne = (e) => {
@@ -85,7 +91,7 @@ export class Staging {
           append.run(this.count, e.key, e.input, e.row, e.line);
           return {};
         }
-        const place = held.get(first) as { input: number; row: number };
+        const place = read(first);
         return { duplicateOf: { file: this.files.get(place.input)!, row: place.row } };
       };
     } else {
