@@ -10,27 +10,32 @@ export interface KeyedList {
   nextPosition: number;
 }
 
-const LOAD_SQL: Record<ListKind, string> = {
-  emails: 'SELECT email_lc, position FROM contact_emails WHERE contact_id = ?',
-  phones: 'SELECT match_key, position FROM contact_phones WHERE contact_id = ?',
-  groups: 'SELECT group_id, position FROM group_memberships WHERE contact_id = ?',
-  values: 'SELECT field_id, position FROM custom_field_values WHERE contact_id = ?',
-  tags: 'SELECT tag_id, position FROM contact_tags WHERE contact_id = ?',
-  related: 'SELECT destination_id, position FROM related_contacts WHERE source_id = ?',
+/** Where each list is stored: its table, the column holding its owner, and its merge key. */
+const LIST_TABLES: Record<ListKind, { table: string; owner: string; key: string }> = {
+  emails: { table: 'contact_emails', owner: 'contact_id', key: 'email_lc' },
+  phones: { table: 'contact_phones', owner: 'contact_id', key: 'match_key' },
+  groups: { table: 'group_memberships', owner: 'contact_id', key: 'group_id' },
+  values: { table: 'custom_field_values', owner: 'contact_id', key: 'field_id' },
+  tags: { table: 'contact_tags', owner: 'contact_id', key: 'tag_id' },
+  related: { table: 'related_contacts', owner: 'source_id', key: 'destination_id' },
 };
 
-const KINDS = Object.keys(LOAD_SQL) as ListKind[];
+const KINDS = Object.keys(LIST_TABLES) as ListKind[];
+
+/** One contact's list: merge key and position. */
+const loadSql = (kind: ListKind): string => {
+  const { table, owner, key } = LIST_TABLES[kind];
+  return `SELECT ${key}, position FROM ${table} WHERE ${owner} = ?`;
+};
 
 /** Ids per preload query: well under SQLite's variable limit (a bulk write holds up to 1,000). */
 const PRELOAD_CHUNK = 250;
 
-/** LOAD_SQL for many contacts at once: `? IN (...)` with the owner's id first in each row. */
+/** The lists of `count` contacts at once: owner, merge key and position. */
 const preloadSql = (kind: ListKind, count: number): string => {
-  const [select, from] = LOAD_SQL[kind].split(' FROM ');
-  const [table, where] = from!.split(' WHERE ');
-  const owner = where!.replace(' = ?', '');
+  const { table, owner, key } = LIST_TABLES[kind];
   const marks = new Array<string>(count).fill('?').join(',');
-  return `${select!.replace('SELECT ', `SELECT ${owner}, `)} FROM ${table} WHERE ${owner} IN (${marks})`;
+  return `SELECT ${owner}, ${key}, position FROM ${table} WHERE ${owner} IN (${marks})`;
 };
 
 /**
@@ -48,7 +53,7 @@ export class KeyedLists {
 
   constructor(private readonly db: Db) {
     const load = {} as Record<ListKind, Statement<[string], [string, number]>>;
-    for (const kind of KINDS) load[kind] = db.prepare<[string], [string, number]>(LOAD_SQL[kind]).raw();
+    for (const kind of KINDS) load[kind] = db.prepare<[string], [string, number]>(loadSql(kind)).raw();
     this.load = load;
   }
 
