@@ -9,7 +9,9 @@
  * - `half`: a target already holding the first half of the rows (loaded by another ledger), then a
  *   run of all the rows into it, against a bare loop of the same exact e-mail searches at the same
  *   concurrency on an identical target: the run's time from its last record read to its end
- *   (resolve and send) against the loop's.
+ *   (resolve and send) against the loop's. Beside it, the service's floor for that run: the same
+ *   searches plus the same writes from a bare client (tasks/bare-search-write.js); the loop's time
+ *   over the floor's is the best ratio any client could reach on that target.
  * - `half-stop`: the run of `half` stopped gracefully at 40 % of its load, then the same command:
  *   the continuation's requests and searches (issue 15.1 into a target that holds contacts).
  *
@@ -115,11 +117,14 @@ if (want('half')) {
   const half = await dataset(ROWS / 2);
   const forRun = await service('half-run');
   const forLoop = await service('half-loop');
+  const forFloor = await service('half-floor');
   fresh('half-a-state');
   fresh('half-b-state');
+  fresh('half-c-state');
   fresh('half-run-state');
   await run(half, forRun.target, 'half-a');
   await run(half, forLoop.target, 'half-b');
+  await run(half, forFloor.target, 'half-c');
   const ours = await run(file, forRun.target, 'half-run');
   const searches = searchesOf(ours.requests);
   const loop = await task('bare-searches', {
@@ -129,8 +134,17 @@ if (want('half')) {
     concurrency: CONCURRENCY,
     count: searches,
   });
+  // The service's floor for the same run: the same searches plus the same writes, nothing else.
+  const floor = await task('bare-search-write', {
+    file,
+    url: forFloor.url,
+    apiKey: API_KEY,
+    concurrency: CONCURRENCY,
+    chunkSize: CHUNK,
+  });
   await forRun.stop();
   await forLoop.stop();
+  await forFloor.stop();
   results.half = {
     run: {
       totals: ours.totals,
@@ -143,6 +157,12 @@ if (want('half')) {
     loop,
     // Searches a second: the run's (over its resolve-and-send time) against the bare loop's.
     ratio: searches / ours.afterReadSeconds / loop.searchesPerSecond,
+    floor,
+    // The best ratio any client could reach here: the loop's time over the time the service needs
+    // for the run's searches and writes. Under 0.8, the target, not the run, sets the limit.
+    bound: loop.seconds / floor.seconds,
+    // The run's resolve-and-send time against that floor.
+    runVsFloor: floor.seconds / ours.afterReadSeconds,
   };
   console.error(`bench 15: half ${JSON.stringify(results.half)}`);
 }

@@ -95,36 +95,34 @@ export class Staging {
         return { duplicateOf: { file: this.files.get(place.input)!, row: place.row } };
       };
     } else {
-      // Identities in their own narrow table: the unique index stays small and cheap to insert
-      // into, and the records themselves are appended in first-seen order.
+      // Records appended in first-seen order with their key (sequence number = rowid); the
+      // identities are looked up in memory (key-index.ts), as for keys-only, not through a unique
+      // SQLite index on random text keys (most of the staging's cost on large inputs).
       this.db.exec(
-        'CREATE TABLE staged (seq INTEGER PRIMARY KEY, data TEXT NOT NULL);' +
-          'CREATE TABLE identities (key TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;' +
+        'CREATE TABLE staged (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, data TEXT NOT NULL);' +
           'CREATE TABLE sources (input INTEGER NOT NULL, row INTEGER NOT NULL, raw TEXT NOT NULL,' +
           ' PRIMARY KEY (input, row)) WITHOUT ROWID',
       );
-      const claim = this.db.prepare(
-        'INSERT INTO identities (key, seq) VALUES (?, ?) ON CONFLICT(key) DO NOTHING',
-      );
-      const insert = this.db.prepare('INSERT INTO staged (seq, data) VALUES (?, ?)');
+      const insert = this.db.prepare('INSERT INTO staged (seq, key, data) VALUES (?, ?, ?)');
       const keep = this.db.prepare('INSERT INTO sources (input, row, raw) VALUES (?, ?, ?)');
-      const select = this.db.prepare(
-        'SELECT s.seq, s.data FROM identities i JOIN staged s ON s.seq = i.seq WHERE i.key = ?',
-      );
+      const keyAt = this.db.prepare('SELECT key FROM staged WHERE seq = ?').pluck();
+      const dataAt = this.db.prepare('SELECT data FROM staged WHERE seq = ?').pluck();
       const update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
       this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
       this.source = this.db.prepare('SELECT raw FROM sources WHERE input = ? AND row = ?').pluck();
+      const index = new KeyIndex();
+      const keyOf = (seq: number) => keyAt.get(seq) as string;
       this.addOne = (e) => {
-        if (claim.run(e.key, this.count + 1).changes === 1) {
+        const seq = index.claim(e.key, this.count + 1, keyOf);
+        if (seq === undefined) {
           this.count += 1;
-          insert.run(this.count, e.json);
+          insert.run(this.count, e.key, e.json);
           keep.run(e.input, e.row, e.raw);
           return {};
         }
         // A duplicate merges into the first record, which keeps its place (and source text).
-        const existing = select.get(e.key) as { seq: number; data: string };
-        const first = JSON.parse(existing.data) as NormalizedRecord;
-        update.run(JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord)), existing.seq);
+        const first = JSON.parse(dataAt.get(seq) as string) as NormalizedRecord;
+        update.run(JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord)), seq);
         return { duplicateOf: { file: first.file, row: first.row } };
       };
     }
