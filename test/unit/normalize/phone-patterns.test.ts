@@ -13,7 +13,13 @@ describe('phone patterns are compiled once', () => {
   });
 
   it('normalizes numbers it has seen the patterns of without building a RegExp', () => {
-    const numbers = ['+1 646 201 1001', '+34 612 202 002', '020 8366 1177', '+49 30 901820', '+81 3-1234-5678'];
+    const numbers = [
+      '+1 646 201 1001',
+      '+34 612 202 002',
+      '020 8366 1177',
+      '+49 30 901820',
+      '+81 3-1234-5678',
+    ];
     // Warm: the first number of each region builds its patterns.
     const before = numbers.map((n) => normalizePhone(n, 'GB'));
     let built = 0;
