@@ -13,6 +13,7 @@ const LOCAL_PART =
 const ASCII_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const ALL_DIGITS = /^[0-9]+$/;
 const PLAIN_DOMAIN = /^[a-z0-9.-]+$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 
 const MAX_ADDRESS = 254;
 const MAX_LOCAL = 64;
@@ -26,7 +27,10 @@ const invalid = (value: string, why: string): Normalized<string> =>
 
 /** Trimmed, lowercased (NFC), syntax-checked; `invalid_email` with the reason otherwise. */
 export function normalizeEmail(value: string): Normalized<string> {
-  const address = value.trim().normalize('NFC').toLowerCase();
+  // Printable ASCII without spaces is its own trimmed NFC form: only the case changes (hot path).
+  const address = PRINTABLE_ASCII.test(value)
+    ? value.toLowerCase()
+    : value.trim().normalize('NFC').toLowerCase();
   if (address === '') return invalid(value, 'it is empty');
   const at = address.lastIndexOf('@');
   if (at < 0) return invalid(value, 'it has no @');

@@ -21,20 +21,37 @@ const FAX_WORDS = new Set(['fax', 'telefax', 'facsimile']);
 
 const hasAny = (words: string[], set: Set<string>): boolean => words.some((word) => set.has(word));
 
+/**
+ * A file has a handful of distinct labels and repeats them on every row: each one's answer is
+ * kept (up to LABELS_KEPT of them, so a file of free-text labels cannot grow the map for ever).
+ */
+const LABELS_KEPT = 1000;
+const remembered = <L>(answer: (label: string | undefined) => L) => {
+  const known = new Map<string | undefined, L>();
+  return (label?: string): L => {
+    let found = known.get(label);
+    if (found === undefined) {
+      found = answer(label);
+      if (known.size < LABELS_KEPT) known.set(label, found);
+    }
+    return found;
+  };
+};
+
 /** DESIGN.md: e-mail labels map to `work`, `home` or `other` (Custom, Internet, unknown: `other`). */
-export function normalizeEmailLabel(label?: string): EmailLabel {
+export const normalizeEmailLabel = remembered((label?: string): EmailLabel => {
   const words = labelWords(label);
   if (hasAny(words, WORK_WORDS)) return 'work';
   if (hasAny(words, HOME_WORDS)) return 'home';
   return 'other';
-}
+});
 
 /**
  * Phone labels: `fax` wins over everything ("Business Fax" is a fax), then `mobile` ("Work
  * Mobile" is a mobile), `main` ("Company Main Phone"), `work`, `home`; anything else (Pager,
  * Assistant, Custom) is `other`.
  */
-export function normalizePhoneLabel(label?: string): PhoneLabel {
+export const normalizePhoneLabel = remembered((label?: string): PhoneLabel => {
   const words = labelWords(label);
   if (hasAny(words, FAX_WORDS)) return 'fax';
   if (hasAny(words, MOBILE_WORDS)) return 'mobile';
@@ -42,4 +59,4 @@ export function normalizePhoneLabel(label?: string): PhoneLabel {
   if (hasAny(words, WORK_WORDS)) return 'work';
   if (hasAny(words, HOME_WORDS)) return 'home';
   return 'other';
-}
+});

@@ -215,7 +215,10 @@ const normalizeEmails = (draft: DraftContact, note: Note): ContactEmail[] => {
   const emails: ContactEmail[] = [];
   const seen = new Set<string>();
   for (const [index, { value, field, label }] of draft.emails.entries()) {
-    if (overLimit(emails.length, RECORD_LIMITS.emails, draft.emails.slice(index), 'e-mails', note)) break;
+    if (emails.length >= RECORD_LIMITS.emails) {
+      overLimit(emails.length, RECORD_LIMITS.emails, draft.emails.slice(index), 'e-mails', note);
+      break;
+    }
     const text = normalizeText(value);
     if (text === undefined) continue;
     const result = normalizeEmail(text);
@@ -234,8 +237,10 @@ const normalizePhones = (draft: DraftContact, region: string | undefined, note: 
   const phones: ContactPhone[] = [];
   const seen = new Set<string>();
   for (const [index, { value, field, label }] of draft.phones.entries()) {
-    if (overLimit(phones.length, RECORD_LIMITS.phones, draft.phones.slice(index), 'phone numbers', note))
+    if (phones.length >= RECORD_LIMITS.phones) {
+      overLimit(phones.length, RECORD_LIMITS.phones, draft.phones.slice(index), 'phone numbers', note);
       break;
+    }
     const text = normalizeText(value);
     if (text === undefined) continue;
     const result = normalizePhone(text, region);
