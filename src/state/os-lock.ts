@@ -18,6 +18,8 @@ export interface LockHolder {
   /** ISO 8601: when the holder's run started. */
   since: string;
   host: string;
+  /** What the lock guards, when a lock file serves several things (a target gate: its scope). */
+  scope?: string;
 }
 
 export interface HeldLock {
@@ -36,7 +38,7 @@ const isBusy = (error: unknown): boolean => {
 const noteOf = (file: string): string => `${file}.json`;
 
 /** Takes the lock on `file` if no one holds it; never waits. Other failures throw as they are. */
-export const tryLock = (file: string, run: { runId: string; since: Date }): LockAttempt => {
+export const tryLock = (file: string, run: { runId: string; since: Date; scope?: string }): LockAttempt => {
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { timeout: 0 });
@@ -51,6 +53,7 @@ export const tryLock = (file: string, run: { runId: string; since: Date }): Lock
     runId: run.runId,
     since: run.since.toISOString(),
     host: hostname(),
+    ...(run.scope !== undefined ? { scope: run.scope } : {}),
   };
   const note = noteOf(file);
   writeFileSync(`${note}.${process.pid}.tmp`, `${JSON.stringify(holder)}\n`);

@@ -13,7 +13,9 @@ export const gateDir = (env: NodeJS.ProcessEnv = process.env): string =>
 
 /**
  * Scopes share 256 gate files (by the first byte of their id), so the folder never grows; two
- * scopes that share one only wait for each other, which costs time, never correctness.
+ * scopes that share one wait for each other, which costs time, never correctness. Each holder
+ * names its scope, so a run that waited for another target's run still resolves as if it had not
+ * waited (`waited` false): only a run of its own scope can have changed its target.
  */
 const gateFile = (dir: string, scopeId: string): string => join(dir, `${scopeId.slice(0, 2)}.lock`);
 
@@ -52,7 +54,7 @@ export const enterTargetGate = async (
     let attempt;
     try {
       mkdirSync(dir, { recursive: true });
-      attempt = tryLock(file, run);
+      attempt = tryLock(file, { ...run, scope: scopeId });
     } catch (error) {
       return { unavailable: `cannot use ${file}: ${(error as Error).message}` };
     }
@@ -60,8 +62,13 @@ export const enterTargetGate = async (
       const { held } = attempt;
       return { entered: { waited, release: () => held.release() } };
     }
-    if (!waited) options.onWait?.(await lockHolder(file));
-    waited = true;
+    const holder = await lockHolder(file);
+    // A holder that names another scope loads into another target (or as another user): waiting
+    // for it changes nothing here. One that cannot be told counts as this scope's.
+    if (holder?.scope === undefined || holder.scope === scopeId) {
+      if (!waited) options.onWait?.(holder);
+      waited = true;
+    }
     if (options.signal?.aborted) return { interrupted: true };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (options.signal?.aborted) return { interrupted: true };
