@@ -190,14 +190,12 @@ const applyNames = (draft: DraftContact, contact: Contact): void => {
  * Once a record holds `limit` values of a list, the values after it are left out, with one warning
  * for all of them: they are not even normalized (a row of 20,000 e-mails costs no more than 50).
  */
-const overLimit = (
-  kept: number,
+const noteLeftOut = (
   limit: number,
   rest: { value: string; field: string }[],
   what: 'e-mails' | 'phone numbers',
   note: Note,
-): boolean => {
-  if (kept < limit) return false;
+): void => {
   const left = rest.filter(({ value }) => normalizeText(value) !== undefined);
   if (left.length > 0) {
     note(
@@ -208,7 +206,6 @@ const overLimit = (
       `${left.length} more ${what} left out: a record keeps its first ${limit}; the contact was loaded with those`,
     );
   }
-  return true;
 };
 
 const normalizeEmails = (draft: DraftContact, note: Note): ContactEmail[] => {
@@ -216,7 +213,7 @@ const normalizeEmails = (draft: DraftContact, note: Note): ContactEmail[] => {
   const seen = new Set<string>();
   for (const [index, { value, field, label }] of draft.emails.entries()) {
     if (emails.length >= RECORD_LIMITS.emails) {
-      overLimit(emails.length, RECORD_LIMITS.emails, draft.emails.slice(index), 'e-mails', note);
+      noteLeftOut(RECORD_LIMITS.emails, draft.emails.slice(index), 'e-mails', note);
       break;
     }
     const text = normalizeText(value);
@@ -238,7 +235,7 @@ const normalizePhones = (draft: DraftContact, region: string | undefined, note: 
   const seen = new Set<string>();
   for (const [index, { value, field, label }] of draft.phones.entries()) {
     if (phones.length >= RECORD_LIMITS.phones) {
-      overLimit(phones.length, RECORD_LIMITS.phones, draft.phones.slice(index), 'phone numbers', note);
+      noteLeftOut(RECORD_LIMITS.phones, draft.phones.slice(index), 'phone numbers', note);
       break;
     }
     const text = normalizeText(value);

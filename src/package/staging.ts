@@ -28,6 +28,29 @@ export interface StageResult {
   duplicateOf?: { file: string; row: number };
 }
 
+/** How one kind of staging stores a record, and the statements the others read it back with. */
+interface StagingMode {
+  addOne: (entry: StageEntry) => StageResult;
+  page?: Database.Statement;
+  source?: Database.Statement;
+  placesInOrder?: Database.Statement;
+}
+
+/**
+ * Rows of one table by sequence number, the last one kept: a duplicate reads its first record's
+ * row once, to confirm its fingerprint and then for its place or to merge into it.
+ */
+const rowsBySeq = <Row extends object>(statement: Database.Statement) => {
+  let last: (Row & { seq: number }) | undefined;
+  return {
+    read: (seq: number): Row => (last?.seq === seq ? last : (last = { seq, ...(statement.get(seq) as Row) })),
+    /** The row as this staging just wrote it (a merge), so a later duplicate reads what is there. */
+    remember: (seq: number, row: Row): void => {
+      last = { seq, ...row };
+    },
+  };
+};
+
 /**
  * The run's working set, on disk so memory stays flat whatever the input size: one row per
  * identity key, in first-seen order, duplicates merged into it as they arrive. Each record is
@@ -57,62 +80,76 @@ export class Staging {
     // Scratch data, rebuilt by every run: durability would only cost time.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    // 8 MB of page cache: the identity index outgrows any fixed cache on large inputs anyway (the
-    // OS file cache serves the rest), and every MB here is resident for the whole run. Keys-only
-    // appends and reads back by sequence number only (a duplicate's first place): 1 MB does.
+    // Both kinds append and read back by sequence number (in order, or a duplicate's first row),
+    // and every MB of cache here is resident for the whole run: 8 MB for records (a merge rewrites
+    // one), 1 MB when only keys are kept; the OS file cache serves the rest.
     this.db.pragma(options.keysOnly ? 'cache_size = -1000' : 'cache_size = -8000');
     // One connection, ours alone: without this every transaction (one a batch) takes and drops
     // the file's locks and checks whether its cache is still valid (a third of a dry run's staging).
     this.db.pragma('locking_mode = EXCLUSIVE');
-    if (options.keysOnly) {
-      // Appended in first-seen order (sequence number = rowid); the identities are looked up in
-      // memory (key-index.ts), the key read back from here only to confirm a fingerprint match.
-      this.db.exec(
-        'CREATE TABLE identities (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, input INTEGER NOT NULL,' +
-          ' row INTEGER NOT NULL, line INTEGER NOT NULL)',
-      );
-      const append = this.db.prepare(
-        'INSERT INTO identities (seq, key, input, row, line) VALUES (?, ?, ?, ?, ?)',
-      );
-      const held = this.db.prepare('SELECT key, input, row FROM identities WHERE seq = ?');
-      // A duplicate's row is read once: to confirm its fingerprint, then for its first place.
-      let lastRead: { seq: number; key: string; input: number; row: number } | undefined;
-      const read = (seq: number) =>
-        lastRead?.seq === seq
-          ? lastRead
-          : (lastRead = { seq, ...(held.get(seq) as { key: string; input: number; row: number }) });
-      const keyOf = (seq: number) => read(seq).key;
-      const index = new KeyIndex();
-      this.placesInOrder = this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq');
-      this.addOne = (e) => {
+    const mode = options.keysOnly ? this.keysOnlyMode() : this.recordsMode();
+    this.addOne = mode.addOne;
+    this.page = mode.page;
+    this.source = mode.source;
+    this.placesInOrder = mode.placesInOrder;
+    this.addMany = this.db.transaction((entries: readonly StageEntry[]) => entries.map(this.addOne));
+  }
+
+  /**
+   * Appended in first-seen order (sequence number = rowid); the identities are looked up in memory
+   * (key-index.ts), the key read back from here only to confirm a fingerprint match.
+   */
+  private keysOnlyMode(): StagingMode {
+    this.db.exec(
+      'CREATE TABLE identities (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, input INTEGER NOT NULL,' +
+        ' row INTEGER NOT NULL, line INTEGER NOT NULL)',
+    );
+    const append = this.db.prepare(
+      'INSERT INTO identities (seq, key, input, row, line) VALUES (?, ?, ?, ?, ?)',
+    );
+    const rows = rowsBySeq<{ key: string; input: number; row: number }>(
+      this.db.prepare('SELECT key, input, row FROM identities WHERE seq = ?'),
+    );
+    const index = new KeyIndex();
+    const keyOf = (seq: number) => rows.read(seq).key;
+    return {
+      placesInOrder: this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq'),
+      addOne: (e) => {
         const first = index.claim(e.key, this.count + 1, keyOf);
         if (first === undefined) {
           this.count += 1;
           append.run(this.count, e.key, e.input, e.row, e.line);
           return {};
         }
-        const place = read(first);
+        const place = rows.read(first);
         return { duplicateOf: { file: this.files.get(place.input)!, row: place.row } };
-      };
-    } else {
-      // Records appended in first-seen order with their key (sequence number = rowid); the
-      // identities are looked up in memory (key-index.ts), as for keys-only, not through a unique
-      // SQLite index on random text keys (most of the staging's cost on large inputs).
-      this.db.exec(
-        'CREATE TABLE staged (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, data TEXT NOT NULL);' +
-          'CREATE TABLE sources (input INTEGER NOT NULL, row INTEGER NOT NULL, raw TEXT NOT NULL,' +
-          ' PRIMARY KEY (input, row)) WITHOUT ROWID',
-      );
-      const insert = this.db.prepare('INSERT INTO staged (seq, key, data) VALUES (?, ?, ?)');
-      const keep = this.db.prepare('INSERT INTO sources (input, row, raw) VALUES (?, ?, ?)');
-      const keyAt = this.db.prepare('SELECT key FROM staged WHERE seq = ?').pluck();
-      const dataAt = this.db.prepare('SELECT data FROM staged WHERE seq = ?').pluck();
-      const update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
-      this.page = this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?');
-      this.source = this.db.prepare('SELECT raw FROM sources WHERE input = ? AND row = ?').pluck();
-      const index = new KeyIndex();
-      const keyOf = (seq: number) => keyAt.get(seq) as string;
-      this.addOne = (e) => {
+      },
+    };
+  }
+
+  /**
+   * Records appended in first-seen order with their key (sequence number = rowid); the identities
+   * are looked up in memory (key-index.ts), as for keys-only, not through a unique SQLite index on
+   * random text keys (most of the staging's cost on large inputs).
+   */
+  private recordsMode(): StagingMode {
+    this.db.exec(
+      'CREATE TABLE staged (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, data TEXT NOT NULL);' +
+        'CREATE TABLE sources (input INTEGER NOT NULL, row INTEGER NOT NULL, raw TEXT NOT NULL,' +
+        ' PRIMARY KEY (input, row)) WITHOUT ROWID',
+    );
+    const insert = this.db.prepare('INSERT INTO staged (seq, key, data) VALUES (?, ?, ?)');
+    const keep = this.db.prepare('INSERT INTO sources (input, row, raw) VALUES (?, ?, ?)');
+    const update = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
+    const rows = rowsBySeq<{ key: string; data: string }>(
+      this.db.prepare('SELECT key, data FROM staged WHERE seq = ?'),
+    );
+    const index = new KeyIndex();
+    const keyOf = (seq: number) => rows.read(seq).key;
+    return {
+      page: this.db.prepare('SELECT seq, data FROM staged WHERE seq > ? ORDER BY seq LIMIT ?'),
+      source: this.db.prepare('SELECT raw FROM sources WHERE input = ? AND row = ?').pluck(),
+      addOne: (e) => {
         const seq = index.claim(e.key, this.count + 1, keyOf);
         if (seq === undefined) {
           this.count += 1;
@@ -121,12 +158,13 @@ export class Staging {
           return {};
         }
         // A duplicate merges into the first record, which keeps its place (and source text).
-        const first = JSON.parse(dataAt.get(seq) as string) as NormalizedRecord;
-        update.run(JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord)), seq);
+        const first = JSON.parse(rows.read(seq).data) as NormalizedRecord;
+        const data = JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord));
+        update.run(data, seq);
+        rows.remember(seq, { key: e.key, data });
         return { duplicateOf: { file: first.file, row: first.row } };
-      };
-    }
-    this.addMany = this.db.transaction((entries: readonly StageEntry[]) => entries.map(this.addOne));
+      },
+    };
   }
 
   /** Unique identities staged so far. */

@@ -62,12 +62,14 @@ export const enterTargetGate = async (
       const { held } = attempt;
       return { entered: { waited, release: () => held.release() } };
     }
-    const holder = await lockHolder(file);
-    // A holder that names another scope loads into another target (or as another user): waiting
-    // for it changes nothing here. One that cannot be told counts as this scope's.
-    if (holder?.scope === undefined || holder.scope === scopeId) {
-      if (!waited) options.onWait?.(holder);
-      waited = true;
+    if (!waited) {
+      const holder = await lockHolder(file);
+      // A holder that names another scope loads into another target (or as another user): waiting
+      // for it changes nothing here. One that cannot be told counts as this scope's.
+      if (holder?.scope === undefined || holder.scope === scopeId) {
+        options.onWait?.(holder);
+        waited = true;
+      }
     }
     if (options.signal?.aborted) return { interrupted: true };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

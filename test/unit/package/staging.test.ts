@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NormalizedRecord } from '../../../src/core/record.js';
+import { Staging, type StageEntry } from '../../../src/package/staging.js';
+
+const entry = (row: number, key: string, emails: string[]): StageEntry => {
+  const record = {
+    file: 'people.csv',
+    row,
+    line: row + 1,
+    input: 0,
+    key,
+    contact: { contact_emails: emails.map((email, i) => ({ email, ranking: i + 1 })) },
+    groups: [],
+    customFields: [],
+    reminders: [],
+  } as NormalizedRecord;
+  return { ...record, json: JSON.stringify(record), raw: `row ${row}` };
+};
+
+let staging: Staging | undefined;
+afterEach(() => {
+  staging?.close();
+  staging = undefined;
+});
+
+describe('Staging', () => {
+  it('merges every later duplicate into the first record, each onto what the one before left', () => {
+    staging = new Staging();
+    const results = [
+      ...staging.add([entry(1, 'email:a@x.org', ['a@x.org']), entry(2, 'email:z@x.org', ['z@x.org'])]),
+      ...staging.add([entry(3, 'email:a@x.org', ['a@x.org', 'b@x.org'])]),
+      ...staging.add([entry(4, 'email:a@x.org', ['a@x.org', 'c@x.org'])]),
+    ];
+    expect(results.map((r) => r.duplicateOf?.row)).toEqual([undefined, undefined, 1, 1]);
+    const staged = [...staging.batches(10)].flat();
+    expect(staged.map((r) => r.row)).toEqual([1, 2]);
+    expect(staged[0]!.contact.contact_emails!.map((e) => e.email)).toEqual(['a@x.org', 'b@x.org', 'c@x.org']);
+    expect(staging.sourceOf({ input: 0, row: 1 })).toBe('row 1');
+  });
+
+  it('keeps only identities and first places when keys-only', () => {
+    staging = new Staging({ keysOnly: true });
+    const results = staging.add([
+      entry(1, 'email:a@x.org', ['a@x.org']),
+      entry(2, 'email:a@x.org', ['a@x.org']),
+      entry(3, 'email:a@x.org', ['a@x.org']),
+    ]);
+    expect(results.map((r) => r.duplicateOf)).toEqual([
+      undefined,
+      { file: 'people.csv', row: 1 },
+      { file: 'people.csv', row: 1 },
+    ]);
+    expect(staging.size).toBe(1);
+    expect([...staging.places(10)].flat().map((p) => p.row)).toEqual([1]);
+  });
+});
