@@ -17,8 +17,10 @@ import type { TaskWindow } from './window.js';
 export const LOOK_AHEAD_BATCHES = 2;
 
 export interface BatchLoop {
-  batches: Iterable<NormalizedRecord[]>;
+  batches: Iterable<NormalizedRecord[]> | AsyncIterable<NormalizedRecord[]>;
   resolver: Resolver;
+  /** Awaited before each batch is planned (the references of records read since the last one). */
+  beforePlan?: () => Promise<void>;
   sender: ChunkSender;
   tally: LoadTally;
   window: TaskWindow;
@@ -39,7 +41,14 @@ export const runBatches = async (loop: BatchLoop): Promise<unknown> => {
   let stoppedBy: unknown;
   const stopped = () => halt.signal.aborted || window.failed || stoppedBy !== undefined;
   const depth = loop.resolver.searches ? LOOK_AHEAD_BATCHES : 0;
-  const planned = lookAhead(loop.batches, (batch) => loop.resolver.plan(batch), depth, stopped);
+  const { beforePlan } = loop;
+  const plan = beforePlan
+    ? async (batch: NormalizedRecord[]) => {
+        await beforePlan();
+        return loop.resolver.plan(batch);
+      }
+    : (batch: NormalizedRecord[]) => loop.resolver.plan(batch);
+  const planned = lookAhead(loop.batches, plan, depth, stopped);
   for await (const step of planned) {
     if (stopped() || !step.started) {
       // A chunk failed for good: the searches still queued for the batches ahead are dropped.

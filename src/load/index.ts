@@ -5,6 +5,7 @@ import type { References } from '../package/references.js';
 import type { Staging } from '../package/staging.js';
 import type { LoadCounts } from '../core/types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
+import { sendLateMerges } from './late-merges.js';
 import { Resolver, type MatchMode } from './resolve.js';
 import { TaskWindow } from './window.js';
 import type { ChangeSink } from './previews.js';
@@ -33,6 +34,13 @@ export interface LoadOptions {
   targetWasEmpty: boolean;
   /** Graceful stop: no new chunk starts; chunks in flight finish. */
   signal?: AbortSignal;
+  /**
+   * Set while the inputs are still being read into the staging; resolves when reading ends, false
+   * when it failed. A live run into an empty target loads while it reads (every record is a
+   * create, its chunks the same as after reading); any other run waits for the end of reading
+   * first, and loads nothing when reading failed.
+   */
+  reading?: Promise<boolean>;
   onProgress?: (done: number, total: number) => void;
   /** Called as the load passes each of its steps (steps.ts); the crash tests stop a run there. */
   onStep?: StepHook;
@@ -59,6 +67,8 @@ export interface LoadOutcome {
   continues?: Continues;
   /** Why a continuation searches after all. */
   searchReason?: string;
+  /** The load ran while the inputs were still being read (a live run into an empty target). */
+  whileReading?: boolean;
 }
 
 /**
@@ -69,6 +79,9 @@ export interface LoadOutcome {
  */
 export const load = async (options: LoadOptions, ctx: LoadContext): Promise<LoadOutcome> => {
   const { client, dryRun } = options;
+  const follows =
+    options.reading !== undefined && options.targetWasEmpty && !dryRun && !!client && !!options.scope;
+  if (options.reading && !follows && !(await options.reading)) return nothingLoaded();
   const targetReset = isTargetReset(options);
   // A live run forgets the stale scope and loads everything afresh; a dry run just ignores it.
   if (targetReset && !dryRun) options.scope?.forgetTarget();
@@ -87,7 +100,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const { runId, onStep } = options;
   const hook = onStep ? { onStep } : {};
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId, ...hook });
-  const tally = new LoadTally(ctx.totals, ctx.outputs, ctx.staging.size, options.onProgress);
+  const tally = new LoadTally(ctx.totals, ctx.outputs, () => ctx.staging.size, options.onProgress);
   const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook });
   const outcome = (): LoadOutcome => ({
     references: refs.counts,
@@ -96,6 +109,7 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     resumedCreates: start.resumedCreates,
     ...(start.continues ? { continues: start.continues } : {}),
     ...(start.searchReason ? { searchReason: start.searchReason } : {}),
+    ...(follows ? { whileReading: true } : {}),
   });
   if (ctx.staging.keysOnly) {
     // A dry run with nothing to compare with: every staged identity would be created.
@@ -104,6 +118,34 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     return outcome();
   }
 
+  const stoppedBy = await sendStaged(options, ctx, { scope, live, follows, start, refs, tally, sender });
+  if (stoppedBy !== undefined) throw stoppedBy;
+  // Every record reached an outcome: nothing is left for a continuation.
+  if (live && !options.signal?.aborted) {
+    scope.endContinuation();
+    scope.clearResolutions();
+  }
+  return outcome();
+};
+
+interface LoadParts {
+  scope: LedgerScope | undefined;
+  live: boolean;
+  /** The load follows the staging while the inputs are still read (load while reading). */
+  follows: boolean;
+  start: ResolutionStart;
+  refs: Awaited<ReturnType<typeof ensureReferences>>;
+  tally: LoadTally;
+  sender: ChunkSender;
+}
+
+/**
+ * resolve -> chunks -> requests over the staged records, then the contacts a later duplicate
+ * merged into after they were sent (a load that followed reading). Returns what stopped it early.
+ */
+const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadParts): Promise<unknown> => {
+  const { client } = options;
+  const { scope, live, follows, start, refs, tally, sender } = parts;
   const halt = new AbortController();
   const stop = () => halt.abort();
   options.signal?.addEventListener('abort', stop, { once: true });
@@ -121,28 +163,52 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     ...(start.reuse ? { reuse: start.reuse } : {}),
   });
   const { chunkSize, maxBodyBytes } = options;
-  const stoppedBy = await runBatches({
-    // Wide records make small batches: what is resolved at once stays near two request bodies.
-    batches: ctx.staging.batches(Math.max(chunkSize * options.concurrency * 2, chunkSize), 2 * maxBodyBytes),
+  // Wide records make small batches: what is resolved at once stays near two request bodies.
+  const batchSize = Math.max(chunkSize * options.concurrency * 2, chunkSize);
+  const limits = { count: chunkSize, bytes: maxBodyBytes };
+  let stoppedBy = await runBatches({
+    batches: follows
+      ? ctx.staging.follow(batchSize, 2 * maxBodyBytes)
+      : ctx.staging.batches(batchSize, 2 * maxBodyBytes),
     resolver,
+    // Read meanwhile, a batch may name groups or custom fields (or categories) not created yet.
+    ...(follows ? { beforePlan: () => refs.sync.ensure(ctx.references) } : {}),
     sender,
     tally,
     // Bodies in flight are bounded too: four 5 MB bodies, each answered with its contacts, would
     // hold well over 100 MB at once. Two full bodies at a time (and reclaim.ts) keep a run of wide
     // rows under 300 MB; chunks of ordinary records (tens of KB) still go `concurrency` at a time.
     window: new TaskWindow(Math.max(1, options.concurrency), 2 * maxBodyBytes),
-    limits: { count: chunkSize, bytes: maxBodyBytes },
+    limits,
     halt,
     ...(ctx.changes ? { changes: ctx.changes } : {}),
   }).finally(() => options.signal?.removeEventListener('abort', stop));
-  if (stoppedBy !== undefined) throw stoppedBy;
-  // Every record reached an outcome: nothing is left for a continuation.
-  if (live && !options.signal?.aborted) {
-    scope.endContinuation();
-    scope.clearResolutions();
+  if (follows && live && stoppedBy === undefined && !options.signal?.aborted) {
+    // The last records read may name groups, fields or categories no batch ensured.
+    await refs.sync.ensure(ctx.references).catch((error: unknown) => (stoppedBy ??= error));
   }
-  return outcome();
+  if (follows && live) {
+    await sendLateMerges(ctx.staging.mergedAfterSent(batchSize), {
+      client: client!,
+      scope: scope!,
+      ids: refs.ids,
+      limits,
+      tally,
+      totals: ctx.totals,
+      reminders: sender.reminders,
+      stopped: () => options.signal?.aborted === true || stoppedBy !== undefined,
+    }).catch((error: unknown) => (stoppedBy ??= error));
+  }
+  return stoppedBy;
 };
+
+/** Reading failed before a load that waited for it began: nothing was sent. */
+const nothingLoaded = (): LoadOutcome => ({
+  references: { groups: { created: 0, existing: 0 }, customFields: { created: 0, existing: 0 } },
+  reminders: { created: 0, updated: 0 },
+  resumedCreates: 0,
+  targetReset: false,
+});
 
 /**
  * The target answered that it holds no contact (archived ones included) while the ledger lists

@@ -13,23 +13,25 @@ export type Ahead<T, R> =
  * `stopped()` holds, nothing more is started; the items left are handed over `started: false`.
  */
 export async function* lookAhead<T, R>(
-  source: Iterable<T>,
+  source: Iterable<T> | AsyncIterable<T>,
   work: (item: T) => Promise<R>,
   depth: number,
   stopped: () => boolean,
 ): AsyncGenerator<Ahead<T, R>> {
   const queue: { item: T; result: Promise<Ahead<T, R>> }[] = [];
-  const iterator = source[Symbol.iterator]();
+  // A source still being filled (a staging followed while the inputs are read) is asynchronous.
+  const iterator =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   let exhausted = false;
-  const next = (): T | undefined => {
+  const next = async (): Promise<T | undefined> => {
     if (exhausted) return undefined;
-    const step = iterator.next();
+    const step = await iterator.next();
     if (step.done) exhausted = true;
     return step.done ? undefined : step.value;
   };
   for (;;) {
     while (queue.length <= depth && !exhausted && !stopped()) {
-      const item = next();
+      const item = await next();
       if (item === undefined) break;
       const result = work(item).then(
         (value): Ahead<T, R> => ({ item, started: true, value }),
@@ -42,7 +44,7 @@ export async function* lookAhead<T, R>(
       yield await head.result;
       continue;
     }
-    const item = next();
+    const item = await next();
     if (item === undefined) return;
     yield { item, started: false };
   }

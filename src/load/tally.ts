@@ -23,14 +23,15 @@ export class LoadTally {
   constructor(
     private readonly totals: LoadCounts,
     private readonly outputs: FailedRecordSink,
-    private readonly total: number,
+    /** Records to settle: it grows while the run loads as it reads. */
+    private readonly total: () => number,
     private readonly onProgress?: (done: number, total: number) => void,
   ) {}
 
   settleCount(outcome: Loaded, count: number): void {
     this.totals[outcome] += count;
     this.done += count;
-    this.onProgress?.(this.done, this.total);
+    this.onProgress?.(this.done, this.total());
   }
 
   settle(outcome: Loaded, items: readonly Planned[]): void {

@@ -68,6 +68,12 @@ export class Staging {
   /** File names by input index (a keys-only staging keeps the index only). */
   private readonly files = new Map<number, string>();
   private count = 0;
+  /** Followed while it fills (follow()): the last record handed out, and who waits for more. */
+  private taken = 0;
+  private filling = true;
+  private waiting: (() => void) | undefined;
+  /** Records handed out by follow() that a later duplicate merged into: sent before they were whole. */
+  private readonly mergedAfterTaken = new Set<number>();
 
   /**
    * `keysOnly`: nothing but each identity and where it was first seen is kept, in one narrow table
@@ -158,6 +164,7 @@ export class Staging {
           return {};
         }
         // A duplicate merges into the first record, which keeps its place (and source text).
+        if (seq <= this.taken) this.mergedAfterTaken.add(seq);
         const first = JSON.parse(rows.read(seq).data) as NormalizedRecord;
         const data = JSON.stringify(mergeRecords(first, JSON.parse(e.json) as NormalizedRecord));
         update.run(data, seq);
@@ -175,7 +182,15 @@ export class Staging {
   /** Stages a batch in one transaction; a result per entry, in order. */
   add(entries: readonly StageEntry[]): StageResult[] {
     for (const entry of entries) if (!this.files.has(entry.input)) this.files.set(entry.input, entry.file);
-    return this.addMany(entries);
+    const results = this.addMany(entries);
+    this.wake();
+    return results;
+  }
+
+  /** Nothing more will be staged (the inputs are read, or reading stopped): follow() ends. */
+  end(): void {
+    this.filling = false;
+    this.wake();
   }
 
   get keysOnly(): boolean {
@@ -199,17 +214,66 @@ export class Staging {
     if (!this.page) throw new Error('a keys-only staging keeps no records to load');
     let after = 0;
     for (;;) {
-      const rows = this.page.all(after, size) as { seq: number; data: string }[];
-      if (rows.length === 0) return;
-      let count = 0;
-      let chars = 0;
-      while (count < rows.length && (count === 0 || chars + rows[count]!.data.length <= maxChars)) {
-        chars += rows[count]!.data.length;
-        count += 1;
-      }
-      after = rows[count - 1]!.seq;
-      yield rows.slice(0, count).map((row) => JSON.parse(row.data) as NormalizedRecord);
+      const batch = this.pageAfter(after, size, maxChars);
+      if (!batch) return;
+      after = batch.last;
+      yield batch.records;
     }
+  }
+
+  /**
+   * `batches` while the staging still fills (a run that loads while it reads): a batch is handed
+   * out once `size` records past the last one are staged, or reading ended, so batches (and the
+   * chunks cut from them) are the same as once everything is staged. A record handed out and then
+   * merged with a later duplicate is remembered: `mergedAfterSent` gives it back, whole.
+   */
+  async *follow(size: number, maxChars = Infinity): AsyncGenerator<NormalizedRecord[]> {
+    if (!this.page) throw new Error('a keys-only staging keeps no records to load');
+    for (;;) {
+      while (this.filling && this.count - this.taken < size) {
+        await new Promise<void>((resolve) => (this.waiting = resolve));
+      }
+      const batch = this.pageAfter(this.taken, size, maxChars);
+      if (!batch) return;
+      this.taken = batch.last;
+      yield batch.records;
+    }
+  }
+
+  /** Records follow() handed out that a later duplicate merged into, as they are now; once. */
+  *mergedAfterSent(size: number): Generator<NormalizedRecord[]> {
+    const seqs = [...this.mergedAfterTaken].sort((a, b) => a - b);
+    this.mergedAfterTaken.clear();
+    for (let at = 0; at < seqs.length; at += size) {
+      const records: NormalizedRecord[] = [];
+      for (const seq of seqs.slice(at, at + size)) {
+        const row = this.page!.get(seq - 1, 1) as { data: string };
+        records.push(JSON.parse(row.data) as NormalizedRecord);
+      }
+      yield records;
+    }
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.();
+  }
+
+  /** Up to `size` records after `after`, at most `maxChars` of JSON past the first; undefined at the end. */
+  private pageAfter(after: number, size: number, maxChars: number) {
+    const rows = this.page!.all(after, size) as { seq: number; data: string }[];
+    if (rows.length === 0) return undefined;
+    let count = 0;
+    let chars = 0;
+    while (count < rows.length && (count === 0 || chars + rows[count]!.data.length <= maxChars)) {
+      chars += rows[count]!.data.length;
+      count += 1;
+    }
+    return {
+      last: rows[count - 1]!.seq,
+      records: rows.slice(0, count).map((row) => JSON.parse(row.data) as NormalizedRecord),
+    };
   }
 
   /** Where each staged record came from, in first-seen order, in batches; in either mode. */

@@ -115,6 +115,9 @@ const extractInput = async (
         if ((totals.read & 1023) === 0) {
           options.onRecord?.(totals.read, progress.before + progress.now, progress.total);
           if (options.signal?.aborted) break;
+          // Rows already parsed are read without ever leaving this loop: answers to a load that
+          // runs meanwhile (load while reading) would wait for the end of the file's chunk.
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
     } catch (error) {

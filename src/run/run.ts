@@ -16,14 +16,7 @@ import { definitionFingerprint, inputsUntouched } from './fingerprint.js';
 import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import type { RunOptions, RunResult } from './run-types.js';
-import {
-  connectRunTarget,
-  extractStage,
-  loadStage,
-  openStage,
-  shortcutStage,
-  type RunFrame,
-} from './stages.js';
+import { connectRunTarget, extractAndLoadStages, openStage, shortcutStage, type RunFrame } from './stages.js';
 import { buildRunReport, endOf, snapshotOf, type RunFiles, type StageResults } from './report-of.js';
 
 export { EXIT } from './report-of.js';
@@ -174,9 +167,11 @@ const runStages = async (run: RunFrame): Promise<{ stages: StageResults; samples
     options.hooks?.onStep?.('read');
     options.onProgress?.({ phase: 'read', done, bytes, totalBytes });
   };
+  // A run that loads while it reads shows reading until it ends (one phase at a time), then the load.
+  let reading = true;
   const onLoad = (done: number, total: number) => {
     live.loaded = done;
-    options.onProgress?.({ phase: 'load', done, total });
+    if (!reading) options.onProgress?.({ phase: 'load', done, total });
   };
   let samples: ProgressSample[] | undefined;
   try {
@@ -186,10 +181,8 @@ const runStages = async (run: RunFrame): Promise<{ stages: StageResults; samples
       const opened = { target, ...(ledger ? { ledger } : {}) };
       if (previous) stages.shortcut = await shortcutStage(run, previous);
       else {
-        stages.extract = await extractStage(run, opened, onRead);
-        if (stages.extract.error === undefined) {
-          stages.load = await loadStage(run, opened, stages.extract, onLoad);
-        }
+        const onReadEnd = () => (reading = false);
+        Object.assign(stages, await extractAndLoadStages(run, opened, { onRead, onLoad, onReadEnd }));
       }
     }
     samples = stopSampling(sampler, live, stages);

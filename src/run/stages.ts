@@ -151,13 +151,60 @@ export const shortcutStage = async (run: RunFrame, previous: PreviousRun): Promi
   }
 };
 
-/** source -> map -> normalize -> validate -> dedupe, into the staging the load stage reads. */
-export const extractStage = async (
+type Opened = Pick<OpenResult, 'ledger'> & { target: ConnectedTarget };
+type OnRead = (done: number, bytes: number, totalBytes: number | undefined) => void;
+type OnLoad = (done: number, total: number) => void;
+
+/**
+ * extract, then load; or both at once. A live run into a target its probe found empty starts loading while it reads (load/index.ts, in the target's turn: it loads as it reads
+ * when the target is still empty then, else waits for the end of reading): every record is a
+ * create, so nothing it reads later changes what it sends, but a later duplicate (merged as an
+ * update of its contact). Reading that fails stops the load as a Ctrl-C would: chunks in flight
+ * finish, the rest is pending. `onReadEnd` is called once reading has ended.
+ */
+export const extractAndLoadStages = async (
   run: RunFrame,
-  opened: Pick<OpenResult, 'ledger'> & { target: ConnectedTarget },
-  onRead: (done: number, bytes: number, totalBytes: number | undefined) => void,
-): Promise<ExtractResult> => {
-  const { settings, pipeline, options } = run;
+  opened: Opened,
+  progress: { onRead: OnRead; onLoad: OnLoad; onReadEnd: () => void },
+): Promise<{ extract: ExtractResult; load?: LoadResult }> => {
+  const extract = prepareExtract(run, opened);
+  const { settings } = run;
+  const follows =
+    !settings.dryRun &&
+    opened.target.client !== undefined &&
+    opened.ledger !== undefined &&
+    opened.target.empty &&
+    !extract.countOnly;
+  if (!follows) {
+    await extractInto(run, opened, extract, progress.onRead);
+    progress.onReadEnd();
+    if (extract.error !== undefined) return { extract };
+    return { extract, load: await loadStage(run, opened, extract, progress.onLoad) };
+  }
+  const readingFailed = new AbortController();
+  let readingEnded!: (ok: boolean) => void;
+  const reading = new Promise<boolean>((resolve) => (readingEnded = resolve));
+  const loading = loadStage(run, opened, extract, progress.onLoad, { reading, stop: readingFailed.signal });
+  try {
+    await extractInto(run, opened, extract, progress.onRead);
+  } finally {
+    extract.staging.end();
+    progress.onReadEnd();
+    if (extract.error !== undefined) readingFailed.abort();
+    readingEnded(extract.error === undefined);
+  }
+  const load = await loading;
+  // A load that waited for reading, which then failed, did nothing: the run reports no load stage.
+  if (extract.error !== undefined && !load.outcome?.whileReading && load.error === undefined) {
+    load.changes?.close();
+    return { extract };
+  }
+  return { extract, load };
+};
+
+/** The extract stage's result before it runs: the staging and the outputs it fills. */
+const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
+  const { settings, pipeline } = run;
   const { target, ledger } = opened;
   const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
   // Nothing to compare with and nothing to search: every identity would be created, so the
@@ -167,7 +214,7 @@ export const extractStage = async (
     pipeline.spec.reminders.length === 0 &&
     !(scope?.hasContacts() ?? false) &&
     (target.client === undefined || settings.match === 'none' || target.empty);
-  const result: ExtractResult = {
+  return {
     inputs: [],
     counts: { read: 0, rejected: 0, duplicates: 0 },
     staging: new Staging({ keysOnly: countOnly }),
@@ -175,6 +222,16 @@ export const extractStage = async (
     outputs: new RunOutputs(run.outDir, settings.inputs.length),
     countOnly,
   };
+};
+
+/** source -> map -> normalize -> validate -> dedupe, into the staging the load stage reads. */
+const extractInto = async (
+  run: RunFrame,
+  opened: Opened,
+  result: ExtractResult,
+  onRead: OnRead,
+): Promise<void> => {
+  const { settings, pipeline, options } = run;
   try {
     await extract(
       {
@@ -199,15 +256,18 @@ export const extractStage = async (
   } catch (error) {
     result.error = error;
   }
-  return result;
 };
 
-/** resolve -> send, in the target's turn; what it loaded, failed or left pending. */
-export const loadStage = async (
+/**
+ * resolve -> send, in the target's turn; what it loaded, failed or left pending. `whileReading`:
+ * the inputs are still being read (extractAndLoadStages); `stop` ends the load if reading fails.
+ */
+const loadStage = async (
   run: RunFrame,
-  opened: Pick<OpenResult, 'ledger'> & { target: ConnectedTarget },
+  opened: Opened,
   extracted: ExtractResult,
-  onLoad: (done: number, total: number) => void,
+  onLoad: OnLoad,
+  whileReading?: { reading: Promise<boolean>; stop: AbortSignal },
 ): Promise<LoadResult> => {
   const { settings, options, runId, log } = run;
   const { target, ledger } = opened;
@@ -232,7 +292,8 @@ export const loadStage = async (
             concurrency: settings.concurrency,
             match: settings.match,
             targetWasEmpty,
-            ...(options.signal ? { signal: options.signal } : {}),
+            ...signalOf(options.signal, whileReading?.stop),
+            ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
             ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
           },
@@ -253,6 +314,13 @@ export const loadStage = async (
     result.error = error;
   }
   return result;
+};
+
+/** The load's stop: the run's, and reading's failure when it loads while reading. */
+const signalOf = (run: AbortSignal | undefined, reading: AbortSignal | undefined) => {
+  const signals = [run, reading].filter((s): s is AbortSignal => s !== undefined);
+  if (signals.length === 0) return {};
+  return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
 };
 
 const logOutcome = (run: RunFrame, target: ConnectedTarget, outcome: LoadOutcome): void => {

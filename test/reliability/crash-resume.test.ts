@@ -21,14 +21,17 @@ const random = seededRandom(SEED);
 const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
 
 // 20,000 rows read in progress steps of 1,024; 3 groups and 1 custom field; 200 create chunks.
+// The first two runs find the target empty and load while they read (load/index.ts): one dies
+// creating the groups, the next mid-chunk while it reads. Later runs find contacts there, so they
+// read everything before they send: the last one dies while reading, before its first request.
 const KILLS = [
-  `read:${between(1, 18)}`,
   `group:${between(1, 4)}`,
   `create-recorded:${between(2, 40)}`,
   `create-answered:${between(2, 40)}`,
   `create-done:${between(2, 40)}`,
   // The previous kill left chunks in flight pending: this one dies while resending them.
   'create-answered:1',
+  `read:${between(1, 18)}`,
 ];
 
 let svc: TestService | undefined;
@@ -100,7 +103,7 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
         }
       }
       // Kills in the load phase left creates pending: the runs after them had something to resume.
-      expect(seenPending.slice(2).some((n) => n > 0)).toBe(true);
+      expect(seenPending.slice(1, 5).some((n) => n > 0)).toBe(true);
 
       const final = await run('final');
       expect(final.stderr).toBe('');
