@@ -25,6 +25,12 @@ export interface ExtractOptions {
   maxBodyBytes?: number;
   /** Run hook (run/hooks.ts): each normalize worker exits when its n-th batch arrives. */
   workerExitAt?: number;
+  /**
+   * A load runs on this thread meanwhile (load while reading): the workers normalize every batch,
+   * this thread never takes one itself, and the read loop gives way often, so answers are taken
+   * as they come.
+   */
+  loadMeanwhile?: boolean;
 }
 
 /** What the extract stage writes to (settle-batch.ts), and the inputs it opened. */
@@ -105,7 +111,9 @@ const extractInput = async (
     batchSettler(ctx, input),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,
+    { helpInThread: !options.loadMeanwhile },
   );
+  const giveWay = options.loadMeanwhile === true;
   try {
     try {
       for await (const item of source.items) {
@@ -115,10 +123,10 @@ const extractInput = async (
         if ((totals.read & 1023) === 0) {
           options.onRecord?.(totals.read, progress.before + progress.now, progress.total);
           if (options.signal?.aborted) break;
-          // Rows already parsed are read without ever leaving this loop: answers to a load that
-          // runs meanwhile (load while reading) would wait for the end of the file's chunk.
-          await new Promise<void>((resolve) => setImmediate(resolve));
         }
+        // Rows already parsed are read without ever leaving this loop: answers to a load that
+        // runs meanwhile (load while reading) would wait for the end of the file's chunk.
+        if (giveWay && (totals.read & 127) === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       stopIfInterrupted(error, options.signal);

@@ -186,7 +186,7 @@ export const extractAndLoadStages = async (
   const reading = new Promise<boolean>((resolve) => (readingEnded = resolve));
   const loading = loadStage(run, opened, extract, progress.onLoad, { reading, stop: readingFailed.signal });
   try {
-    await extractInto(run, opened, extract, progress.onRead);
+    await extractInto(run, opened, extract, progress.onRead, { loadMeanwhile: true });
   } finally {
     extract.staging.end();
     progress.onReadEnd();
@@ -230,6 +230,7 @@ const extractInto = async (
   opened: Opened,
   result: ExtractResult,
   onRead: OnRead,
+  how: { loadMeanwhile?: boolean } = {},
 ): Promise<void> => {
   const { settings, pipeline, options } = run;
   try {
@@ -243,6 +244,7 @@ const extractInto = async (
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
+        ...(how.loadMeanwhile ? { loadMeanwhile: true } : {}),
         onRecord: onRead,
       },
       {

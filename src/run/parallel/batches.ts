@@ -66,6 +66,8 @@ export class NormalizeBatches {
     private readonly onWorkerLost: (issue: Issue) => void,
     /** The input's header plan, built once by the caller; this thread's normalizer maps with it. */
     private readonly mapper?: RowMapper,
+    /** false: every batch goes to the workers, none is normalized here (a load shares this thread). */
+    private readonly options: { helpInThread: boolean } = { helpInThread: true },
   ) {
     this.pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
     this.poolUsable = this.pool !== undefined;
@@ -120,7 +122,10 @@ export class NormalizeBatches {
     this.chars = 0;
     const pool = this.poolUsable && !this.pool!.failed ? this.pool : undefined;
     // Workers busy (each holds its next batch already): this thread does this one meanwhile.
-    const toWorker = !inThread && pool !== undefined && pool.pending < WORKER_QUEUE * pool.size;
+    const toWorker =
+      !inThread &&
+      pool !== undefined &&
+      (!this.options.helpInThread || pool.pending < WORKER_QUEUE * pool.size);
     const batch: Batch = { items, rows, chars, outcomes: undefined!, ready: !toWorker };
     if (toWorker) {
       batch.outcomes = pool.submit(rows);
