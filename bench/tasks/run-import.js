@@ -24,6 +24,8 @@ let loadStarted;
 let loadEnded;
 // The last record read: from there on the run resolves and sends (searches included).
 let lastRead;
+// Records loaded when the first load progress came (a run that loads while it reads: at its end).
+let loadedWhenReadEnded;
 const stop = new AbortController();
 const onProgress = ({ phase, done, total }) => {
   if (phase === 'read') {
@@ -32,6 +34,7 @@ const onProgress = ({ phase, done, total }) => {
   }
   loadEnded = performance.now();
   loadStarted ??= loadEnded;
+  loadedWhenReadEnded ??= done;
   if (abortAtLoad !== undefined && done >= abortAtLoad * total) stop.abort();
 };
 const result = await runImport({
@@ -57,6 +60,7 @@ report({
   seconds,
   loadSeconds,
   afterReadSeconds: lastRead === undefined ? undefined : (ended - lastRead) / 1000,
+  loadedWhenReadEnded,
   // This process's CPU (user + system), worker threads included: against `seconds`, how busy it was.
   cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   rowsPerSecond: totals.read / seconds,

@@ -155,6 +155,7 @@ const workerSetup = (
     ...(staging.keysOnly ? { keysOnly: true } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
+    ...(options.loadMeanwhile ? { background: true } : {}),
   };
 };
 

@@ -1,9 +1,23 @@
 /** Worker entry: maps and normalizes batches of rows for the NormalizePool, in order. */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BatchAnswer, BatchRequest, WorkerSetup } from './protocol.js';
 import { createRowNormalizer } from './row-normalizer.js';
 
 const setup = workerData as WorkerSetup;
+/**
+ * Nice 10 for this thread alone (on Linux, pid 0 is the calling thread). Reading ahead is
+ * background work: the records are needed only as fast as the load sends them. A system that
+ * refuses it runs the worker as it is.
+ */
+const BACKGROUND_NICE = 10;
+if (setup.background) {
+  try {
+    setPriority(0, BACKGROUND_NICE);
+  } catch {
+    // Not allowed here: same priority as the rest.
+  }
+}
 const normalize = createRowNormalizer(setup);
 
 /**

@@ -16,6 +16,12 @@ export interface WorkerSetup {
   maxBodyBytes?: number;
   /** Run hook (run/hooks.ts): the worker exits when its n-th batch arrives. */
   exitAt?: number;
+  /**
+   * A load runs meanwhile (load while reading): the worker's thread takes a lower scheduling
+   * priority, so the thread that sends (and a local service on the same cores) runs first and
+   * normalizing fills the time they leave.
+   */
+  background?: boolean;
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */

@@ -19,6 +19,12 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return header;
 }
 
+/** A stored answer goes out as the text it was stored as, with the type fastify gives an object. */
+const asJson = (reply: FastifyReply, text: string): string => {
+  void reply.type('application/json; charset=utf-8');
+  return text;
+};
+
 /**
  * Runs a create in one transaction. With an `Idempotency-Key` header the answer is stored with the
  * create; a repeat by the same user with the same key and body gets the first answer again (header
@@ -30,7 +36,7 @@ export function idempotentCreate<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   create: () => T,
-): SuccessEnvelope<T> {
+): SuccessEnvelope<T> | string {
   // Like a target without the feature: the header is not even looked at.
   const key = idempotency ? idempotencyKey(request) : undefined;
   if (key === undefined) return store.transaction(() => ok(create()));
@@ -47,11 +53,13 @@ export function idempotentCreate<T>(
       );
     }
     void reply.header('idempotent-replayed', 'true');
-    return earlier.response as SuccessEnvelope<T>;
+    return asJson(reply, earlier.responseText);
   }
-  return store.transaction(() => {
-    const response = ok(create());
-    store.idempotency.save(request.userId, key, { requestHash, status: 200, response });
-    return response;
+  // Serialized once: the text stored for a replay is the text sent now.
+  const responseText = store.transaction(() => {
+    const text = JSON.stringify(ok(create()));
+    store.idempotency.save(request.userId, key, { requestHash, status: 200, responseText: text });
+    return text;
   });
+  return asJson(reply, responseText);
 }

@@ -4,7 +4,8 @@ import type { Db } from './schema.js';
 export interface StoredAnswer {
   requestHash: string;
   status: number;
-  response: unknown;
+  /** The answer's body as it was sent: stored and replayed as text, serialized once. */
+  responseText: string;
 }
 
 /**
@@ -36,7 +37,7 @@ export class IdempotencyStore {
       row && {
         requestHash: row.request_hash,
         status: row.status,
-        response: JSON.parse(row.response) as unknown,
+        responseText: row.response,
       }
     );
   }
@@ -47,7 +48,7 @@ export class IdempotencyStore {
       key,
       answer.requestHash,
       answer.status,
-      JSON.stringify(answer.response),
+      answer.responseText,
       now,
     );
   }
