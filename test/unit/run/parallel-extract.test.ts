@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,13 @@ const work = mkdtempSync(join(tmpdir(), 'parallel-extract-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** One extract over `inputs`; everything it produced, as text, for comparison. */
-const extractWith = async (workers: number, pipelineName: string, inputs: string[], keysOnly = false) => {
+const extractWith = async (
+  workers: number,
+  pipelineName: string,
+  inputs: string[],
+  keysOnly = false,
+  how: { loadMeanwhile?: boolean; onRecord?: () => void } = {},
+) => {
   const pipeline = await loadPipeline(pipelineName);
   const out = join(work, `out-${pipelineName}-${workers}-${keysOnly}`);
   const outputs = new RunOutputs(out, inputs.length);
@@ -26,7 +32,14 @@ const extractWith = async (workers: number, pipelineName: string, inputs: string
   const references = new References();
   try {
     const infos = await extract(
-      { pipeline, inputs, strict: false, workers },
+      {
+        pipeline,
+        inputs,
+        strict: false,
+        workers,
+        ...(how.loadMeanwhile ? { loadMeanwhile: true } : {}),
+        ...(how.onRecord ? { onRecord: how.onRecord } : {}),
+      },
       { outputs, staging, totals, references },
     );
     const staged = keysOnly ? [] : [...staging.batches(1000)].flat();
@@ -109,6 +122,34 @@ describe('extract with normalize workers', () => {
     expect(parallel.staged).toEqual(inThread.staged);
     expect(parallel.issues).toBe(inThread.issues);
     expect(parallel.staged.some((r) => r.contact.contact_phone_numbers?.length)).toBe(true);
+  });
+
+  it('with a load meanwhile: the same output, every batch normalized by a worker at a lower priority', async () => {
+    const generic = join(work, 'generic-meanwhile.csv');
+    await generate({ format: 'generic', rows: 12_000, seed: 11, out: generic });
+    const inThread = await extractWith(0, 'generic', [generic]);
+    // Linux: each thread's nice value is field 19 of /proc/self/task/<id>/stat.
+    const niceValues = (): number[] =>
+      readdirSync('/proc/self/task').map((task) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const seen: number[] = [];
+    const meanwhile = await extractWith(1, 'generic', [generic], false, {
+      loadMeanwhile: true,
+      onRecord: () => {
+        if (existsSync('/proc/self/task')) seen.push(...niceValues());
+      },
+    });
+    expect(meanwhile.totals).toEqual(inThread.totals);
+    expect(meanwhile.staged).toEqual(inThread.staged);
+    expect(meanwhile.issues).toBe(inThread.issues);
+    expect(meanwhile.rejected).toEqual(inThread.rejected);
+    if (existsSync('/proc/self/task')) {
+      // The worker's thread alone runs at nice 10; this thread keeps its priority.
+      expect(seen).toContain(10);
+      expect(niceValues()).not.toContain(10);
+    }
   });
 
   it('keeps small inputs and stdin in-thread unless told otherwise', () => {
