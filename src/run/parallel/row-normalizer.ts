@@ -1,3 +1,5 @@
+import { inKeyOrder, isInKeyOrder, UNORDERABLE } from '../../core/key-order.js';
+import type { NormalizedRecord } from '../../core/record.js';
 import { createRowMapper, type RowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
 import { oversize, tooLargeIssue } from '../../normalize/record-size.js';
@@ -47,7 +49,19 @@ export const createRowNormalizer = (
         customFields: record.customFields,
       },
       // The one serialization of the record: staged as it is, read once by the load stage.
-      json: keysOnly ? '' : JSON.stringify(record),
+      json: keysOnly ? '' : JSON.stringify(withContactInOrder(record)),
     };
   };
+};
+
+/**
+ * The contact with its keys in sorted order at every depth, as the load stage writes it: put in
+ * order here, where the record is serialized (a worker, most often), the load stage only checks
+ * it instead of copying every record again on the thread that sends (load/write-object.ts).
+ */
+const withContactInOrder = (record: NormalizedRecord): NormalizedRecord => {
+  if (isInKeyOrder(record.contact)) return record;
+  const contact = inKeyOrder(record.contact);
+  if (contact === UNORDERABLE) return record;
+  return { ...record, contact: contact as NormalizedRecord['contact'] };
 };
