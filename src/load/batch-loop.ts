@@ -59,7 +59,15 @@ export const runBatches = async (loop: BatchLoop): Promise<unknown> => {
       stoppedBy ??= step.error;
       halt.abort();
       tally.pending(step.item.length);
-    } else await queueChunks(loop, step.value, stopped);
+    } else {
+      try {
+        await queueChunks(loop, step.value, stopped);
+      } catch (error) {
+        // The ledger could not record the batch's creates: nothing of them was sent.
+        stoppedBy ??= error;
+        halt.abort();
+      }
+    }
   }
   try {
     await window.drain();
@@ -89,9 +97,17 @@ const queueChunks = async (loop: BatchLoop, plan: Plan, stopped: () => boolean):
     ...updates.chunks.map((items) => ({ kind: 'update' as const, items })),
     ...creates.chunks.map((items) => ({ kind: 'create' as const, items })),
   ];
+  try {
+    loop.sender.begin(chunks);
+  } catch (error) {
+    chunks.forEach((chunk) => chunk.kind !== 'unchanged' && tally.pendingAll(chunk.items));
+    throw error;
+  }
   for (const chunk of chunks) {
     const bytes = chunkBytes(chunk);
-    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes)))
+    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes))) {
+      loop.sender.abandon(chunk);
       tally.pendingAll(chunk.items);
+    }
   }
 };

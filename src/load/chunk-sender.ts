@@ -1,17 +1,19 @@
 import type { ServiceClient, RequestError } from '../client/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { createBytes, updateBytes } from './chunks.js';
 import { previewUpdate, updateEffect } from './previews.js';
 import { reclaimAfter } from './reclaim.js';
 import { syncReminders } from './reminders.js';
 import type { Planned } from './resolve.js';
-import { createChunk, updateChunk, type SendEvents } from './send.js';
+import { createChunk, pendingCreate, updateChunk, type SendEvents } from './send.js';
 import type { StepHook } from './steps.js';
 import type { LoadTally } from './tally.js';
 
 export interface Chunk {
   kind: 'create' | 'update' | 'unchanged';
   items: Planned[];
+  /** A create recorded in the ledger with the rest of its batch (ChunkSender.begin), not sent yet. */
+  begun?: PendingCreate;
 }
 
 /** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
@@ -42,6 +44,26 @@ export class ChunkSender {
     },
   ) {}
 
+  /**
+   * Records the create chunks of a batch in the ledger in one transaction, before the first is
+   * sent: one fsync for the batch instead of one a chunk (about 0.8 ms each here), on the thread
+   * that sends. Each chunk keeps its key and body; one never sent must be given to `abandon`.
+   */
+  begin(chunks: readonly Chunk[]): void {
+    const { scope, live, runId } = this.options;
+    if (!live || !scope) return;
+    const creates = chunks.filter((chunk) => chunk.kind === 'create');
+    for (const chunk of creates) {
+      chunk.begun = pendingCreate(chunk.items, runId, `${runId}-c${this.chunkSeq++}`);
+    }
+    scope.beginCreates(creates.map((chunk) => chunk.begun!));
+  }
+
+  /** A chunk begun with its batch and never sent (the run stopped): forgotten, nothing to resend. */
+  abandon(chunk: Chunk): void {
+    if (chunk.begun) this.options.scope?.abandonCreate(chunk.begun.idempotencyKey);
+  }
+
   /** The window's task for a chunk: its requests, then memory reclaimed after a large body. */
   task(chunk: Chunk, bytes: number): () => Promise<void> {
     if (chunk.kind === 'unchanged') return () => this.withReminders(chunk.items);
@@ -58,7 +80,8 @@ export class ChunkSender {
     }
     const gone: Planned[] = [];
     try {
-      if (chunk.kind === 'create') await this.create(chunk.items, client, scope, this.events(gone));
+      if (chunk.kind === 'create')
+        await this.create(chunk.items, client, scope, this.events(gone), chunk.begun);
       else {
         // The before-images are on disk before the request leaves: no crash loses what to undo.
         scope.recordUpdates(
@@ -82,14 +105,21 @@ export class ChunkSender {
     await this.withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
   }
 
-  private create(items: Planned[], client: ServiceClient, scope: LedgerScope, events: SendEvents) {
+  private create(
+    items: Planned[],
+    client: ServiceClient,
+    scope: LedgerScope,
+    events: SendEvents,
+    begun?: PendingCreate,
+  ) {
     const { runId, onStep } = this.options;
-    const idempotencyKey = `${runId}-c${this.chunkSeq++}`;
+    const idempotencyKey = begun?.idempotencyKey ?? `${runId}-c${this.chunkSeq++}`;
     return createChunk(items, {
       client,
       scope,
       runId,
       idempotencyKey,
+      ...(begun ? { begun } : {}),
       events,
       ...(onStep ? { onStep } : {}),
     });

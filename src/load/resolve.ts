@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../client/index.js';
 import type { ContactJson, ContactResponse, ContactWrite } from '../core/schemas/index.js';
-import type { LedgerScope, Resolution } from '../state/index.js';
+import type { ContactEntry, LedgerScope, Resolution } from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
@@ -88,6 +88,12 @@ export class Resolver {
     const earlier =
       scope && runId && reuse ? scope.getResolutions(runId, keys) : new Map<string, Resolution>();
     const plan: Plan = { unchanged: [], updates: [], creates: [] };
+    // Nothing can be searched (a target known empty, or none): each record is decided as it
+    // comes, in input order, without a promise a record on the thread that sends.
+    if (!this.searches) {
+      for (const record of records) this.planKnownOnly(plan, record, known.get(record.key), earlier);
+      return plan;
+    }
     await Promise.all(
       records.map(async (record) => {
         const { write, json } = toWrite(record, ids);
@@ -128,6 +134,25 @@ export class Resolver {
     plan.updates.sort(byInput);
     plan.creates.sort(byInput);
     return plan;
+  }
+
+  /** One record when no search can be sent: plan() decides the same, without awaiting one. */
+  private planKnownOnly(
+    plan: Plan,
+    record: NormalizedRecord,
+    entry: ContactEntry | undefined,
+    earlier: Map<string, Resolution>,
+  ): void {
+    const { write, json } = toWrite(record, this.options.ids);
+    const hash = this.options.scope ? writeHash(json) : '';
+    if (entry?.hash === hash) {
+      plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
+      return;
+    }
+    const decided = this.reused(earlier.get(record.key), { record, write, json, hash }, entry?.contactId);
+    if (decided) (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
+    else if (entry) plan.updates.push({ record, write, json, hash, contactId: entry.contactId });
+    else plan.creates.push({ record, write, json, hash });
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../client/index.js';
 import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
-import type { LedgerScope } from '../state/index.js';
+import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { createBody } from './chunks.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
@@ -47,6 +47,15 @@ const splitOn400 = async (
   }
 };
 
+/** What the ledger records of a create before it is sent: its key, its records, its body. */
+export const pendingCreate = (items: readonly Planned[], runId: string, idempotencyKey: string): PendingCreate => ({
+  runId,
+  idempotencyKey,
+  keys: items.map((p) => p.record.key),
+  hashes: items.map((p) => p.hash),
+  body: createBody(items),
+});
+
 /**
  * Creates one chunk with `POST /v1/contacts/`. The chunk is recorded in the ledger with its
  * Idempotency-Key before it is sent, and completed with the answered ids in one transaction, so a
@@ -60,6 +69,8 @@ export const createChunk = async (
     /** The run sending it: the create is journaled under it (an undo archives what it created). */
     runId: string;
     idempotencyKey: string;
+    /** The whole chunk's create, recorded already with its batch's (ChunkSender.begin). */
+    begun?: PendingCreate;
     events: SendEvents;
     onStep?: StepHook;
   },
@@ -71,15 +82,10 @@ export const createChunk = async (
       // The records' texts joined once: the ledger keeps these bytes, the request sends them, a
       // resume resends them. The texts stay for a split on 400 (no record is serialized again).
       const texts = part.map((p) => p.json);
-      const bodyJson = createBody(part);
-      const pending = {
-        runId: ctx.runId,
-        idempotencyKey,
-        keys: part.map((p) => p.record.key),
-        hashes: part.map((p) => p.hash),
-        body: bodyJson,
-      };
-      ctx.scope.beginCreate(pending);
+      const begun = path === '' ? ctx.begun : undefined;
+      const pending = begun ?? pendingCreate(part, ctx.runId, idempotencyKey);
+      const bodyJson = pending.body;
+      if (!begun) ctx.scope.beginCreate(pending);
       ctx.onStep?.('create-recorded');
       let ids: string[];
       try {

@@ -161,31 +161,46 @@ export class SqliteLedgerScope implements LedgerScope {
   }
 
   beginCreate(chunk: PendingCreate): void {
-    assertChunkShape(chunk, this.file);
+    this.beginCreates([chunk]);
+  }
+
+  /**
+   * Several chunks recorded in one transaction, so one fsync puts them all on disk before the
+   * first of them is sent (a batch's creates: load/chunk-sender.ts). A chunk recorded here and
+   * never sent is pending as after a crash, until abandonCreate forgets it.
+   */
+  beginCreates(chunks: readonly PendingCreate[]): void {
+    if (chunks.length === 0) return;
+    for (const chunk of chunks) assertChunkShape(chunk, this.file);
     guarded(this.file, 'record a create', () => {
       this.db
         .transaction(() => {
-          const existing = this.pendingRow(chunk.idempotencyKey);
-          if (existing) {
-            if (sameChunk(toPending(existing), chunk)) return;
-            throw new ImportError(
-              'state_error',
-              `The ledger ${this.file} already holds a different pending create under Idempotency-Key ${chunk.idempotencyKey}; expected each key to name one chunk.`,
-              { file: this.file },
-            );
-          }
-          this.statements.insertPending.run(
-            this.scopeId,
-            chunk.idempotencyKey,
-            JSON.stringify(chunk.keys),
-            JSON.stringify(chunk.hashes),
-            chunk.body,
-            new Date().toISOString(),
-            chunk.runId ?? null,
-          );
+          const at = new Date().toISOString();
+          for (const chunk of chunks) this.insertPendingOnce(chunk, at);
         })
         .immediate();
     });
+  }
+
+  private insertPendingOnce(chunk: PendingCreate, at: string): void {
+    const existing = this.pendingRow(chunk.idempotencyKey);
+    if (existing) {
+      if (sameChunk(toPending(existing), chunk)) return;
+      throw new ImportError(
+        'state_error',
+        `The ledger ${this.file} already holds a different pending create under Idempotency-Key ${chunk.idempotencyKey}; expected each key to name one chunk.`,
+        { file: this.file },
+      );
+    }
+    this.statements.insertPending.run(
+      this.scopeId,
+      chunk.idempotencyKey,
+      JSON.stringify(chunk.keys),
+      JSON.stringify(chunk.hashes),
+      chunk.body,
+      at,
+      chunk.runId ?? null,
+    );
   }
 
   /**
