@@ -48,7 +48,11 @@ const splitOn400 = async (
 };
 
 /** What the ledger records of a create before it is sent: its key, its records, its body. */
-export const pendingCreate = (items: readonly Planned[], runId: string, idempotencyKey: string): PendingCreate => ({
+export const pendingCreate = (
+  items: readonly Planned[],
+  runId: string,
+  idempotencyKey: string,
+): PendingCreate => ({
   runId,
   idempotencyKey,
   keys: items.map((p) => p.record.key),

@@ -69,4 +69,3 @@ const withReferences = (
 
 /** What "unchanged" compares: the write's text, so a changed group or field id counts too. */
 export const writeHash = (json: ContactJson): string => textHash(json);
-

@@ -43,14 +43,7 @@ export class IdempotencyStore {
   }
 
   save(userId: number, key: string, answer: StoredAnswer, now = Date.now()): void {
-    this.saveStatement.run(
-      userId,
-      key,
-      answer.requestHash,
-      answer.status,
-      answer.responseText,
-      now,
-    );
+    this.saveStatement.run(userId, key, answer.requestHash, answer.status, answer.responseText, now);
   }
 
   purgeExpired(now = Date.now()): number {

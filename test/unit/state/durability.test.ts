@@ -52,6 +52,14 @@ describe('ledger durability levels', () => {
     expect(level(db)).toBe(FULL);
   });
 
+  it('beginCreates commits a batch at synchronous = FULL (on disk before the first request leaves)', () => {
+    const { db, scope } = scopeOnInspectableConnection();
+    const before = db.prepare('SELECT COUNT(*) FROM pending_creates').pluck().get();
+    scope.beginCreates([pending('run-c5'), pending('run-c6'), pending('run-c7')]);
+    expect(level(db)).toBe(FULL);
+    expect(db.prepare('SELECT COUNT(*) FROM pending_creates').pluck().get()).toBe(Number(before) + 3);
+  });
+
   it('restores the level when the commit fails', () => {
     const { db, scope } = scopeOnInspectableConnection();
     expect(() => scope.completeCreate('never-begun', ['x'])).toThrow(/no pending create/);

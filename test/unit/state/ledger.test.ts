@@ -135,6 +135,30 @@ describe('pending creates', () => {
     expect(reopened.getContacts(chunks[2]!.keys).size).toBe(0);
   });
 
+  it('beginCreates records a batch of chunks in order, all or none, and repeats as a no-op', () => {
+    const dir = ledgers.dir();
+    const first = openLedger({ dir });
+    const scope = first.scope(ALICE);
+    const batch = [chunk('run2-c0', 2), chunk('run2-c1', 3), chunk('run2-c2', 1)];
+    scope.beginCreates(batch);
+    scope.beginCreates(batch.slice(1)); // recorded already: nothing changes
+    scope.beginCreates([]);
+    // One chunk of a batch clashes with a pending one: none of that batch is recorded.
+    expect(() => scope.beginCreates([chunk('run2-c3', 1), { ...chunk('run2-c0', 2), body: '{}' }])).toThrow(
+      /different pending create/,
+    );
+    expect(() =>
+      scope.beginCreates([chunk('run2-c4', 1), { ...chunk('run2-c5', 2), hashes: ['x'] }]),
+    ).toThrow(/2 keys but 1 hashes/);
+    first.close();
+    const reopened = open(dir).scope(ALICE);
+    expect(reopened.pendingCreates()).toEqual(batch);
+    // A chunk begun with its batch and never sent is forgotten; the others stay to be completed.
+    reopened.abandonCreate('run2-c2');
+    reopened.completeCreate('run2-c0', ['id-0', 'id-1']);
+    expect(reopened.pendingCreates().map((pending) => pending.idempotencyKey)).toEqual(['run2-c1']);
+  });
+
   it('refuses a key reused for another chunk and malformed chunks', () => {
     const scope = open().scope(ALICE);
     scope.beginCreate(chunk('k1', 2));
