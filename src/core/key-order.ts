@@ -66,3 +66,17 @@ export function inKeyOrder(value: unknown): unknown {
   const copy = Object.fromEntries(sorted.map((key, i) => [key, members[i]]));
   return sameOrder(Object.keys(copy), sorted) ? copy : UNORDERABLE;
 }
+
+/**
+ * The object with its own keys in sorted order (not its members' keys), itself when they are;
+ * for a record whose lists are built in order (the normalizer's), the one level left to order.
+ */
+export const withSortedKeys = <T extends object>(value: T): T => {
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
+  if (sorted) return value;
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys.sort()) ordered[key] = (value as Record<string, unknown>)[key];
+  return ordered as T;
+};

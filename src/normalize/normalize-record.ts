@@ -247,7 +247,15 @@ const normalizePhones = (draft: DraftContact, region: string | undefined, note: 
     }
     if (seen.has(result.value.phone_number_sanitized)) continue;
     seen.add(result.value.phone_number_sanitized);
-    phones.push({ ...result.value, label: normalizePhoneLabel(label), ranking: phones.length + 1 });
+    // Keys in sorted order, as the load stage writes them (core/key-order.ts): nothing to reorder.
+    const { country_code, phone_number, phone_number_sanitized } = result.value;
+    const ranking = phones.length + 1;
+    const phoneLabel = normalizePhoneLabel(label);
+    phones.push(
+      country_code === undefined
+        ? { label: phoneLabel, phone_number, phone_number_sanitized, ranking }
+        : { country_code, label: phoneLabel, phone_number, phone_number_sanitized, ranking },
+    );
   }
   return phones;
 };

@@ -1,4 +1,4 @@
-import { inKeyOrder, isInKeyOrder, UNORDERABLE } from '../../core/key-order.js';
+import { withSortedKeys } from '../../core/key-order.js';
 import type { NormalizedRecord } from '../../core/record.js';
 import { createRowMapper, type RowMapper } from '../../mapping/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
@@ -55,13 +55,12 @@ export const createRowNormalizer = (
 };
 
 /**
- * The contact with its keys in sorted order at every depth, as the load stage writes it: put in
- * order here, where the record is serialized (a worker, most often), the load stage only checks
- * it instead of copying every record again on the thread that sends (load/write-object.ts).
+ * The contact with its fields in sorted order, as the load stage writes it: put in order here,
+ * where the record is serialized (a worker, most often), so the thread that sends only checks the
+ * order (load/write-object.ts) instead of copying every record. Its e-mail and phone lists are
+ * built in order already; whatever else is not (a pipeline constant's object) the load orders.
  */
 const withContactInOrder = (record: NormalizedRecord): NormalizedRecord => {
-  if (isInKeyOrder(record.contact)) return record;
-  const contact = inKeyOrder(record.contact);
-  if (contact === UNORDERABLE) return record;
-  return { ...record, contact: contact as NormalizedRecord['contact'] };
+  const contact = withSortedKeys(record.contact);
+  return contact === record.contact ? record : { ...record, contact };
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inKeyOrder, isInKeyOrder, UNORDERABLE } from '../../../src/core/key-order.js';
+import { inKeyOrder, isInKeyOrder, UNORDERABLE, withSortedKeys } from '../../../src/core/key-order.js';
 
 describe('key order (the canonical JSON the ledger hashes)', () => {
   it('isInKeyOrder holds only when every object at every depth enumerates its keys sorted', () => {
@@ -30,5 +30,16 @@ describe('key order (the canonical JSON the ledger hashes)', () => {
       if (isInKeyOrder(value)) expect(ordered).toBe(value);
       if (ordered !== UNORDERABLE) expect(isInKeyOrder(ordered)).toBe(true);
     }
+  });
+
+  it("withSortedKeys orders the object's own keys, and returns it as it is when they are in order", () => {
+    const inOrder = { a: 1, b: { z: 1, y: 2 } };
+    expect(withSortedKeys(inOrder)).toBe(inOrder);
+    const value = { source: 'csv', full_name: 'A B', contact_emails: [{ email: 'a@b.c' }] };
+    const ordered = withSortedKeys(value);
+    expect(Object.keys(ordered)).toEqual(['contact_emails', 'full_name', 'source']);
+    expect(ordered).toEqual(value);
+    // Only its own keys: its members are left as they are.
+    expect(withSortedKeys({ b: { z: 1, y: 2 }, a: 1 }).b).toEqual({ z: 1, y: 2 });
   });
 });
