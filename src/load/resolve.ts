@@ -82,7 +82,7 @@ export class Resolver {
   }
 
   async plan(records: NormalizedRecord[]): Promise<Plan> {
-    const { scope, ids, runId, reuse } = this.options;
+    const { scope, runId, reuse } = this.options;
     const keys = records.map((r) => r.key);
     const known = scope?.getContacts(keys) ?? new Map();
     const earlier =
@@ -91,40 +91,31 @@ export class Resolver {
     // Nothing can be searched (a target known empty, or none): each record is decided as it
     // comes, in input order, without a promise a record on the thread that sends.
     if (!this.searches) {
-      for (const record of records) this.planKnownOnly(plan, record, known.get(record.key), earlier);
+      for (const record of records) {
+        const entry = known.get(record.key);
+        const open = this.decideKnown(plan, record, entry, earlier);
+        if (!open) continue;
+        if (entry) plan.updates.push({ ...open, contactId: entry.contactId });
+        else plan.creates.push(open);
+      }
       return plan;
     }
     await Promise.all(
       records.map(async (record) => {
-        const { write, json } = toWrite(record, ids);
-        // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
-        const hash = scope ? writeHash(json) : '';
         const entry = known.get(record.key);
-        if (entry?.hash === hash) {
-          plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
-          return;
-        }
-        const decided = this.reused(earlier.get(record.key), { record, write, json, hash }, entry?.contactId);
-        if (decided) {
-          (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
-          return;
-        }
+        const open = this.decideKnown(plan, record, entry, earlier);
+        if (!open) return;
         if (entry) {
           // Its before-image: a dry run's preview shows the old values, a live run's undo puts
           // them back. One exact search per changed known record, run ahead of the sends;
           // unchanged records cost nothing, so a rerun of the same file still sends nothing.
           const found = await this.search(record, entry.contactId);
-          plan.updates.push(
-            this.decide(withFound({ record, write, json, hash, contactId: entry.contactId }, found)),
-          );
+          plan.updates.push(this.decide(withFound({ ...open, contactId: entry.contactId }, found)));
           return;
         }
         const found = await this.search(record);
-        if (found)
-          plan.updates.push(
-            this.decide(withFound({ record, write, json, hash, contactId: found.contact.id }, found)),
-          );
-        else plan.creates.push(this.decide({ record, write, json, hash }));
+        if (found) plan.updates.push(this.decide(withFound({ ...open, contactId: found.contact.id }, found)));
+        else plan.creates.push(this.decide(open));
       }),
     ).finally(() => this.flush());
     // Promise.all settles in completion order; keep the input order so requests are reproducible.
@@ -136,23 +127,27 @@ export class Resolver {
     return plan;
   }
 
-  /** One record when no search can be sent: plan() decides the same, without awaiting one. */
-  private planKnownOnly(
+  /**
+   * What the ledger alone decides of a record: unchanged (same hash), or as an earlier run of
+   * this one resolved it; those go into `plan`. Otherwise its write, for a search or a default.
+   */
+  private decideKnown(
     plan: Plan,
     record: NormalizedRecord,
     entry: ContactEntry | undefined,
     earlier: Map<string, Resolution>,
-  ): void {
+  ): Planned | undefined {
     const { write, json } = toWrite(record, this.options.ids);
+    // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
     const hash = this.options.scope ? writeHash(json) : '';
     if (entry?.hash === hash) {
       plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
-      return;
+      return undefined;
     }
     const decided = this.reused(earlier.get(record.key), { record, write, json, hash }, entry?.contactId);
-    if (decided) (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
-    else if (entry) plan.updates.push({ record, write, json, hash, contactId: entry.contactId });
-    else plan.creates.push({ record, write, json, hash });
+    if (!decided) return { record, write, json, hash };
+    (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
+    return undefined;
   }
 
   /**
