@@ -111,7 +111,6 @@ const extractInput = async (
     batchSettler(ctx, input),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,
-    { helpInThread: !options.loadMeanwhile },
   );
   const giveWay = options.loadMeanwhile === true;
   try {

@@ -66,8 +66,6 @@ export class NormalizeBatches {
     private readonly onWorkerLost: (issue: Issue) => void,
     /** The input's header plan, built once by the caller; this thread's normalizer maps with it. */
     private readonly mapper?: RowMapper,
-    /** false: every batch goes to the workers, none is normalized here (a load shares this thread). */
-    private readonly options: { helpInThread: boolean } = { helpInThread: true },
   ) {
     this.pool = workers > 0 ? new NormalizePool(setup, workers) : undefined;
     this.poolUsable = this.pool !== undefined;
@@ -125,7 +123,8 @@ export class NormalizeBatches {
     const toWorker =
       !inThread &&
       pool !== undefined &&
-      (!this.options.helpInThread || pool.pending < WORKER_QUEUE * pool.size);
+      // A load shares this thread (setup.background): every batch goes to the workers.
+      (this.setup.background === true || pool.pending < WORKER_QUEUE * pool.size);
     const batch: Batch = { items, rows, chars, outcomes: undefined!, ready: !toWorker };
     if (toWorker) {
       batch.outcomes = pool.submit(rows);

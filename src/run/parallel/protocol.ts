@@ -19,7 +19,8 @@ export interface WorkerSetup {
   /**
    * A load runs meanwhile (load while reading): the worker's thread takes a lower scheduling
    * priority, so the thread that sends (and a local service on the same cores) runs first and
-   * normalizing fills the time they leave.
+   * normalizing fills the time they leave; and the reading thread hands every batch to the
+   * workers, normalizing none itself (parallel/batches.ts).
    */
   background?: boolean;
 }
