@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ScopeStatements, SqliteLedgerScope } from '../../../src/state/ledger-scope.js';
 import { migrate } from '../../../src/state/migrations.js';
 import { LEDGER_FILE, openLedger } from '../../../src/state/index.js';
@@ -54,10 +54,15 @@ describe('ledger durability levels', () => {
 
   it('beginCreates commits a batch at synchronous = FULL (on disk before the first request leaves)', () => {
     const { db, scope } = scopeOnInspectableConnection();
-    const before = db.prepare('SELECT COUNT(*) FROM pending_creates').pluck().get();
+    // Whatever it sets on the connection while it records (completeCreate sets NORMAL, then back).
+    const pragmas = vi.spyOn(db, 'pragma');
     scope.beginCreates([pending('run-c5'), pending('run-c6'), pending('run-c7')]);
+    expect(pragmas.mock.calls.filter(([text]) => /synchronous\s*=/.test(text))).toEqual([]);
     expect(level(db)).toBe(FULL);
-    expect(db.prepare('SELECT COUNT(*) FROM pending_creates').pluck().get()).toBe(Number(before) + 3);
+    expect(scope.pendingCreates().map((p) => p.idempotencyKey)).toEqual(['run-c5', 'run-c6', 'run-c7']);
+    // The same spy sees completeCreate relax the level for its own commit.
+    scope.completeCreate('run-c5', ['id-a', 'id-b']);
+    expect(pragmas.mock.calls.some(([text]) => text === 'synchronous = NORMAL')).toBe(true);
   });
 
   it('restores the level when the commit fails', () => {
