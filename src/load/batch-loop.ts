@@ -100,7 +100,8 @@ const queueChunks = async (loop: BatchLoop, plan: Plan, stopped: () => boolean):
   try {
     loop.sender.begin(chunks);
   } catch (error) {
-    chunks.forEach((chunk) => chunk.kind !== 'unchanged' && tally.pendingAll(chunk.items));
+    // Its unchanged records are settled already; none of the others was sent.
+    for (const chunk of chunks) if (chunk.kind !== 'unchanged') tally.pendingAll(chunk.items);
     throw error;
   }
   for (const chunk of chunks) {
