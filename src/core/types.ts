@@ -47,6 +47,11 @@ export interface SourceRow {
   row: number;
   line: number;
   values: Record<string, unknown>;
+  /**
+   * A CSV record's cells in the order of its input's header (`values` is them keyed by name): what
+   * a normalize worker is sent, cheaper to copy than `values`. Absent for other formats.
+   */
+  cells?: readonly string[];
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */
   raw: string;
 }

@@ -1,4 +1,4 @@
-import type { SourceItem, SourceProblem } from '../core/types.js';
+import type { SourceItem, SourceProblem, SourceRow } from '../core/types.js';
 import type { CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import type { TextSource } from './text-source.js';
@@ -59,29 +59,56 @@ export class CsvItems {
         raw,
       );
     }
-    const values = this.valuesOf(fields);
-    return { kind: 'row', file, row, line, values, raw };
-  }
-
-  private valuesOf(fields: string[]): Record<string, unknown> {
-    const { names, hasProtoName } = this;
-    const values: Record<string, unknown> = {};
-    for (let index = 0; index < names.length; index++) {
-      const name = names[index]!;
-      // A column named __proto__ is data: plain assignment would set the object's prototype.
-      if (hasProtoName && name === '__proto__') {
-        Object.defineProperty(values, name, {
-          value: fields[index],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else values[name] = fields[index];
-    }
-    return values;
+    return new CsvRow(file, row, line, raw, fields, this.names, this.hasProtoName);
   }
 
   private problem(code: SourceProblem['code'], line: number, message: string, raw: string): SourceProblem {
     return { kind: 'problem', file: this.file, row: this.row, line, code, message, raw };
   }
 }
+
+/**
+ * A CSV record as a source row: its cells in header order, and `values` (keyed by header name)
+ * built the first time it is read. A normalize worker is sent the cells, not the object: half the
+ * bytes to copy across threads, and the reading thread never builds the object at all.
+ */
+class CsvRow implements SourceRow {
+  readonly kind = 'row';
+  private keyed: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly row: number,
+    readonly line: number,
+    readonly raw: string,
+    readonly cells: readonly string[],
+    private readonly names: readonly string[],
+    private readonly hasProtoName: boolean,
+  ) {}
+
+  get values(): Record<string, unknown> {
+    return (this.keyed ??= valuesOfCells(this.names, this.cells, this.hasProtoName));
+  }
+}
+
+/** A record's cells keyed by the header's names (`names` in the same order as `cells`). */
+export const valuesOfCells = (
+  names: readonly string[],
+  cells: readonly string[],
+  hasProtoName = names.includes('__proto__'),
+): Record<string, unknown> => {
+  const values: Record<string, unknown> = {};
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
+    // A column named __proto__ is data: plain assignment would set the object's prototype.
+    if (hasProtoName && name === '__proto__') {
+      Object.defineProperty(values, name, {
+        value: cells[index],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else values[name] = cells[index];
+  }
+  return values;
+};

@@ -40,20 +40,23 @@ export type PreparedOutcome =
   { ok: true; issues: Issue[]; summary: RecordSummary; json: string } | { ok: false; issues: Issue[] };
 
 /**
- * A source row as the normalize stage needs it: its values and where it came from, not its
- * source text (the reading thread keeps that for the rejected file), only the text's length,
- * which bounds the size of what the record can send (normalize/record-size.ts).
+ * A source row as the normalize stage needs it: its values (a CSV record's cells, which the
+ * setup's header names) and where it came from, not its source text (the reading thread keeps that
+ * for the rejected file), only the text's length, which bounds the size of what the record can
+ * send (normalize/record-size.ts).
  */
-export type NormalizeRow = Pick<SourceRow, 'file' | 'row' | 'line' | 'values'> & { chars: number };
+export type NormalizeRow = Pick<SourceRow, 'file' | 'row' | 'line'> & { chars: number } & (
+    { values: Record<string, unknown> } | { cells: readonly string[] }
+  );
 
 /** What of a source row goes to the normalize stage (a new object: the row itself keeps its text). */
-export const normalizeRowOf = (row: SourceRow): NormalizeRow => ({
-  file: row.file,
-  row: row.row,
-  line: row.line,
-  values: row.values,
-  chars: row.raw.length,
-});
+export const normalizeRowOf = (row: SourceRow): NormalizeRow => {
+  const { file, line, cells } = row;
+  const chars = row.raw.length;
+  return cells
+    ? { file, row: row.row, line, chars, cells }
+    : { file, row: row.row, line, chars, values: row.values };
+};
 
 /** A batch of source rows, and the outcomes in the same order (or why the worker failed). */
 export interface BatchRequest {

@@ -1,6 +1,7 @@
 import { withSortedKeys } from '../../core/key-order.js';
 import type { NormalizedRecord } from '../../core/record.js';
 import { createRowMapper, type RowMapper } from '../../mapping/index.js';
+import { valuesOfCells } from '../../readers/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
 import { oversize, tooLargeIssue } from '../../normalize/record-size.js';
 import type { NormalizeRow, PreparedOutcome, WorkerSetup } from './protocol.js';
@@ -26,11 +27,14 @@ export const createRowNormalizer = (
     strict,
     constants: pipeline.constants,
   };
+  const names = setup.header ?? [];
+  const hasProtoName = names.includes('__proto__');
   return (row) => {
     context.file = row.file;
     context.row = row.row;
     context.line = row.line;
-    const outcome = normalizeRecord(mapper.map(row), context);
+    const values = 'cells' in row ? valuesOfCells(names, row.cells, hasProtoName) : row.values;
+    const outcome = normalizeRecord(mapper.map({ values }), context);
     if (!outcome.ok) return outcome;
     const { record } = outcome;
     const bytes = maxBodyBytes === undefined ? undefined : oversize(record, maxBodyBytes, row.chars);

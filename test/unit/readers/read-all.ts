@@ -20,7 +20,7 @@ export async function readAll(
 ): Promise<ReadResult> {
   const source = await openSource(path, dialect, options);
   const items: SourceItem[] = [];
-  for await (const item of source.items) items.push(item);
+  for await (const item of source.items) items.push(item.kind === 'row' ? asRead(item) : item);
   return {
     source,
     items,
@@ -28,6 +28,19 @@ export async function readAll(
     problems: items.filter((item): item is SourceProblem => item.kind === 'problem'),
   };
 }
+
+/**
+ * A row as its consumer reads it: where it came from, its values (a CSV row builds them from its
+ * cells when first read) and its text. The cells a CSV row also carries are tested on their own.
+ */
+const asRead = ({ kind, file, row, line, values, raw }: SourceRow): SourceRow => ({
+  kind,
+  file,
+  row,
+  line,
+  values,
+  raw,
+});
 
 /** A temporary folder for generated inputs, removed by `cleanup`. */
 export function tempFiles(): {
