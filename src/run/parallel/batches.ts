@@ -42,10 +42,11 @@ interface Lost {
 
 /**
  * The normalize stage of one input: its items in batches (bounded by rows and by size), sent to the
- * workers when there are any (this thread takes a batch itself while each worker holds two), and
- * settled in read order, a bounded number in flight. Output is the same as in-thread. A worker that dies (out of memory, crashed) costs nothing but time: the rows
- * it held, and every later batch, are normalized in this thread, and `onWorkerLost` gets one
- * warning issue naming the file and the row range.
+ * workers when there are any (this thread takes a batch itself while each worker holds
+ * WORKER_QUEUE), and settled in read order, a bounded number in flight. Output is the same as
+ * in-thread. A worker that dies (out of memory, crashed) costs nothing but time: the rows it held,
+ * and every later batch, are normalized in this thread, and `onWorkerLost` gets one warning issue
+ * naming the file and the row range.
  */
 export class NormalizeBatches {
   private readonly pool: NormalizePool | undefined;
