@@ -47,13 +47,21 @@ function parseJson(body: Buffer): unknown {
   return value;
 }
 
+const bodyBytes = new WeakMap<FastifyRequest, Buffer>();
+
+/** The request's body as it came (an idempotent create fingerprints these bytes); undefined without one. */
+export const bodyBytesOf = (request: FastifyRequest): Buffer | undefined => bodyBytes.get(request);
+
 /**
  * The only body parser: JSON, read by `readBody` (size limit while streaming, chunked bodies
  * included, and a time limit). Other content types get fastify's 415.
  */
 export function registerJsonBody(app: FastifyInstance, limits: BodyLimits): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) =>
-    parseJson(await readBody(payload, request.headers['content-length'], limits)),
-  );
+  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+    const bytes = await readBody(payload, request.headers['content-length'], limits);
+    const value = parseJson(bytes);
+    bodyBytes.set(request, bytes);
+    return value;
+  });
 }
