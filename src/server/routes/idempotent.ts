@@ -20,27 +20,25 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return header;
 }
 
-const routeOf = (request: FastifyRequest): string =>
-  `${request.method} ${request.routeOptions.url ?? request.url}\n`;
+/** sha256 of the request's route and a body text (streamed: the route, then the body). */
+const hashOf = (request: FastifyRequest, body: Buffer | string): string =>
+  createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
+    .update(body)
+    .digest('hex');
 
 /**
  * What makes a repeat the same request: its route and its body's bytes, as a retry sends them
  * (hashed as they came, not serialized again: a 100-contact body is 50 KB).
  */
-const fingerprint = (request: FastifyRequest): string => {
-  const bytes = bodyBytesOf(request);
-  const hash = createHash('sha256').update(routeOf(request));
-  return (bytes ? hash.update(bytes) : hash.update(JSON.stringify(request.body))).digest('hex');
-};
+const fingerprint = (request: FastifyRequest): string =>
+  hashOf(request, bodyBytesOf(request) ?? JSON.stringify(request.body));
 
 /**
  * The fingerprint a key stored by an earlier version holds (its body serialized again from the
  * parsed value): a create retried across an upgrade of the local service still replays.
  */
-const earlierFingerprint = (request: FastifyRequest): string =>
-  createHash('sha256')
-    .update(`${routeOf(request)}${JSON.stringify(request.body)}`)
-    .digest('hex');
+const earlierFingerprint = (request: FastifyRequest): string => hashOf(request, JSON.stringify(request.body));
 
 /** A stored answer goes out as the text it was stored as, with the type fastify gives an object. */
 const asJson = (reply: FastifyReply, text: string): string => {
