@@ -71,6 +71,12 @@ export class Resolver {
        * records are searched again (the updates still stand).
        */
       reuse?: { creates: boolean };
+      /**
+       * No record planned is in the ledger: its scope held no contact when the load began, and
+       * the staging hands out each identity once (a load that follows reading into an empty
+       * target). Planning then looks nothing up (a random read a record on the thread that sends).
+       */
+      keysAreNew?: boolean;
     },
   ) {}
 
@@ -84,7 +90,9 @@ export class Resolver {
   async plan(records: NormalizedRecord[]): Promise<Plan> {
     const { scope, runId, reuse } = this.options;
     const keys = records.map((r) => r.key);
-    const known = scope?.getContacts(keys) ?? new Map();
+    const known = this.options.keysAreNew
+      ? new Map<string, ContactEntry>()
+      : (scope?.getContacts(keys) ?? new Map());
     const earlier =
       scope && runId && reuse ? scope.getResolutions(runId, keys) : new Map<string, Resolution>();
     const plan: Plan = { unchanged: [], updates: [], creates: [] };

@@ -216,7 +216,8 @@ export class SqliteLedgerScope implements LedgerScope {
     guarded(this.file, 'complete a create', () => {
       this.db
         .transaction(() => {
-          const row = this.pendingRow(idempotencyKey);
+          const row = this.statements.selectPendingKeys.get(this.scopeId, idempotencyKey) as
+            Pick<PendingRow, 'run_id' | 'keys' | 'hashes'> | undefined;
           if (!row) {
             throw new ImportError(
               'state_error',
@@ -224,17 +225,17 @@ export class SqliteLedgerScope implements LedgerScope {
               { file: this.file },
             );
           }
-          const pending = toPending(row);
+          const keys = JSON.parse(row.keys) as string[];
+          const hashes = JSON.parse(row.hashes) as string[];
           assertCreateAnswer(
-            { idempotencyKey, ids, keys: pending.keys },
+            { idempotencyKey, ids, keys },
             (id) => (this.statements.selectKeyOfId.get(this.scopeId, id) as { key: string } | undefined)?.key,
           );
-          pending.keys.forEach((key, index) => {
-            this.statements.upsertContact.run(this.scopeId, key, ids[index], pending.hashes[index]);
+          keys.forEach((key, index) => {
+            this.statements.upsertContact.run(this.scopeId, key, ids[index], hashes[index]);
           });
           // Journaled with the ids, so an undo of the run that began the create archives them.
-          if (row.run_id !== null)
-            this.statements.effects.recordCreated(this.scopeId, row.run_id, pending.keys, ids);
+          if (row.run_id !== null) this.statements.effects.recordCreated(this.scopeId, row.run_id, keys, ids);
           this.statements.deletePending.run(this.scopeId, idempotencyKey);
         })
         .immediate();

@@ -18,6 +18,8 @@ export class ScopeStatements {
   readonly selectCustomFields: Database.Statement;
   readonly insertPending: Database.Statement;
   readonly selectPending: Database.Statement;
+  /** A pending create without its body: what completing it reads (the body is tens of KB). */
+  readonly selectPendingKeys: Database.Statement;
   readonly selectPendingAll: Database.Statement;
   readonly deletePending: Database.Statement;
   readonly selectAnyContact: Database.Statement;
@@ -50,6 +52,9 @@ export class ScopeStatements {
     );
     this.selectPending = db.prepare(
       'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
+    );
+    this.selectPendingKeys = db.prepare(
+      'SELECT run_id, keys, hashes FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
     );
     this.selectPendingAll = db.prepare(
       'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',

@@ -4,8 +4,15 @@ import { NormalizePool } from './normalize-pool.js';
 import { normalizeRowOf, type NormalizeRow, type PreparedOutcome, type WorkerSetup } from './protocol.js';
 import { createRowNormalizer } from './row-normalizer.js';
 
-/** Rows per batch, at most. */
-const BATCH_ROWS = 500;
+/**
+ * Rows per batch, at most. Small on purpose: a batch's records and their JSON are alive from the
+ * moment the worker makes them until this thread has staged them, and at 500 rows that outlived
+ * two young collections on both threads, so V8 copied and promoted most of every record (1 GB
+ * promoted in a 200,000-row run) and ran a full collection every quarter second in the worker.
+ * At 100, a 200,000-row dry run costs 12% less CPU and 20 MB less RSS, and a run 2 to 4 s less
+ * wall time (bench/README.md, "Smaller normalize batches").
+ */
+const BATCH_ROWS = 100;
 /**
  * Characters of source text per batch, at most (the row that passes it ends the batch): a worker
  * holds a batch several times over (the rows, their values, the records, their JSON) in a 64 MB
@@ -17,12 +24,13 @@ const HUGE_ROW_CHARS = 4 * BATCH_CHARS;
 /** Characters of source text in flight to the workers, at most (this thread keeps the items too). */
 const IN_FLIGHT_CHARS = 3 * 1024 * 1024;
 /**
- * Batches a worker holds at once (the one it works on and two more): past that, this thread
- * normalizes the next batch itself rather than wait, so both cores work whatever the share of
- * reading and normalizing. Reading is most of this thread's work: at 2 it took so many batches
- * that the worker waited for it (0.8 s of a 200,000-row dry run); 3 is 4% faster (bench/README.md).
+ * Batches a worker holds at once (the one it works on and five more, 600 rows): past that, this
+ * thread normalizes the next batch itself rather than wait, so both cores work whatever the share
+ * of reading and normalizing. Too short a queue and this thread takes so many batches that the
+ * worker waits for it (at 3 batches of 500: 0.8 s of a 200,000-row dry run at 2 batches); with
+ * batches of 100, six keep the worker fed (bench/README.md).
  */
-const WORKER_QUEUE = 3;
+const WORKER_QUEUE = 6;
 
 interface Batch {
   items: SourceItem[];
