@@ -161,8 +161,8 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
     // Only a live run keeps what its searches decided; a dry run writes nothing to the ledger.
     ...(live ? { runId: options.runId } : {}),
     ...(start.reuse ? { reuse: start.reuse } : {}),
-    // Resumed creates (startResolution) are in the scope by now: their keys are not new.
-    ...(follows && live && !start.reuse && scope?.hasContacts() === false ? { keysAreNew: true } : {}),
+    // Checked after startResolution: creates it resumed are in the scope, so their keys are known.
+    ...(follows && !start.reuse && scope?.hasContacts() === false ? { keysAreNew: true } : {}),
   });
   const { chunkSize, maxBodyBytes } = options;
   // Wide records make small batches: what is resolved at once stays near two request bodies.

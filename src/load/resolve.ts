@@ -72,9 +72,10 @@ export class Resolver {
        */
       reuse?: { creates: boolean };
       /**
-       * No record planned is in the ledger: its scope held no contact when the load began, and
-       * the staging hands out each identity once (a load that follows reading into an empty
-       * target). Planning then looks nothing up (a random read a record on the thread that sends).
+       * No record planned is in the ledger: its scope held no contact when planning began (after
+       * any resumed creates), and the staging hands out each identity once (a load that follows
+       * reading into an empty target). Planning then looks nothing up (a random read a record on
+       * the thread that sends).
        */
       keysAreNew?: boolean;
     },

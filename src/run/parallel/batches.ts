@@ -9,8 +9,8 @@ import { createRowNormalizer } from './row-normalizer.js';
  * moment the worker makes them until this thread has staged them, and at 500 rows that outlived
  * two young collections on both threads, so V8 copied and promoted most of every record (1 GB
  * promoted in a 200,000-row run) and ran a full collection every quarter second in the worker.
- * At 100, a 200,000-row dry run costs 12% less CPU and 20 MB less RSS, and a run 2 to 4 s less
- * wall time (bench/README.md, "Smaller normalize batches").
+ * At 100, a 200,000-row dry run costs 12% less CPU and 26 MB less RSS, and a run about 2 s less
+ * (bench/README.md, "Issue 10: smaller normalize batches").
  */
 const BATCH_ROWS = 100;
 /**
@@ -27,7 +27,7 @@ const IN_FLIGHT_CHARS = 3 * 1024 * 1024;
  * Batches a worker holds at once (the one it works on and five more, 600 rows): past that, this
  * thread normalizes the next batch itself rather than wait, so both cores work whatever the share
  * of reading and normalizing. Too short a queue and this thread takes so many batches that the
- * worker waits for it (at 3 batches of 500: 0.8 s of a 200,000-row dry run at 2 batches); with
+ * worker waits for it (two batches of 500 cost a 200,000-row dry run 0.8 s against three); with
  * batches of 100, six keep the worker fed (bench/README.md).
  */
 const WORKER_QUEUE = 6;
