@@ -15,7 +15,7 @@ export { API_ENDPOINTS, answers } from './endpoints.js';
 export { bulkUpdateBody, bulkUpdateElementJson, createContactsBody, type BulkUpdateInput } from './bodies.js';
 export { RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
-export { parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';
+export { isLoopbackUrl, parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';
 export { redact, createRedactor, REDACTED, MIN_SECRET_REPLACED_ANYWHERE } from './redact.js';
 export { computeRetryDelay, type RetryPolicy } from './retry.js';
 export {

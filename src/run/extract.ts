@@ -31,6 +31,11 @@ export interface ExtractOptions {
    * as they come.
    */
   loadMeanwhile?: boolean;
+  /**
+   * With loadMeanwhile: the target is another process on this machine, busy with the load while
+   * this run reads, so it takes one of the cores the workers are counted from (workersFor).
+   */
+  targetSharesCores?: boolean;
 }
 
 /** What the extract stage writes to (settle-batch.ts), and the inputs it opened. */
@@ -107,7 +112,10 @@ const extractInput = async (
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
   const batches = new NormalizeBatches(
     setup,
-    workersFor(path, options.workers),
+    workersFor(path, {
+      requested: options.workers,
+      coresTaken: options.loadMeanwhile && options.targetSharesCores ? 1 : 0,
+    }),
     batchSettler(ctx, input),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,

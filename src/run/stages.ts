@@ -7,7 +7,7 @@ import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { openLedger, type Ledger } from '../state/index.js';
-import { extract } from './extract.js';
+import { extract, type ExtractOptions } from './extract.js';
 import { hashInputs, type HashedInput } from './fingerprint.js';
 import type { RunSettings } from './options.js';
 import { RunOutputs } from './outputs.js';
@@ -186,7 +186,10 @@ export const extractAndLoadStages = async (
   const reading = new Promise<boolean>((resolve) => (readingEnded = resolve));
   const loading = loadStage(run, opened, extract, progress.onLoad, { reading, stop: readingFailed.signal });
   try {
-    await extractInto(run, opened, extract, progress.onRead, { loadMeanwhile: true });
+    await extractInto(run, opened, extract, progress.onRead, {
+      loadMeanwhile: true,
+      targetSharesCores: opened.target.sharesCores,
+    });
   } finally {
     extract.staging.end();
     progress.onReadEnd();
@@ -230,7 +233,7 @@ const extractInto = async (
   opened: Opened,
   result: ExtractResult,
   onRead: OnRead,
-  how: { loadMeanwhile?: boolean } = {},
+  how: Pick<ExtractOptions, 'loadMeanwhile' | 'targetSharesCores'> = {},
 ): Promise<void> => {
   const { settings, pipeline, options } = run;
   try {
@@ -244,7 +247,7 @@ const extractInto = async (
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
-        ...(how.loadMeanwhile ? { loadMeanwhile: true } : {}),
+        ...how,
         onRecord: onRead,
       },
       {

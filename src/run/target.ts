@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { isRequestError } from '../client/errors.js';
-import { parseTargetUrl } from '../client/target-url.js';
+import { isLoopbackUrl, parseTargetUrl } from '../client/target-url.js';
 import { ImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import type { LocalService } from '../server/index.js';
 import { LOCAL_TARGET, scopeId } from '../state/index.js';
@@ -24,6 +24,11 @@ export interface ConnectedTarget {
   empty: boolean;
   /** Set when the run started the local service itself. */
   local?: { url: string; db: string; keyFile: string };
+  /**
+   * The target is another process on this machine (a loopback URL): while it loads, its work
+   * takes a core from this run. The local service a run starts itself runs on the run's own thread.
+   */
+  sharesCores: boolean;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,7 @@ export const connectTarget = async (options: {
       return {
         label: 'local',
         empty: true,
+        sharesCores: false,
         ...(key ? { scopeId: scopeId(LOCAL_TARGET, key) } : {}),
         close: async () => {},
       };
@@ -104,6 +110,7 @@ export const connectTarget = async (options: {
     // The local target's port changes every run; it is one per state directory (and so per ledger).
     scopeId: scopeId(local ? LOCAL_TARGET : url, spec.apiKey),
     empty,
+    sharesCores: !local && isLoopbackUrl(url),
     ...(local ? { local } : {}),
     close,
   };

@@ -10,12 +10,20 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
 /**
  * How many normalize workers an input gets: `CONTACT_IMPORT_WORKERS` when set (0 = in-thread),
- * else one per core but one (at least 1, at most 4) for a file of PARALLEL_MIN_BYTES or more, else none. stdin and
- * unreadable paths get none: the reader reports those.
+ * else, for a file of PARALLEL_MIN_BYTES or more, one per core this run can count on but the one
+ * the main thread keeps (at most 4), else none. `coresTaken`: cores another process on this
+ * machine needs meanwhile (a local service loading while this run reads). With none left over the
+ * file is normalized in-thread: on two cores shared with a service, a worker's parallelism is taken
+ * from the service, and it costs 2 to 3 CPU-s a 200,000-row run in copies and collections
+ * (bench/README.md, "Issue 10: in-thread beside a local service"). stdin and unreadable paths get
+ * none: the reader reports those.
  */
-export const workersFor = (path: string, requested?: number): number => {
+export const workersFor = (
+  path: string,
+  how: { requested?: number | undefined; coresTaken?: number } = {},
+): number => {
   const fromEnv = process.env.CONTACT_IMPORT_WORKERS;
-  const wanted = requested ?? (fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : undefined);
+  const wanted = how.requested ?? (fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : undefined);
   if (wanted !== undefined) return Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 16) : 0;
   if (path === '-') return 0;
   try {
@@ -23,8 +31,10 @@ export const workersFor = (path: string, requested?: number): number => {
   } catch {
     return 0;
   }
-  // The main thread reads, stages and loads: it keeps a core of its own.
-  return Math.min(4, Math.max(1, availableParallelism() - 1));
+  const taken = how.coresTaken ?? 0;
+  // The main thread reads, stages and loads: it keeps a core of its own. With no core taken, a
+  // worker at least, even on one core: the reading thread then waits on the disk, not on V8.
+  return Math.min(4, Math.max(taken > 0 ? 0 : 1, availableParallelism() - 1 - taken));
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargetUrl, targetLabel } from '../../../src/client/index.js';
+import { isLoopbackUrl, parseTargetUrl, targetLabel } from '../../../src/client/index.js';
 import { ImportError } from '../../../src/core/errors/index.js';
 
 const refusal = (input: string): ImportError => {
@@ -76,5 +76,26 @@ describe('parseTargetUrl', () => {
   it('targetLabel names a target for reports: parsed when valid, as typed otherwise', () => {
     expect(targetLabel('https://crs.example.com/v1/')).toBe('https://crs.example.com');
     expect(targetLabel('crs.example.com')).toBe('crs.example.com');
+  });
+});
+
+describe('isLoopbackUrl', () => {
+  it('knows the addresses of this machine from the others', () => {
+    for (const url of [
+      'http://127.0.0.1:4000',
+      'http://localhost:80',
+      'http://[::1]:9',
+      'http://127.3.2.1',
+      'https://LOCALHOST/x',
+    ])
+      expect(isLoopbackUrl(url), url).toBe(true);
+    for (const url of [
+      'https://crs.example.com',
+      'http://10.0.0.1:4000',
+      'http://128.0.0.1',
+      'http://localhost.example.com',
+      'http://[::2]',
+    ])
+      expect(isLoopbackUrl(url), url).toBe(false);
   });
 });

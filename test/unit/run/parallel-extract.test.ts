@@ -161,7 +161,7 @@ describe('extract with normalize workers', () => {
     expect(workersFor(join(root, 'samples/generic.csv'))).toBe(0);
     expect(workersFor('-')).toBe(0);
     expect(workersFor(join(work, 'missing.csv'))).toBe(0);
-    expect(workersFor('-', 2)).toBe(2);
-    expect(workersFor('x.csv', 0)).toBe(0);
+    expect(workersFor('-', { requested: 2 })).toBe(2);
+    expect(workersFor('x.csv', { requested: 0 })).toBe(0);
   });
 });

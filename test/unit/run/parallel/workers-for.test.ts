@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+// The machine's cores, as this test sets them.
+const machine = vi.hoisted(() => ({ cores: 2 }));
+vi.mock('node:os', async (original) => ({
+  ...(await original<typeof import('node:os')>()),
+  availableParallelism: () => machine.cores,
+}));
+
+const { PARALLEL_MIN_BYTES, workersFor } = await import('../../../../src/run/parallel/normalize-pool.js');
+
+const work = mkdtempSync(join(tmpdir(), 'workers-for-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterEach(() => vi.unstubAllEnvs());
+
+/** A sparse file of `bytes`: only its size matters here. */
+const fileOf = (name: string, bytes: number): string => {
+  const path = join(work, name);
+  writeFileSync(path, '');
+  truncateSync(path, bytes);
+  return path;
+};
+
+describe('workersFor', () => {
+  const large = fileOf('large.csv', PARALLEL_MIN_BYTES);
+  const small = fileOf('small.csv', PARALLEL_MIN_BYTES - 1);
+
+  it('gives a large file a worker per core but the main thread, one at least, four at most', () => {
+    vi.stubEnv('CONTACT_IMPORT_WORKERS', '');
+    for (const [cores, workers] of [
+      [1, 1],
+      [2, 1],
+      [3, 2],
+      [5, 4],
+      [16, 4],
+    ] as const) {
+      machine.cores = cores;
+      expect(workersFor(large), `${cores} cores`).toBe(workers);
+    }
+    expect(workersFor(small)).toBe(0);
+  });
+
+  it('leaves a core to a service on this machine that loads meanwhile: none on two cores', () => {
+    vi.stubEnv('CONTACT_IMPORT_WORKERS', '');
+    for (const [cores, workers] of [
+      [1, 0],
+      [2, 0],
+      [3, 1],
+      [4, 2],
+      [16, 4],
+    ] as const) {
+      machine.cores = cores;
+      expect(workersFor(large, { coresTaken: 1 }), `${cores} cores`).toBe(workers);
+    }
+  });
+
+  it('takes an explicit number, or CONTACT_IMPORT_WORKERS, over the rule', () => {
+    machine.cores = 2;
+    vi.stubEnv('CONTACT_IMPORT_WORKERS', '2');
+    expect(workersFor(large, { coresTaken: 1 })).toBe(2);
+    expect(workersFor(small)).toBe(2);
+    expect(workersFor(large, { requested: 0 })).toBe(0);
+    vi.stubEnv('CONTACT_IMPORT_WORKERS', '0');
+    expect(workersFor(large)).toBe(0);
+    expect(workersFor(large, { requested: 3, coresTaken: 1 })).toBe(3);
+  });
+});
