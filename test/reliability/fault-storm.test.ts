@@ -116,11 +116,16 @@ describe('fault storms', () => {
       const file = writeGenericCsv(dir, 'people.csv', rows);
 
       let down: Promise<void> | undefined;
+      let chunksDone = 0;
       const stopped: RunResult = await importFile(file, dir, 'down', {
         chunkSize: 50,
         client: { timeoutMs: 2000, retries: 3, minRetryDelayMs: 10, maxRetryDelayMs: 50 },
-        onProgress: (p) => {
-          if (p.phase === 'load' && p.done >= 400) down ??= svc!.service.close();
+        // Down once 400 are created: counted by chunk, since a run that loads while it reads
+        // reports load progress only once reading ends, and by then it may have sent nearly all.
+        hooks: {
+          onStep: (step) => {
+            if (step === 'create-done' && ++chunksDone === 8) down ??= svc!.service.close();
+          },
         },
       });
       await down;
