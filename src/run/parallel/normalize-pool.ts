@@ -12,7 +12,8 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
  * How many normalize workers an input gets: `CONTACT_IMPORT_WORKERS` when set (0 = in-thread),
  * else, for a file of PARALLEL_MIN_BYTES or more, one per core this run can count on but the one
  * the main thread keeps (at most 4), else none. `coresTaken`: cores another process on this
- * machine needs meanwhile (a local service loading while this run reads). With none left over the
+ * machine needs meanwhile (a local service loading while this run reads); `cores`: the machine's
+ * unless given. With none left over the
  * file is normalized in-thread: on two cores shared with a service, a worker's parallelism is taken
  * from the service, and it costs 2 to 3 CPU-s a 200,000-row run in copies and collections
  * (bench/README.md, "Issue 10: in-thread beside a local service"). stdin and unreadable paths get
@@ -20,7 +21,7 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
  */
 export const workersFor = (
   path: string,
-  how: { requested?: number | undefined; coresTaken?: number } = {},
+  how: { requested?: number | undefined; coresTaken?: number; cores?: number } = {},
 ): number => {
   const fromEnv = process.env.CONTACT_IMPORT_WORKERS;
   const wanted = how.requested ?? (fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : undefined);
@@ -34,7 +35,8 @@ export const workersFor = (
   const taken = how.coresTaken ?? 0;
   // The main thread reads, stages and loads: it keeps a core of its own. With no core taken, a
   // worker at least, even on one core: the reading thread then waits on the disk, not on V8.
-  return Math.min(4, Math.max(taken > 0 ? 0 : 1, availableParallelism() - 1 - taken));
+  const cores = how.cores ?? availableParallelism();
+  return Math.min(4, Math.max(taken > 0 ? 0 : 1, cores - 1 - taken));
 };
 
 /**

@@ -2,15 +2,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-
-// The machine's cores, as this test sets them.
-const machine = vi.hoisted(() => ({ cores: 2 }));
-vi.mock('node:os', async (original) => ({
-  ...(await original<typeof import('node:os')>()),
-  availableParallelism: () => machine.cores,
-}));
-
-const { PARALLEL_MIN_BYTES, workersFor } = await import('../../../../src/run/parallel/normalize-pool.js');
+import { PARALLEL_MIN_BYTES, workersFor } from '../../../../src/run/parallel/normalize-pool.js';
 
 const work = mkdtempSync(join(tmpdir(), 'workers-for-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -37,10 +29,9 @@ describe('workersFor', () => {
       [5, 4],
       [16, 4],
     ] as const) {
-      machine.cores = cores;
-      expect(workersFor(large), `${cores} cores`).toBe(workers);
+      expect(workersFor(large, { cores }), `${cores} cores`).toBe(workers);
     }
-    expect(workersFor(small)).toBe(0);
+    expect(workersFor(small, { cores: 8 })).toBe(0);
   });
 
   it('leaves a core to a service on this machine that loads meanwhile: none on two cores', () => {
@@ -52,15 +43,13 @@ describe('workersFor', () => {
       [4, 2],
       [16, 4],
     ] as const) {
-      machine.cores = cores;
-      expect(workersFor(large, { coresTaken: 1 }), `${cores} cores`).toBe(workers);
+      expect(workersFor(large, { coresTaken: 1, cores }), `${cores} cores`).toBe(workers);
     }
   });
 
   it('takes an explicit number, or CONTACT_IMPORT_WORKERS, over the rule', () => {
-    machine.cores = 2;
     vi.stubEnv('CONTACT_IMPORT_WORKERS', '2');
-    expect(workersFor(large, { coresTaken: 1 })).toBe(2);
+    expect(workersFor(large, { coresTaken: 1, cores: 2 })).toBe(2);
     expect(workersFor(small)).toBe(2);
     expect(workersFor(large, { requested: 0 })).toBe(0);
     vi.stubEnv('CONTACT_IMPORT_WORKERS', '0');
