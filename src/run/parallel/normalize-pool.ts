@@ -13,11 +13,10 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
  * else, for a file of PARALLEL_MIN_BYTES or more, one per core this run can count on but the one
  * the main thread keeps (at most 4), else none. `coresTaken`: cores another process on this
  * machine needs meanwhile (a local service loading while this run reads); `cores`: the machine's
- * unless given. With none left over the
- * file is normalized in-thread: on two cores shared with a service, a worker's parallelism is taken
- * from the service, and it costs 2 to 3 CPU-s a 200,000-row run in copies and collections
- * (bench/README.md, "Issue 10: in-thread beside a local service"). stdin and unreadable paths get
- * none: the reader reports those.
+ * unless given. With none left over the file is normalized in-thread: on two cores shared with a
+ * service, a worker's parallelism is taken from the service, and it costs 2 to 3 CPU-s a
+ * 200,000-row run in copies and collections (bench/README.md, "Issue 10: in-thread beside a local
+ * service"). stdin and unreadable paths get none: the reader reports those.
  */
 export const workersFor = (
   path: string,
