@@ -10,10 +10,7 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?([/?#]|$)/i;
 
 /** The URL's host is this machine's loopback: a service there runs on this machine's cores. */
-export const isLoopbackUrl = (url: string): boolean => {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-};
+export const isLoopbackUrl = (url: string): boolean => LOOPBACK.test(new URL(url).host);
 
 /**
  * The text as typed, minus everything up to its last `@` (any `user:password@`, even one holding
