@@ -26,16 +26,16 @@ export interface ExtractOptions {
   /** Run hook (run/hooks.ts): each normalize worker exits when its n-th batch arrives. */
   workerExitAt?: number;
   /**
-   * A load runs on this thread meanwhile (load while reading): the workers normalize every batch,
-   * this thread never takes one itself, and the read loop gives way often, so answers are taken
-   * as they come.
+   * A load runs on this thread meanwhile (load while reading): the workers, if any, normalize
+   * every batch (this thread takes none itself), and the read loop gives way often, so answers
+   * are taken as they come.
    */
   loadMeanwhile?: boolean;
   /**
-   * With loadMeanwhile: the target is another process on this machine, busy with the load while
-   * this run reads, so it takes one of the cores the workers are counted from (workersFor).
+   * Cores another process on this machine needs while the inputs are read (a local service that
+   * loads meanwhile): the workers are counted from the cores left (workersFor).
    */
-  targetSharesCores?: boolean;
+  coresTaken?: number;
 }
 
 /** What the extract stage writes to (settle-batch.ts), and the inputs it opened. */
@@ -112,10 +112,7 @@ const extractInput = async (
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
   const batches = new NormalizeBatches(
     setup,
-    workersFor(path, {
-      requested: options.workers,
-      coresTaken: options.loadMeanwhile && options.targetSharesCores ? 1 : 0,
-    }),
+    workersFor(path, { requested: options.workers, coresTaken: options.coresTaken }),
     batchSettler(ctx, input),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,

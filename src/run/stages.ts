@@ -188,7 +188,7 @@ export const extractAndLoadStages = async (
   try {
     await extractInto(run, opened, extract, progress.onRead, {
       loadMeanwhile: true,
-      targetSharesCores: opened.target.sharesCores,
+      coresTaken: opened.target.sharesCores ? 1 : 0,
     });
   } finally {
     extract.staging.end();
@@ -233,7 +233,7 @@ const extractInto = async (
   opened: Opened,
   result: ExtractResult,
   onRead: OnRead,
-  how: Pick<ExtractOptions, 'loadMeanwhile' | 'targetSharesCores'> = {},
+  how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
 ): Promise<void> => {
   const { settings, pipeline, options } = run;
   try {

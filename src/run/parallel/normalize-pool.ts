@@ -20,7 +20,7 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
  */
 export const workersFor = (
   path: string,
-  how: { requested?: number | undefined; coresTaken?: number; cores?: number } = {},
+  how: { requested?: number | undefined; coresTaken?: number | undefined; cores?: number } = {},
 ): number => {
   const fromEnv = process.env.CONTACT_IMPORT_WORKERS;
   const wanted = how.requested ?? (fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : undefined);
@@ -32,8 +32,8 @@ export const workersFor = (
     return 0;
   }
   const taken = how.coresTaken ?? 0;
-  // The main thread reads, stages and loads: it keeps a core of its own. With no core taken, a
-  // worker at least, even on one core: the reading thread then waits on the disk, not on V8.
+  // The main thread reads, stages and loads: it keeps a core of its own. With no core taken by
+  // another process, one worker at least, as always.
   const cores = how.cores ?? availableParallelism();
   return Math.min(4, Math.max(taken > 0 ? 0 : 1, cores - 1 - taken));
 };
