@@ -54,6 +54,17 @@ export interface SourceRow {
   cells?: readonly string[];
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */
   raw: string;
+  /** What the reader read with a doubt but read (a line in another encoding): warnings for the row. */
+  warnings?: ReadWarning[];
+}
+
+/** A warning a reader attaches to a row it did read (issues.csv, stage `read`). */
+export interface ReadWarning {
+  code: IssueCode;
+  message: string;
+  /** The field (column, key or property) it concerns, when one. */
+  field?: string;
+  value?: string;
 }
 
 /** A record the reader could not turn into values (ragged row, bad NDJSON line). */

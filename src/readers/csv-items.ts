@@ -1,6 +1,7 @@
-import type { SourceItem, SourceProblem, SourceRow } from '../core/types.js';
+import type { ReadWarning, SourceItem, SourceProblem, SourceRow } from '../core/types.js';
 import type { CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
+import { warnOtherEncoding } from './read-warnings.js';
 import type { TextSource } from './text-source.js';
 
 /**
@@ -59,7 +60,11 @@ export class CsvItems {
         raw,
       );
     }
-    return new CsvRow(file, row, line, raw, fields, this.names, this.hasProtoName);
+    return warnOtherEncoding(
+      new CsvRow(file, row, line, raw, fields, this.names, this.hasProtoName),
+      transcoder,
+      `Row ${row}`,
+    );
   }
 
   private problem(code: SourceProblem['code'], line: number, message: string, raw: string): SourceProblem {
@@ -74,6 +79,7 @@ export class CsvItems {
  */
 class CsvRow implements SourceRow {
   readonly kind = 'row';
+  warnings?: ReadWarning[];
   private keyed: Record<string, unknown> | undefined;
 
   constructor(

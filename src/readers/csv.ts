@@ -7,7 +7,7 @@ import { detectDelimiter } from './detect.js';
 import { nameHeader } from './header.js';
 import { countLineBreaks } from './line-breaks.js';
 import { MAX_RECORD_CHARS } from './limits.js';
-import type { TextSource } from './text-source.js';
+import { withLiveEncoding, type TextSource } from './text-source.js';
 
 export interface CsvOptions {
   path: string;
@@ -82,7 +82,7 @@ export async function openCsv(text: TextSource, options: CsvOptions): Promise<Op
     throw headerUnreadable(file, header, headerLine);
   }
   const { names, issues: headerIssues } = nameHeader(header.fields, file);
-  const info = { path: file, format, encoding: text.encoding, delimiter, rows: 0 };
+  const info = withLiveEncoding({ path: file, format, encoding: '', delimiter, rows: 0 }, text);
   const rows = new CsvItems(file, names, text);
   return {
     info,

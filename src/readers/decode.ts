@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { ImportError } from '../core/errors/index.js';
+import { LineTranscoder } from './line-transcoder.js';
 import { completeUtf8Length, INVALID_MARK, isUtf8, repairUtf8 } from './utf8.js';
 
 /**
@@ -7,6 +8,7 @@ import { completeUtf8Length, INVALID_MARK, isUtf8, repairUtf8 } from './utf8.js'
  * reader parses UTF-8 after this step, so line and delimiter handling is the same for all encodings.
  */
 export interface Transcoder {
+  /** The input's encoding; one read line by line may learn it as it goes (line-transcoder.ts). */
   readonly encoding: string;
   /** True once some bytes were not valid in the encoding; they appear as INVALID_MARK. */
   invalidSeen: boolean;
@@ -14,6 +16,11 @@ export interface Transcoder {
   nulSeen: boolean;
   write(chunk: Buffer): Buffer;
   end(): Buffer;
+  /**
+   * The encoding some line of a record on lines [line, last] was read in when that is not
+   * `encoding`; asked record by record, in order. Only an input read line by line has any.
+   */
+  otherEncodingIn?(line: number, last: number): string | undefined;
 }
 
 const ALIASES: Record<string, string> = {
@@ -99,7 +106,12 @@ class IconvTranscoder implements Transcoder {
   }
 }
 
-export function createTranscoder(encoding: string): Transcoder {
+/**
+ * The decoder for an input: line by line, UTF-8 or Windows-1252 each, when its encoding was not
+ * declared and no BOM or NUL pattern told another (`lineWise`, the label from detection).
+ */
+export function createTranscoder(encoding: string, lineWise?: { label: string | undefined }): Transcoder {
+  if (lineWise) return new LineTranscoder(lineWise.label);
   return encoding === 'utf-8' ? new Utf8Transcoder() : new IconvTranscoder(encoding);
 }
 

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
 import type { InputFormat } from '../core/types.js';
 import { UNSUPPORTED_SPREADSHEETS } from './file-kind.js';
-import { completeUtf8Length, isUtf8 } from './utf8.js';
+import { labelOfPrefix } from './line-transcoder.js';
 
 const FORMAT_BY_EXTENSION: Record<string, InputFormat> = {
   '.csv': 'csv',
@@ -36,6 +36,12 @@ export interface DetectedEncoding {
   encoding: string;
   /** Bytes of byte-order mark at the start, to drop. */
   bomLength: number;
+  /**
+   * Present when the input is read line by line (line-transcoder.ts): no encoding was declared and
+   * neither a UTF-16 BOM nor the UTF-16 NUL pattern told one. `label` is what its first lines that
+   * are not ASCII tell (undefined when all are ASCII; a UTF-8 BOM says UTF-8).
+   */
+  lineWise?: { label: string | undefined };
 }
 
 const BOMS: Array<{ bytes: number[]; encoding: string }> = [
@@ -70,19 +76,21 @@ function utf16Pattern(prefix: Buffer): 'utf-16le' | 'utf-16be' | undefined {
 
 /**
  * Encoding of an input from its first bytes: a declared encoding wins (its own BOM is dropped);
- * else a BOM; else the UTF-16 NUL pattern; else UTF-8 when the bytes are valid UTF-8; else
- * windows-1252, which decodes any byte.
+ * else a UTF-16 BOM or the UTF-16 NUL pattern; else the input is read line by line, each line as
+ * UTF-8 or Windows-1252 (a UTF-8 BOM, or most of the first lines that are not ASCII, name the
+ * file's encoding).
  */
 export function detectEncoding(prefix: Buffer, atEnd: boolean, declared?: string): DetectedEncoding {
   const bom = bomOf(prefix);
   if (declared !== undefined) {
     return { encoding: declared, bomLength: bom?.encoding === declared ? bom.bomLength : 0 };
   }
+  if (bom?.encoding === 'utf-8') return { ...bom, lineWise: { label: 'utf-8' } };
   if (bom) return bom;
   const utf16 = utf16Pattern(prefix);
   if (utf16) return { encoding: utf16, bomLength: 0 };
-  const checked = atEnd ? prefix : prefix.subarray(0, completeUtf8Length(prefix));
-  return { encoding: isUtf8(checked) ? 'utf-8' : 'windows-1252', bomLength: 0 };
+  const label = labelOfPrefix(prefix, atEnd);
+  return { encoding: label ?? 'utf-8', bomLength: 0, lineWise: { label } };
 }
 
 /** A NUL byte in the first bytes of a file that is not UTF-16 means it is binary, not text. */

@@ -5,6 +5,7 @@ import { ElementAssembler, type AssembledElement } from './json-assembler.js';
 import { describeJsonValue } from './json-kind.js';
 import { JsonElementLines } from './json-lines.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
+import { warnOtherEncoding } from './read-warnings.js';
 import type { TextSource } from './text-source.js';
 
 /** Characters given to the tokenizer per call. */
@@ -90,7 +91,8 @@ export class JsonArrayItems {
       const message = `Element ${row} of ${file} is ${describeJsonValue(value)}; expected an object.`;
       return this.problem('row_unparseable', message, raw);
     }
-    return { kind: 'row', file, row, line, values: value as Record<string, unknown>, raw };
+    const item: SourceItem = { kind: 'row', file, row, line, values: value as Record<string, unknown>, raw };
+    return warnOtherEncoding(item, this.text.transcoder, `Element ${row}`, this.lines.endOfLast(line));
   }
 
   private problem(code: 'row_unparseable' | 'invalid_encoding', message: string, raw: string): SourceItem {

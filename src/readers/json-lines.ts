@@ -55,6 +55,16 @@ export class JsonElementLines {
     }
   }
 
+  /**
+   * The last line of the element just assembled, at the latest: the line before the next element
+   * seen (its own when that starts on it), else the line the scanner reached, which only
+   * whitespace, a comma or the closing bracket separates from the element's end.
+   */
+  endOfLast(line: number): number {
+    const next = this.starts[this.head];
+    return next === undefined ? this.line : Math.max(line, next - 1);
+  }
+
   /** The line of the next element, in order (the current line if the scanner saw none). */
   next(): number {
     const line = this.starts[this.head++] ?? this.line;

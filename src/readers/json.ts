@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ImportError } from '../core/errors/index.js';
 import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
 import { JsonArrayItems } from './json-array-items.js';
-import type { TextSource } from './text-source.js';
+import { withLiveEncoding, type TextSource } from './text-source.js';
 import { headerlessSource } from './headerless-source.js';
 
 const describeStart = (char: string): string => {
@@ -49,7 +49,10 @@ export async function openJson(text: TextSource, file: string): Promise<OpenedSo
       },
     );
   }
-  const info = { path: file, format: 'json' as const, encoding: text.encoding, delimiter: null, rows: 0 };
+  const info = withLiveEncoding(
+    { path: file, format: 'json' as const, encoding: '', delimiter: null, rows: 0 },
+    text,
+  );
   return headerlessSource(info, jsonItems(start, decoder, text, info), text.close);
 }
 

@@ -3,7 +3,8 @@ import type { OpenedSource, SourceItem, SourceProblem } from '../core/types.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { splitLines } from './lines.js';
 import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
-import type { TextSource } from './text-source.js';
+import { warnOtherEncoding } from './read-warnings.js';
+import { withLiveEncoding, type TextSource } from './text-source.js';
 import { describeJsonValue } from './json-kind.js';
 import { headerlessSource } from './headerless-source.js';
 
@@ -27,7 +28,10 @@ function tooDeep(value: unknown, limit: number): boolean {
  * valid in the encoding) is a problem and reading goes on. An input without any line is an ImportError.
  */
 export function openNdjson(text: TextSource, file: string): OpenedSource {
-  const info = { path: file, format: 'ndjson' as const, encoding: text.encoding, delimiter: null, rows: 0 };
+  const info = withLiveEncoding(
+    { path: file, format: 'ndjson' as const, encoding: '', delimiter: null, rows: 0 },
+    text,
+  );
   const { transcoder } = text;
 
   async function* items(): AsyncGenerator<SourceItem> {
@@ -58,6 +62,7 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
           if (item.kind === 'row') {
             item.row = row;
             item.line = line;
+            warnOtherEncoding(item, transcoder, `Line ${row}`, line);
           }
         }
         info.rows++;

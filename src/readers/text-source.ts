@@ -16,7 +16,8 @@ export interface TextSourceOptions {
 
 /** An input as UTF-8 bytes (BOM dropped), whatever its encoding. */
 export interface TextSource {
-  encoding: string;
+  /** The input's encoding; for one read line by line, what its lines told so far. */
+  readonly encoding: string;
   transcoder: Transcoder;
   chunks: AsyncGenerator<Buffer>;
   close(): Promise<void>;
@@ -59,11 +60,13 @@ export async function openText(options: TextSourceOptions): Promise<TextSource> 
   try {
     const { prefix, atEnd } = await readPrefix(bytes);
     assertNotBinaryKind(prefix, options.path);
-    const { encoding, bomLength } = detectEncoding(prefix, atEnd, declared);
+    const { encoding, bomLength, lineWise } = detectEncoding(prefix, atEnd, declared);
     assertNotBinary(prefix.subarray(bomLength), encoding, options.path);
-    const transcoder = createTranscoder(encoding);
+    const transcoder = createTranscoder(encoding, lineWise);
     return {
-      encoding,
+      get encoding() {
+        return transcoder.encoding;
+      },
       transcoder,
       chunks: transcode(bytes, prefix.subarray(bomLength), transcoder),
       close: bytes.close,
@@ -73,3 +76,10 @@ export async function openText(options: TextSourceOptions): Promise<TextSource> 
     throw error;
   }
 }
+
+/**
+ * `info` with its `encoding` kept as the input's: an input read line by line learns its encoding
+ * at its first line that is not ASCII, which may come long after the info was made.
+ */
+export const withLiveEncoding = <T extends { encoding: string }>(info: T, text: TextSource): T =>
+  Object.defineProperty(info, 'encoding', { get: () => text.encoding, enumerable: true });

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 /**
  * Stands in for bytes that are not valid UTF-8. A noncharacter (U+FDD0) rather than U+FFFD, so a
@@ -23,7 +23,7 @@ export function completeUtf8Length(bytes: Buffer): number {
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
 
 /** Length of the valid sequence starting at `index`, or 0 when the byte there starts none. */
-function sequenceLength(bytes: Buffer, index: number): number {
+export function sequenceLength(bytes: Buffer, index: number): number {
   const lead = bytes[index]!;
   if (lead < 0x80) return 1;
   const second = bytes[index + 1];
@@ -70,4 +70,4 @@ export function repairUtf8(bytes: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-export { isUtf8 };
+export { isAscii, isUtf8 };

@@ -1,7 +1,8 @@
 import { ImportError } from '../core/errors/index.js';
 import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
 import { MAX_RECORD_CHARS } from './limits.js';
-import type { TextSource } from './text-source.js';
+import { warnOtherEncoding } from './read-warnings.js';
+import { withLiveEncoding, type TextSource } from './text-source.js';
 import { splitCards, type ContentLine, type RawCard } from './vcard-cards.js';
 import {
   BINARY_PROPERTIES,
@@ -81,7 +82,10 @@ const readCard = (card: RawCard, file: string, encoding: string): CardOutcome =>
  * members by UID, not a person, so they are no record (members' CATEGORIES still become groups).
  */
 export function openVcard(text: TextSource, file: string): OpenedSource {
-  const info: InputInfo = { path: file, format: 'vcard', encoding: text.encoding, delimiter: null, rows: 0 };
+  const info: InputInfo = withLiveEncoding(
+    { path: file, format: 'vcard', encoding: '', delimiter: null, rows: 0 },
+    text,
+  );
 
   async function* items(): AsyncGenerator<SourceItem> {
     try {
@@ -98,7 +102,7 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
           continue;
         }
         info.rows++;
-        yield item;
+        yield warnOtherEncoding(item, text.transcoder, `Card ${info.rows}`);
       }
       if (info.rows === 0 && info.ignored?.['group card'] === undefined) {
         throw new ImportError(

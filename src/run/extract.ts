@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createRowMapper, unusedColumns, type Pipeline, type UnusedColumns } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
-import type { InputInfo, Issue, OpenedSource } from '../core/types.js';
+import type { InputInfo, Issue, OpenedSource, SourceRow } from '../core/types.js';
 import { NormalizeBatches } from './parallel/batches.js';
 import { workersFor } from './parallel/normalize-pool.js';
 import type { WorkerSetup } from './parallel/protocol.js';
@@ -122,6 +122,7 @@ const extractInput = async (
     try {
       for await (const item of source.items) {
         totals.read += 1;
+        if (item.kind === 'row' && item.warnings) noteReadWarnings(ctx.outputs, item);
         const dispatched = batches.add(item);
         if (dispatched) await dispatched;
         if ((totals.read & 1023) === 0) {
@@ -188,6 +189,23 @@ const noteHeader = (
       value: h.renamed,
       code: h.code,
       message: h.message,
+    });
+  }
+};
+
+/** The warnings a reader attached to a row it read (a line in another encoding, a lone surrogate). */
+const noteReadWarnings = (outputs: RunOutputs, row: SourceRow): void => {
+  for (const warning of row.warnings ?? []) {
+    outputs.issues.add({
+      file: row.file,
+      row: row.row,
+      line: row.line,
+      severity: 'warning',
+      stage: 'read',
+      field: warning.field ?? '',
+      value: warning.value ?? '',
+      code: warning.code,
+      message: warning.message,
     });
   }
 };

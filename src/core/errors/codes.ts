@@ -70,6 +70,10 @@ export const ISSUE_CODES = {
   undo_not_undone:
     'Something the run added that the API cannot take back one by one (a list entry, a group, a custom field, a field no answer shows).',
   undo_failed: 'The request that undoes the contact failed for good; the same command tries again.',
+  // read, added later
+  mixed_encoding:
+    'The row is not valid in the encoding of the rest of its file; it was read in the one it is valid in (UTF-8 or Windows-1252).',
+  lone_surrogate: 'A value holds half of a UTF-16 surrogate pair; it was replaced by U+FFFD.',
 } as const;
 
 export const SERVICE_CODES = {

@@ -33,13 +33,14 @@ export async function readAll(
  * A row as its consumer reads it: where it came from, its values (a CSV row builds them from its
  * cells when first read) and its text. The cells a CSV row also carries are tested on their own.
  */
-const asRead = ({ kind, file, row, line, values, raw }: SourceRow): SourceRow => ({
+const asRead = ({ kind, file, row, line, values, raw, warnings }: SourceRow): SourceRow => ({
   kind,
   file,
   row,
   line,
   values,
   raw,
+  ...(warnings ? { warnings } : {}),
 });
 
 /** A temporary folder for generated inputs, removed by `cleanup`. */
