@@ -1,5 +1,4 @@
 import iconv from 'iconv-lite';
-import { countLineBreaks } from './line-breaks.js';
 import { isAscii, isUtf8, repairUtf8, sequenceLength } from './utf8.js';
 
 const LF = 0x0a;
@@ -132,10 +131,12 @@ export class LineTranscoder {
 
   private countLines(bytes: Buffer): void {
     if (bytes.length === 0) return;
+    // Native searches rather than a loop over every byte: LFs, plus CRs not followed by an LF.
     let breaks = 0;
-    if (bytes.indexOf(CR) === -1) {
-      for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) breaks++;
-    } else breaks = countLineBreaks(bytes, 0, bytes.length);
+    for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) breaks++;
+    for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) {
+      if (bytes[at + 1] !== LF) breaks++;
+    }
     if (this.afterCr && bytes[0] === LF) breaks--;
     this.line += breaks;
     this.afterCr = bytes[bytes.length - 1] === CR;
