@@ -29,7 +29,8 @@ const CHUNK = 64 * 1024;
 const decode = (lineWise) => {
   const transcoder = createTranscoder('utf-8', lineWise ? { label: 'utf-8' } : undefined);
   let out = 0;
-  for (let at = 0; at < bytes.length; at += CHUNK) out += transcoder.write(bytes.subarray(at, at + CHUNK)).length;
+  for (let at = 0; at < bytes.length; at += CHUNK)
+    out += transcoder.write(bytes.subarray(at, at + CHUNK)).length;
   return out + transcoder.end().length;
 };
 const read = async (dialect) => {
@@ -53,7 +54,11 @@ for (let pass = 0; pass < repeat; pass++) {
 }
 const mb = bytes.length / 1024 / 1024;
 console.log(`${path}: ${mb.toFixed(1)} MB, best of ${repeat}`);
-console.log(`decode alone: line by line / whole file = ${(best.decodeNew / best.decodeOld).toFixed(2)}` +
-  ` (${best.decodeNew.toFixed(0)} ms vs ${best.decodeOld.toFixed(0)} ms)`);
-console.log(`CSV read:     detected / declared utf-8  = ${(best.readNew / best.readOld).toFixed(2)}` +
-  ` (${best.readNew.toFixed(0)} ms vs ${best.readOld.toFixed(0)} ms)`);
+console.log(
+  `decode alone: line by line / whole file = ${(best.decodeNew / best.decodeOld).toFixed(2)}` +
+    ` (${best.decodeNew.toFixed(0)} ms vs ${best.decodeOld.toFixed(0)} ms)`,
+);
+console.log(
+  `CSV read:     detected / declared utf-8  = ${(best.readNew / best.readOld).toFixed(2)}` +
+    ` (${best.readNew.toFixed(0)} ms vs ${best.readOld.toFixed(0)} ms)`,
+);

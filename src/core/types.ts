@@ -21,6 +21,11 @@ export interface InputInfo {
   unusedColumns?: string[];
   /** For an unused column, the pipeline column it most likely meant (`name` -> `full_name`). */
   suggestedColumns?: Record<string, string>;
+  /**
+   * True once every record of the input was read to its end, unchanged meanwhile; false when the
+   * run stopped reading it (interrupted, a run-level problem, the input changed while read).
+   */
+  readWhole?: boolean;
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */

@@ -57,6 +57,10 @@ async function* fileChunks(
   signal?: AbortSignal,
   onBytes?: (count: number) => void,
 ): AsyncGenerator<Buffer> {
+  const opened = await handle.stat().catch((error: unknown) => {
+    throw toImportError(error, path);
+  });
+  let total = 0;
   // A fresh buffer per read: consumers (csv-parse, the decoders) may keep slices of it.
   for (;;) {
     if (signal?.aborted) throw interrupted(path);
@@ -67,11 +71,56 @@ async function* fileChunks(
     } catch (error) {
       throw toImportError(error, path);
     }
-    if (bytesRead === 0) return;
+    if (bytesRead === 0) {
+      await assertUnchanged(handle, path, opened, total);
+      return;
+    }
+    total += bytesRead;
     onBytes?.(bytesRead);
     yield bytesRead === CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead);
   }
 }
+
+/**
+ * What tells that a file changed while it was read, from what it was when opened: the bytes read
+ * to its end against its size then, its size and modification time now, and the file its path
+ * names now (another one after a replace). An input that changed ends the run: the rows read
+ * from it would be some of one version and some of another, its last one maybe cut.
+ */
+export const changeOf = (
+  opened: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'dev'>,
+  read: number,
+  now: Pick<Stats, 'size' | 'mtimeMs'>,
+  named: Pick<Stats, 'ino' | 'dev'> | undefined,
+): string | undefined => {
+  // A file the system sizes 0 but reads bytes from (/proc and the like) never had a size to keep.
+  if (opened.size === 0 && now.size === 0) return undefined;
+  if (now.size < opened.size) return `it shrank from ${opened.size} to ${now.size} bytes`;
+  if (now.size > opened.size) return `it grew from ${opened.size} to ${now.size} bytes`;
+  if (read < opened.size) return `it ended after ${read} of the ${opened.size} bytes it had when opened`;
+  if (read > opened.size) return `${read} bytes were read from it, it had ${opened.size} when opened`;
+  if (now.mtimeMs !== opened.mtimeMs) return 'it was written to';
+  if (named === undefined) return 'it was removed';
+  if (named.ino !== opened.ino || named.dev !== opened.dev) return 'another file replaced it';
+  return undefined;
+};
+
+const assertUnchanged = async (
+  handle: FileHandle,
+  path: string,
+  opened: Stats,
+  read: number,
+): Promise<void> => {
+  const now = await handle.stat().catch(() => undefined);
+  const named = await stat(path).catch(() => undefined);
+  const change = now ? changeOf(opened, read, now, named) : 'it can no longer be looked at';
+  if (change === undefined) return;
+  throw new ImportError(
+    'input_changed',
+    `Input file ${path} changed while it was read (${change}); the run stopped there. Run again once the file is complete.`,
+    { file: path, change },
+  );
+};
 
 /**
  * A stream's chunks, given up as soon as `signal` aborts, even while no chunk comes (idle stdin, a

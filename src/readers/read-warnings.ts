@@ -10,7 +10,9 @@ export const warnRow = (item: SourceItem, warning: ReadWarning): void => {
 
 /** The last line of a record that starts at `line` and reads `raw` (its line breaks kept). */
 export const lastLineOf = (line: number, raw: string): number =>
-  raw.includes('\n') || raw.includes('\r') ? line + countLineBreaks(Buffer.from(raw, 'utf8'), 0, Infinity) : line;
+  raw.includes('\n') || raw.includes('\r')
+    ? line + countLineBreaks(Buffer.from(raw, 'utf8'), 0, Infinity)
+    : line;
 
 /**
  * Warns on a row one of whose lines [line, last] was read in another encoding than its file's

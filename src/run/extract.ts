@@ -78,6 +78,7 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
       onBytes: (count) => (progress.now += count),
     }).catch((error: unknown) => stopIfInterrupted(error, options.signal));
     if (!source) break;
+    source.info.readWhole = false;
     infos.push(source.info);
     await extractInput(options, ctx, { input, path, source, progress });
     // A workbook counts no bytes as it goes: its whole size once it is read.
@@ -118,6 +119,7 @@ const extractInput = async (
     mapper,
   );
   const giveWay = options.loadMeanwhile === true;
+  let stopped = false;
   try {
     try {
       for await (const item of source.items) {
@@ -127,7 +129,10 @@ const extractInput = async (
         if (dispatched) await dispatched;
         if ((totals.read & 1023) === 0) {
           options.onRecord?.(totals.read, progress.before + progress.now, progress.total);
-          if (options.signal?.aborted) break;
+          if (options.signal?.aborted) {
+            stopped = true;
+            break;
+          }
         }
         // Rows already parsed are read without ever leaving this loop: answers to a load that
         // runs meanwhile (load while reading) would wait for the end of the file's chunk. Every
@@ -135,6 +140,7 @@ const extractInput = async (
         // of the time, and a 200,000-row run took 1.2 s longer (bench/README.md).
         if (giveWay && (totals.read & 31) === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      source.info.readWhole = !stopped;
     } catch (error) {
       stopIfInterrupted(error, options.signal);
     }

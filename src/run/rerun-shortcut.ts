@@ -65,6 +65,7 @@ const reportSchema = z.object({
       ignored: z.record(z.string(), count).optional(),
       unusedColumns: z.array(z.string()).optional(),
       suggestedColumns: z.record(z.string(), z.string()).optional(),
+      readWhole: z.boolean().optional(),
     }),
   ),
   totals: z.object({

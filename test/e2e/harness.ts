@@ -39,6 +39,8 @@ export interface HookedRun {
   killAt?: string;
   /** Each normalize worker exits when its n-th batch arrives. */
   workerExitAt?: number;
+  /** The n-th time the run passes `<step>` (`at`), the file at `path` is cut to `size` bytes. */
+  truncateAt?: { at: string; path: string; size: number };
 }
 
 /** One run through the built library with run hooks (the CLI has none), like runCli otherwise. */

@@ -85,6 +85,7 @@ describe('contact-import run with an Excel workbook', () => {
         rows: 5,
         sheet: 'People',
         unusedColumns: [],
+        readWhole: true,
       },
     ]);
     expect(report.totals).toMatchObject({ read: 5, created: 5, rejected: 0, failed: 0 });

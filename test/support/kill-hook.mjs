@@ -2,13 +2,16 @@
 // a step, for the tests that stop one at an exact place (hooked-run.mjs, hooked-undo.mjs).
 //
 // plan: "<step>:<n>", a step name of src/load/steps.ts or src/undo/apply.ts.
-export const killHook = (plan) => {
+export const killHook = (plan) => stepHook(plan, () => process.kill(process.pid, 'SIGKILL'));
+
+/** A step hook that does `act` the n-th time the run passes the step of `plan` ("<step>:<n>"). */
+export const stepHook = (plan, act) => {
   const match = /^([a-z-]+):(\d+)$/.exec(plan);
-  if (!match) throw new Error(`killAt must be <step>:<n>, got ${JSON.stringify(plan)}`);
+  if (!match) throw new Error(`a step plan must be <step>:<n>, got ${JSON.stringify(plan)}`);
   const [, point, at] = match;
   let passes = 0;
   return (step) => {
-    if (step === point && ++passes === Number(at)) process.kill(process.pid, 'SIGKILL');
+    if (step === point && ++passes === Number(at)) act();
   };
 };
 

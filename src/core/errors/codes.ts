@@ -33,6 +33,8 @@ export const RUN_CODES = {
   undo_refused: 'The run cannot be undone (a dry run, an undo, or another target).',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
+  input_changed:
+    'An input file changed while it was read (cut short, added to or replaced): the run stopped rather than load part of one version.',
 } as const;
 
 export const ISSUE_CODES = {

@@ -1,6 +1,11 @@
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LineTranscoder, MAX_LINE_CARRY, labelOfPrefix, lineKind } from '../../../src/readers/line-transcoder.js';
+import {
+  LineTranscoder,
+  MAX_LINE_CARRY,
+  labelOfPrefix,
+  lineKind,
+} from '../../../src/readers/line-transcoder.js';
 import { readAll, tempFiles } from './read-all.js';
 
 const files = tempFiles();

@@ -1,0 +1,146 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  outcomes,
+  readIssues,
+  readReport,
+  runCli,
+  runHooked,
+  startService,
+  tempDir,
+  type TestService,
+} from './harness.js';
+
+let svc: TestService | undefined;
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+});
+
+/** `run generic <file>` into a fresh local service; what it stored, by e-mail. */
+const runInto = async (dir: string, file: string, out = 'out') => {
+  svc ??= await startService();
+  const result = await runCli(
+    ['run', 'generic', file, '--target', svc.service.url, '--state', 'state', '--out', out],
+    { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key }, timeoutMs: 120_000 },
+  );
+  return {
+    result,
+    ...(await stored()),
+    report: readReport(join(dir, out)),
+    issues: readIssues(join(dir, out)),
+  };
+};
+
+const nameOf = (contact: Record<string, unknown>): string =>
+  typeof contact.full_name === 'string' ? contact.full_name : '';
+
+const stored = async () => {
+  const contacts = await svc!.client.local.contacts();
+  const nameByEmail = new Map<string, string>();
+  for (const c of contacts) for (const e of c.contact_emails) nameByEmail.set(e.email, nameOf(c));
+  return { contacts, nameByEmail };
+};
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+const cp1252 = (text: string) => iconv.encode(text, 'windows-1252');
+
+describe('run: a file of UTF-8 but for some rows', () => {
+  it('stores each row as written: UTF-8 rows as UTF-8, Windows-1252 rows as that with a warning, a broken row rejected', async () => {
+    const dir = tempDir();
+    const bytes = Buffer.concat([
+      utf8('full_name,email\nJosé García,jose@example.com\nZoë Müller,zoe@example.com\n'),
+      cp1252('Renée Côté,renee@example.com\n'),
+      utf8('Łukasz Żak,lukasz@example.com\nbroken é '),
+      Buffer.from([0xff]),
+      utf8(',broken@example.com\n'),
+    ]);
+    writeFileSync(join(dir, 'mixed.csv'), bytes);
+    const { result, nameByEmail, report, issues } = await runInto(dir, 'mixed.csv');
+    expect(result.code).toBe(1);
+    expect(report.inputs[0]!.encoding).toBe('utf-8');
+    expect(report.totals).toMatchObject({ read: 5, created: 4, rejected: 1 });
+    expect(Object.fromEntries(nameByEmail)).toEqual({
+      'jose@example.com': 'José García',
+      'zoe@example.com': 'Zoë Müller',
+      'renee@example.com': 'Renée Côté',
+      'lukasz@example.com': 'Łukasz Żak',
+    });
+    expect(issues.map(({ file, row, severity, code }) => ({ file, row, severity, code }))).toEqual([
+      { file: 'mixed.csv', row: '3', severity: 'warning', code: 'mixed_encoding' },
+      { file: 'mixed.csv', row: '5', severity: 'error', code: 'invalid_encoding' },
+    ]);
+  });
+
+  it('one Windows-1252 byte early in a UTF-8 file of 200 names leaves every name right', async () => {
+    const dir = tempDir();
+    const names = Array.from({ length: 200 }, (_, i) => `José Núñez ${i},n${i}@example.com`);
+    writeFileSync(
+      join(dir, 'stray.csv'),
+      Buffer.concat([
+        utf8('full_name,email\n'),
+        cp1252('Ann Müller,ann@example.com\n'),
+        utf8(`${names.join('\n')}\n`),
+      ]),
+    );
+    const { result, nameByEmail, report, issues } = await runInto(dir, 'stray.csv');
+    expect(result.code).toBe(0);
+    expect(report.totals).toMatchObject({ read: 201, created: 201 });
+    expect(nameByEmail.get('ann@example.com')).toBe('Ann Müller');
+    for (let i = 0; i < 200; i++) expect(nameByEmail.get(`n${i}@example.com`)).toBe(`José Núñez ${i}`);
+    expect(issues).toMatchObject([{ row: '1', severity: 'warning', code: 'mixed_encoding' }]);
+  });
+});
+
+describe('run: an input that changes while it is read', () => {
+  it('a file cut short mid-row stops the run with input_changed; the cut row is not loaded, the rows sent are accounted for', async () => {
+    const dir = tempDir();
+    svc = await startService();
+    const rows = Array.from({ length: 8_000 }, (_, i) => `Person Number ${i},p${i}@example.com`);
+    const text = `full_name,email\n${rows.join('\n')}\n`;
+    const file = join(dir, 'people.csv');
+    writeFileSync(file, text);
+    // Cut in the middle of a row well past what is read when the hook fires (1,024 rows in).
+    const cutRow = 6_000;
+    const cutAt = text.indexOf(`Person Number ${cutRow},`) + 'Person Num'.length;
+    const result = await runHooked(
+      {
+        run: {
+          pipeline: 'generic',
+          inputs: [file],
+          target: svc.service.url,
+          stateDir: join(dir, 'state'),
+          outDir: join(dir, 'cut'),
+        },
+        truncateAt: { at: 'read:1', path: file, size: cutAt },
+      },
+      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key }, timeoutMs: 120_000 },
+    );
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /input_changed: Input file .*people\.csv changed while it was read \(it shrank from \d+ to \d+ bytes\)/,
+    );
+    const report = readReport(join(dir, 'cut'));
+    expect(report.error).toMatchObject({ code: 'input_changed' });
+    expect(report.inputs[0]).toMatchObject({ readWhole: false });
+    expect(report.totals.read).toBeLessThan(cutRow);
+    expect(outcomes(report)).toBe(report.totals.read);
+    const { contacts } = await stored();
+    // What reached the service is what the report counts as loaded, every one with its e-mail.
+    expect(contacts).toHaveLength(report.totals.created);
+    expect(contacts.every((c) => c.contact_emails.length === 1)).toBe(true);
+    expect(contacts.some((c) => nameOf(c).startsWith('Person Num') && !/\d$/.test(nameOf(c)))).toBe(false);
+
+    // The whole file later: every person once, the one the cut row was too.
+    writeFileSync(file, text);
+    const again = await runInto(dir, file, 'whole');
+    expect(again.result.code).toBe(0);
+    expect(again.report.inputs[0]).toMatchObject({ readWhole: true });
+    expect(again.contacts).toHaveLength(8_000);
+    expect(again.nameByEmail.get(`p${cutRow}@example.com`)).toBe(`Person Number ${cutRow}`);
+  }, 180_000);
+});
