@@ -44,12 +44,57 @@ const isQuotedPrintable = (text: string): boolean => {
   return QUOTED_PRINTABLE.test(colon === -1 ? text : text.slice(0, colon + 1));
 };
 
+/**
+ * A content line being unfolded, held as its pieces: appending to one string and asking whether
+ * it ends in `=` each time would copy the whole value again at every physical line of a long
+ * quoted-printable value (a photo), quadratic in its size.
+ */
+class PendingLine {
+  /** Every piece but the first is non-empty, so the last one tells how the line ends. */
+  private readonly pieces: string[];
+  /** True when the line so far ends in `=`: a quoted-printable soft line break. */
+  private softBreak: boolean;
+
+  constructor(
+    text: string,
+    readonly line: number,
+  ) {
+    this.pieces = [text];
+    this.softBreak = text.endsWith('=');
+  }
+
+  endsWithSoftBreak(): boolean {
+    return this.softBreak;
+  }
+
+  /** Drops the `=` that ends it so far, then adds `text`. */
+  joinSoftBreak(text: string): void {
+    const { pieces } = this;
+    const last = pieces.length - 1;
+    const trimmed = pieces[last]!.slice(0, -1);
+    if (trimmed === '' && last > 0) pieces.pop();
+    else pieces[last] = trimmed;
+    this.softBreak = pieces[pieces.length - 1]!.endsWith('=');
+    this.append(text);
+  }
+
+  append(text: string): void {
+    if (text === '') return;
+    this.pieces.push(text);
+    this.softBreak = text.endsWith('=');
+  }
+
+  toContentLine(): ContentLine {
+    return { text: this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join(''), line: this.line };
+  }
+}
+
 /** The card being read: its lines so far and the logical line still open for folding. */
 class OpenCard {
   readonly lines: ContentLine[] = [];
   private readonly rawParts: string[] = [];
   private rawLength = 0;
-  private pending: ContentLine | undefined;
+  private pending: PendingLine | undefined;
   private pendingQuotedPrintable = false;
   fault: CardFault | undefined;
   /** True once the card is too large to hold: its text is no longer kept. */
@@ -116,22 +161,22 @@ class OpenCard {
 
   private unfold(text: string, lineNumber: number): void {
     const pending = this.pending;
-    if (pending && this.pendingQuotedPrintable && pending.text.endsWith('=')) {
-      pending.text = pending.text.slice(0, -1) + text;
+    if (pending && this.pendingQuotedPrintable && pending.endsWithSoftBreak()) {
+      pending.joinSoftBreak(text);
       return;
     }
     if (pending && (text.startsWith(' ') || text.startsWith('\t'))) {
-      pending.text += text.slice(1);
+      pending.append(text.slice(1));
       return;
     }
     this.flush();
     if (text.trim() === '') return;
-    this.pending = { text, line: lineNumber };
+    this.pending = new PendingLine(text, lineNumber);
     this.pendingQuotedPrintable = isQuotedPrintable(text);
   }
 
   private flush(): void {
-    if (this.pending) this.lines.push(this.pending);
+    if (this.pending) this.lines.push(this.pending.toContentLine());
     this.pending = undefined;
   }
 }

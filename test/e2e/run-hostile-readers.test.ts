@@ -144,3 +144,38 @@ describe('run: an input that changes while it is read', () => {
     expect(again.nameByEmail.get(`p${cutRow}@example.com`)).toBe(`Person Number ${cutRow}`);
   }, 180_000);
 });
+
+describe('run: a vCard 2.1 card of several megabytes of quoted-printable', () => {
+  it('is read and loaded with its values right, its photo counted and left out', async () => {
+    const dir = tempDir();
+    const line = '=4A=6F=73=C3=A9 Garc=C3=ADa '; // "José García "
+    const note = Array.from({ length: 40_000 }, () => `${line}=`).join('\r\n');
+    const photo = Array.from({ length: 60_000 }, () => '=FF=D8=FF=E0=00=10=4A=46=49=46=').join('\r\n');
+    const card =
+      'BEGIN:VCARD\r\nVERSION:2.1\r\nN:García;José\r\nFN:José García\r\nEMAIL;INTERNET:jose@example.com\r\n' +
+      `PHOTO;JPEG;ENCODING=QUOTED-PRINTABLE:${photo}\r\n\r\n` +
+      `NOTE;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:${note}\r\nend\r\nEND:VCARD\r\n`;
+    expect(card.length).toBeGreaterThan(3_000_000);
+    writeFileSync(join(dir, 'big.vcf'), card);
+    svc = await startService();
+    const result = await runCli(['run', 'vcard', 'big.vcf', '--target', svc.service.url, '--out', 'out'], {
+      cwd: dir,
+      env: { CONTACT_IMPORT_API_KEY: svc.key },
+      timeoutMs: 120_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readReport(join(dir, 'out')).inputs[0]).toMatchObject({
+      rows: 1,
+      ignored: { PHOTO: 1 },
+      readWhole: true,
+    });
+    const [contact, ...others] = await svc.client.local.contacts();
+    expect(others).toEqual([]);
+    expect(contact).toMatchObject({
+      full_name: 'José García',
+      contact_emails: [{ email: 'jose@example.com' }],
+    });
+    expect(contact!['description']).toBe(`${'José García '.repeat(40_000)}end`);
+  });
+});
