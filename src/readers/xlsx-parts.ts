@@ -3,6 +3,7 @@ import { getFormatFromId } from 'numfmt';
 import { ImportError } from '../core/errors/index.js';
 import { attribute, parseXml, unescapeOoxml, type XmlHandlers } from './xml-stream.js';
 import type { WorkbookZip } from './xlsx-zip.js';
+import { MAX_HELD_PART_BYTES, MAX_SHARED_STRING_CHARS, MAX_SHARED_STRINGS } from './limits.js';
 
 export interface SheetRef {
   name: string;
@@ -37,7 +38,7 @@ const resolveTarget = (fromPart: string, target: string): string =>
   target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(fromPart), target));
 
 async function parsePart(zip: WorkbookZip, part: string, file: string, handlers: XmlHandlers): Promise<void> {
-  const stream = await zip.stream(part);
+  const stream = await zip.stream(part, MAX_HELD_PART_BYTES);
   try {
     await parseXml(stream, handlers);
   } catch (error) {
@@ -106,14 +107,34 @@ const builtInFormat = (id: number): string => {
   }
 };
 
-async function readSharedStrings(
+/** The bounds on the shared strings table (limits.ts); a test gives smaller ones. */
+export interface SharedStringLimits {
+  strings: number;
+  chars: number;
+}
+
+const SHARED_STRING_LIMITS: SharedStringLimits = {
+  strings: MAX_SHARED_STRINGS,
+  chars: MAX_SHARED_STRING_CHARS,
+};
+
+const tooManySharedStrings = (file: string, part: string, what: string): ImportError =>
+  new ImportError(
+    'input_unreadable',
+    `${file}: its shared strings (${part}) hold more than ${what}, the most a workbook's shared strings may; the workbook is damaged or built to exhaust memory: save it again from a spreadsheet program, or export the sheet as CSV.`,
+    { file, part },
+  );
+
+export async function readSharedStrings(
   zip: WorkbookZip,
   part: string | undefined,
   file: string,
+  limits: SharedStringLimits = SHARED_STRING_LIMITS,
 ): Promise<string[]> {
   if (!part) return [];
   const strings: string[] = [];
   let current: string[] = [];
+  let chars = 0;
   let inText = false;
   // Phonetic runs (rPh) are reading aids for East Asian text, not part of the cell's value.
   let phonetic = 0;
@@ -124,12 +145,19 @@ async function readSharedStrings(
       else if (name === 't' && phonetic === 0) inText = true;
     },
     text: (text) => {
-      if (inText) current.push(text);
+      if (!inText) return;
+      chars += text.length;
+      if (chars > limits.chars) throw tooManySharedStrings(file, part, `${limits.chars} characters`);
+      current.push(text);
     },
     close: (name) => {
       if (name === 't') inText = false;
       else if (name === 'rPh') phonetic--;
-      else if (name === 'si') strings.push(unescapeOoxml(current.join('')));
+      else if (name === 'si') {
+        if (strings.length === limits.strings)
+          throw tooManySharedStrings(file, part, `${limits.strings} strings`);
+        strings.push(unescapeOoxml(current.join('')));
+      }
     },
   });
   return strings;

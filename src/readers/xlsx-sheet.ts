@@ -3,6 +3,7 @@ import { ImportError } from '../core/errors/index.js';
 import { showCell, type RawCell } from './xlsx-cells.js';
 import type { WorkbookModel } from './xlsx-parts.js';
 import { createXmlParser, feedXml, type XmlTag } from './xml-stream.js';
+import { MAX_RECORD_CHARS, MAX_SHEET_COLUMNS } from './limits.js';
 
 /** A cell that shows something; empty cells are left out. */
 export interface SheetCell {
@@ -76,6 +77,9 @@ class SheetRowCollector {
       case 'c': {
         const r = tag.attributes['r'];
         this.column = r ? columnOfRef(r) : this.column + 1;
+        // A reference past the last column a sheet has would size every row to it (memory).
+        if (this.column > MAX_SHEET_COLUMNS)
+          throw new Error(`a cell ${r ?? ''} lies right of column XFD, the last a sheet can have`);
         const style = tag.attributes['s'];
         this.cell = { type: tag.attributes['t'], style: style ? Number(style) : 0, value: '', inline: '' };
         break;
@@ -98,6 +102,9 @@ class SheetRowCollector {
   readonly text = (text: string): void => {
     if (this.capture === 'value') this.cell.value += text;
     else if (this.capture === 'inline') this.cell.inline += text;
+    else return;
+    if (this.cell.value.length + this.cell.inline.length > MAX_RECORD_CHARS)
+      throw new Error(`a cell holds more than ${MAX_RECORD_CHARS} characters`);
   };
 
   readonly close = (name: string): void => {
@@ -114,7 +121,11 @@ class SheetRowCollector {
         break;
       case 'c': {
         const text = showCell(this.cell, this.workbook);
-        if (text !== '') this.row.cells.push({ column: this.column, text });
+        if (text === '') break;
+        // Cells that repeat a column could grow a row without end.
+        if (this.row.cells.length === MAX_SHEET_COLUMNS)
+          throw new Error(`a row holds more than ${MAX_SHEET_COLUMNS} cells, the columns a sheet can have`);
+        this.row.cells.push({ column: this.column, text });
         break;
       }
       case 'row':
@@ -183,9 +194,8 @@ const parseRange = (ref: string): CellRange | undefined => {
     bottom: rowOfRef(to!),
     right: columnOfRef(to!.replace(/\$/g, '')),
   };
-  return Object.values(range).every((v) => typeof v === 'string' || (Number.isInteger(v) && v > 0))
-    ? range
-    : undefined;
+  const valid = Object.values(range).every((v) => typeof v === 'string' || (Number.isInteger(v) && v > 0));
+  return valid && range.right <= MAX_SHEET_COLUMNS ? range : undefined;
 };
 
 const SHEET_DATA_END = Buffer.from('sheetData>');

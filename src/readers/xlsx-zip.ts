@@ -12,8 +12,12 @@ import { describeBinaryKind } from './file-kind.js';
 export interface WorkbookZip {
   /** The part's name as stored, found case-insensitively (OPC part names ignore case). */
   find(name: string): string | undefined;
-  /** The part's inflated bytes, streamed; destroy the stream when not read to its end. */
-  stream(name: string): Promise<Readable>;
+  /**
+   * The part's inflated bytes, streamed; destroy the stream when not read to its end. A part the
+   * package says inflates to more than `maxBytes` is not opened (yauzl holds every part to the
+   * size the package says, so a part cannot inflate past it unseen).
+   */
+  stream(name: string, maxBytes: number): Promise<Readable>;
   /** Resolves once the file is closed: after every part stream has ended or been destroyed. */
   close(): Promise<void>;
 }
@@ -69,6 +73,13 @@ const readEntries = (zip: ZipFile): Promise<Map<string, Entry>> =>
     zip.readEntry();
   });
 
+const partTooLarge = (file: string, part: string, size: number, limit: number): ImportError =>
+  new ImportError(
+    'input_unreadable',
+    `${file}: the part ${part} inflates to ${size} bytes, more than the ${limit} bytes a workbook part may; the workbook is damaged or built to exhaust memory (a ZIP bomb): save it again from a spreadsheet program, or export the sheet as CSV.`,
+    { file, part, limit },
+  );
+
 /** Opens a workbook file's ZIP package and reads its list of parts. */
 export async function openWorkbookZip(path: string, file: string): Promise<WorkbookZip> {
   let zip: ZipFile;
@@ -85,13 +96,15 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
     throw await notAWorkbook(path, file, error);
   }
   const entryOf = (name: string): Entry | undefined => entries.get(name.replace(/^\//, '').toLowerCase());
+  // yauzl checks each part's inflated size against this entry's, so the declared size bounds it.
   // yauzl closes the file once the last open part stream is destroyed; `close` waits for that.
   let closed: Promise<void> | undefined;
   return {
     find: (name) => entryOf(name)?.fileName,
-    stream: async (name) => {
+    stream: async (name, maxBytes) => {
       const entry = entryOf(name);
       if (!entry) throw new ImportError('input_unreadable', `${file} has no part ${name}.`, { file });
+      if (entry.uncompressedSize > maxBytes) throw partTooLarge(file, name, entry.uncompressedSize, maxBytes);
       try {
         return await zip.openReadStreamPromise(entry);
       } catch (error) {

@@ -4,6 +4,7 @@ import { nameSheetHeader } from './xlsx-header.js';
 import { readWorkbookModel, type SheetRef } from './xlsx-parts.js';
 import { columnLetters, readMergedCells, readSheetRows, type SheetRow } from './xlsx-sheet.js';
 import { openWorkbookZip } from './xlsx-zip.js';
+import { MAX_SHEET_PART_BYTES } from './limits.js';
 
 export interface XlsxOptions {
   /** The path to open. */
@@ -65,8 +66,8 @@ export async function openXlsx(options: XlsxOptions): Promise<OpenedSource> {
   try {
     const workbook = await readWorkbookModel(zip, file);
     const sheet = pickSheet(workbook.sheets, options.sheet, file);
-    const merges = await readMergedCells(await zip.stream(sheet.part), signal);
-    rows = readSheetRows(() => zip.stream(sheet.part), workbook, {
+    const merges = await readMergedCells(await zip.stream(sheet.part, MAX_SHEET_PART_BYTES), signal);
+    rows = readSheetRows(() => zip.stream(sheet.part, MAX_SHEET_PART_BYTES), workbook, {
       file,
       ...(signal ? { signal } : {}),
     });
