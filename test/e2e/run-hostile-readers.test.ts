@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,7 @@ import {
   tempDir,
   type TestService,
 } from './harness.js';
+import { inlineCell, workbookParts, zipOf } from '../support/zip-writer.js';
 
 let svc: TestService | undefined;
 afterEach(async () => {
@@ -177,5 +179,38 @@ describe('run: a vCard 2.1 card of several megabytes of quoted-printable', () =>
       contact_emails: [{ email: 'jose@example.com' }],
     });
     expect(contact!['description']).toBe(`${'José García '.repeat(40_000)}end`);
+  });
+});
+
+describe('run: a workbook whose shared strings inflate past the bound', () => {
+  it('stops with exit 2 and one line naming the file, the part and the limit; nothing is sent', async () => {
+    const dir = tempDir();
+    const strings = Buffer.from(`<sst>${'<si><t>x</t></si>'.repeat(1000)}</sst>`);
+    const header = `<row r="1">${inlineCell('A1', 'full_name')}${inlineCell('B1', 'email')}</row>`;
+    const rows = `<row r="2">${inlineCell('A2', 'Ann')}${inlineCell('B2', 'ann@example.com')}</row>`;
+    // The package says its shared strings inflate to 3 GB (what a bomb says; yauzl holds a part
+    // to what its package says, so one that says less stops when it inflates past it).
+    const bomb = {
+      name: 'xl/sharedStrings.xml',
+      deflated: deflateRawSync(strings),
+      size: 3 * 1024 * 1024 * 1024,
+      crc: crc32(strings),
+    };
+    writeFileSync(join(dir, 'bomb.xlsx'), zipOf(workbookParts(header + rows, bomb)));
+    svc = await startService();
+    const result = await runCli(
+      ['run', 'generic', 'bomb.xlsx', '--target', svc.service.url, '--out', 'out'],
+      {
+        cwd: dir,
+        env: { CONTACT_IMPORT_API_KEY: svc.key },
+      },
+    );
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^contact-import: input_unreadable: bomb\.xlsx: the part xl\/sharedStrings\.xml inflates to 3221225472 bytes, more than the 536870912 bytes a workbook part may/,
+    );
+    expect(await svc.client.local.contacts()).toEqual([]);
   });
 });
