@@ -1,7 +1,15 @@
 import type { ReadWarning, SourceItem, SourceProblem, SourceRow } from '../core/types.js';
 import type { CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
-import { warnOtherEncoding } from './read-warnings.js';
+import {
+  loneSurrogateWarning,
+  repairLoneSurrogateCells,
+  warnOtherEncoding,
+  warnRow,
+} from './read-warnings.js';
+import { LONE_SURROGATE_MARK } from './utf8.js';
+
+const showMarks = (raw: string): string => raw.replaceAll(LONE_SURROGATE_MARK, '\uFFFD');
 import type { TextSource } from './text-source.js';
 
 /**
@@ -59,6 +67,12 @@ export class CsvItems {
         `Row ${row} of ${file} has ${fields.length} field(s); the header has ${names.length}.`,
         raw,
       );
+    }
+    if (transcoder.loneSurrogateSeen && raw.includes(LONE_SURROGATE_MARK)) {
+      const repaired = repairLoneSurrogateCells(fields, names);
+      const item = new CsvRow(file, row, line, showMarks(raw), repaired.cells, names, this.hasProtoName);
+      for (const field of repaired.fields) warnRow(item, loneSurrogateWarning(`Row ${row}`, item, field));
+      return warnOtherEncoding(item, transcoder, `Row ${row}`);
     }
     return warnOtherEncoding(
       new CsvRow(file, row, line, raw, fields, this.names, this.hasProtoName),

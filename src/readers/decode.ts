@@ -1,7 +1,15 @@
 import iconv from 'iconv-lite';
 import { ImportError } from '../core/errors/index.js';
 import { LineTranscoder } from './line-transcoder.js';
-import { completeUtf8Length, INVALID_MARK, isUtf8, repairUtf8 } from './utf8.js';
+import {
+  completeUtf8Length,
+  INVALID_MARK,
+  isUtf8,
+  hasLoneSurrogate,
+  LONE_SURROGATE_MARK,
+  repairUtf8,
+  replaceLoneSurrogates,
+} from './utf8.js';
 
 /**
  * Turns the bytes of an input, in any supported encoding, into UTF-8 bytes, chunk by chunk. Every
@@ -14,6 +22,8 @@ export interface Transcoder {
   invalidSeen: boolean;
   /** True once a NUL character went through; readers then check records for it. */
   nulSeen: boolean;
+  /** True once half a surrogate pair was decoded (UTF-16); it reads as LONE_SURROGATE_MARK. */
+  loneSurrogateSeen?: boolean;
   write(chunk: Buffer): Buffer;
   end(): Buffer;
   /**
@@ -84,6 +94,7 @@ class Utf8Transcoder implements Transcoder {
 class IconvTranscoder implements Transcoder {
   invalidSeen = false;
   nulSeen = false;
+  loneSurrogateSeen = false;
   private readonly decoder: iconv.DecoderStream;
 
   constructor(readonly encoding: string) {
@@ -98,8 +109,13 @@ class IconvTranscoder implements Transcoder {
     return this.check(this.decoder.end() ?? '');
   }
 
-  private check(text: string): Buffer {
-    if (text.length === 0) return EMPTY;
+  private check(decoded: string): Buffer {
+    if (decoded.length === 0) return EMPTY;
+    let text = decoded;
+    if (hasLoneSurrogate(text)) {
+      this.loneSurrogateSeen = true;
+      text = replaceLoneSurrogates(text, LONE_SURROGATE_MARK);
+    }
     const bytes = Buffer.from(text, 'utf8');
     if (!this.nulSeen && bytes.indexOf(0) !== -1) this.nulSeen = true;
     return bytes;

@@ -5,7 +5,7 @@ import { ElementAssembler, type AssembledElement } from './json-assembler.js';
 import { describeJsonValue } from './json-kind.js';
 import { JsonElementLines } from './json-lines.js';
 import { createJsonTokenizer, type Token } from './json-tokens.js';
-import { warnOtherEncoding } from './read-warnings.js';
+import { repairLoneSurrogates, warnOtherEncoding } from './read-warnings.js';
 import type { TextSource } from './text-source.js';
 
 /** Characters given to the tokenizer per call. */
@@ -92,6 +92,7 @@ export class JsonArrayItems {
       return this.problem('row_unparseable', message, raw);
     }
     const item: SourceItem = { kind: 'row', file, row, line, values: value as Record<string, unknown>, raw };
+    repairLoneSurrogates(item, this.text.transcoder, `Element ${row}`);
     return warnOtherEncoding(item, this.text.transcoder, `Element ${row}`, this.lines.endOfLast(line));
   }
 

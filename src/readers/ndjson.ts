@@ -3,7 +3,7 @@ import type { OpenedSource, SourceItem, SourceProblem } from '../core/types.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { splitLines } from './lines.js';
 import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
-import { warnOtherEncoding } from './read-warnings.js';
+import { repairLoneSurrogates, warnOtherEncoding } from './read-warnings.js';
 import { withLiveEncoding, type TextSource } from './text-source.js';
 import { describeJsonValue } from './json-kind.js';
 import { headerlessSource } from './headerless-source.js';
@@ -62,6 +62,7 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
           if (item.kind === 'row') {
             item.row = row;
             item.line = line;
+            repairLoneSurrogates(item, transcoder, `Line ${row}`);
             warnOtherEncoding(item, transcoder, `Line ${row}`, line);
           }
         }

@@ -7,6 +7,21 @@ import { isAscii, isUtf8 } from 'node:buffer';
 export const INVALID_MARK = '\uFDD0';
 const INVALID_MARK_BYTES = Buffer.from(INVALID_MARK, 'utf8');
 
+/**
+ * Stands in for half of a UTF-16 surrogate pair decoded from a UTF-16 input: written as UTF-8 it
+ * would become U+FFFD unseen. Another noncharacter, so readers can tell it and warn.
+ */
+export const LONE_SURROGATE_MARK = '\uFDD1';
+
+/** A high surrogate not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+
+/** `text` with each half of a surrogate pair standing alone replaced by `by`. */
+export const replaceLoneSurrogates = (text: string, by: string): string => text.replace(LONE_SURROGATES, by);
+
 /** Length of `bytes` without a multi-byte sequence cut off at its end (it may complete later). */
 export function completeUtf8Length(bytes: Buffer): number {
   const length = bytes.length;

@@ -1,7 +1,7 @@
 import { ImportError } from '../core/errors/index.js';
 import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
 import { MAX_RECORD_CHARS } from './limits.js';
-import { warnOtherEncoding } from './read-warnings.js';
+import { repairLoneSurrogates, warnOtherEncoding } from './read-warnings.js';
 import { withLiveEncoding, type TextSource } from './text-source.js';
 import { splitCards, type ContentLine, type RawCard } from './vcard-cards.js';
 import {
@@ -102,6 +102,7 @@ export function openVcard(text: TextSource, file: string): OpenedSource {
           continue;
         }
         info.rows++;
+        repairLoneSurrogates(item, text.transcoder, `Card ${info.rows}`);
         yield warnOtherEncoding(item, text.transcoder, `Card ${info.rows}`);
       }
       if (info.rows === 0 && info.ignored?.['group card'] === undefined) {
