@@ -214,3 +214,27 @@ describe('run: a workbook whose shared strings inflate past the bound', () => {
     expect(await svc.client.local.contacts()).toEqual([]);
   });
 });
+
+describe('run: half a UTF-16 surrogate pair in a JSON string', () => {
+  it('is stored as U+FFFD with a warning naming the file, row and field', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'lone.json'),
+      '[{"full_name":"Ann \\ud800Lee","email":"ann@example.com"},{"full_name":"Bob","email":"bob@example.com"}]',
+    );
+    const { result, nameByEmail, issues } = await runInto(dir, 'lone.json');
+    expect(result.code).toBe(0);
+    expect(nameByEmail.get('ann@example.com')).toBe('Ann \uFFFDLee');
+    expect(nameByEmail.get('bob@example.com')).toBe('Bob');
+    expect(issues).toMatchObject([
+      {
+        file: 'lone.json',
+        row: '1',
+        field: 'full_name',
+        severity: 'warning',
+        stage: 'read',
+        code: 'lone_surrogate',
+      },
+    ]);
+  });
+});
