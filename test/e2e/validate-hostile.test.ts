@@ -40,7 +40,7 @@ describe('contact-import validate on hostile input', () => {
     expect(report.status).toBe('aborted');
   });
 
-  it('invalid UTF-8 in the middle of a UTF-8 file rejects that row only, naming it', async () => {
+  it('a Windows-1252 row in the middle of a UTF-8 file is read as that, with a warning naming it', async () => {
     const lines = [
       'full_name,email',
       ...Array.from({ length: 3000 }, (_, i) => `Zoë Müller ${i},zoe${i}@example.com`),
@@ -50,11 +50,25 @@ describe('contact-import validate on hostile input', () => {
       Buffer.from('Jos\xe9 Bad,jose@example.com\nAnn Good,ann@example.com\n', 'latin1'),
     ]);
     const { result, report, issues } = await validate('mid.csv', bytes);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(0);
     expect(report.inputs[0]!.encoding).toBe('utf-8');
-    expect(report.totals).toMatchObject({ read: 3002, rejected: 1, created: 3001 });
+    expect(report.totals).toMatchObject({ read: 3002, rejected: 0, created: 3002 });
     expect(issues).toMatchObject([
-      { file: 'mid.csv', row: '3001', severity: 'error', stage: 'read', code: 'invalid_encoding' },
+      { file: 'mid.csv', row: '3001', severity: 'warning', stage: 'read', code: 'mixed_encoding' },
+    ]);
+  });
+
+  it('a row of invalid UTF-8 that is no Windows-1252 text either rejects that row only, naming it', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('full_name,email\nZoë Müller,zoe@example.com\nJosé Bad', 'utf8'),
+      Buffer.from([0x81]),
+      Buffer.from(',jose@example.com\nAnn Good,ann@example.com\n'),
+    ]);
+    const { result, report, issues } = await validate('broken.csv', bytes);
+    expect(result.code).toBe(1);
+    expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
+    expect(issues).toMatchObject([
+      { file: 'broken.csv', row: '2', severity: 'error', stage: 'read', code: 'invalid_encoding' },
     ]);
   });
 

@@ -135,8 +135,9 @@ const EXPECTED: Record<string, (ending: Ending) => void> = {
   'open-quote-mid-file.csv': (e) =>
     expect(completed(e).totals).toMatchObject({ read: 102, created: 101, rejected: 1 }),
   'mixed-line-endings.csv': (e) => expect(completed(e).totals).toMatchObject({ created: 4, rejected: 0 }),
+  // Its bad row is Windows-1252 text: read as that, with a warning (mixed_encoding).
   'invalid-utf8-mid-file.csv': (e) =>
-    expect(completed(e).totals).toMatchObject({ read: 3002, created: 3001, rejected: 1 }),
+    expect(completed(e).totals).toMatchObject({ read: 3002, created: 3002, rejected: 0 }),
   'ragged-rows.csv': (e) => expect(completed(e).totals).toMatchObject({ created: 2, rejected: 2 }),
   'bad-line.ndjson': (e) => expect(completed(e).totals).toMatchObject({ created: 2 }),
   'formula-injection.csv': (e) =>
