@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { HttpMethod, QueryValue } from './endpoint.js';
 import {
+  errorFromLongWait,
   errorFromOversizedAnswer,
   errorFromTransport,
   isRequestError,
@@ -10,8 +11,9 @@ import {
   type RequestContext,
   type RequestError,
 } from './errors.js';
-import { createPacer, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
+import { createPacer, LongWait, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
 import { createRedactor } from './redact.js';
+import { wallClockAfter } from './wait.js';
 
 export interface HttpRequest {
   method: HttpMethod;
@@ -56,6 +58,12 @@ export interface TransportOptions {
   keySource: string;
   /** Shared gate and pace after 429s; `false` turns both off. Default on with its defaults. */
   pacing?: PacingOptions | false;
+  /** A pace or gate wait longer than this fails the request (`target_busy`). Default none. */
+  maxWaitMs?: number;
+  /** Ends every pace or gate wait at once (the request fails `aborted`); requests sent go on. */
+  stopWaiting?: AbortSignal;
+  /** Told before each pace or gate wait, with its length. */
+  onWait?: (ms: number) => void;
 }
 
 export interface Transport {
@@ -78,12 +86,20 @@ export function createTransport(options: TransportOptions): Transport {
     method,
     path,
     redact: redactText,
+    excerpt: redactText.excerpt,
     keySource: options.keySource,
   });
   const agent = createAgent(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = `Bearer ${options.apiKey}`;
-  const pacer: Pacer | undefined = options.pacing === false ? undefined : createPacer(options.pacing);
+  const pacer: Pacer | undefined =
+    options.pacing === false
+      ? undefined
+      : createPacer({
+          ...options.pacing,
+          ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+          ...(options.onWait ? { onWait: options.onWait } : {}),
+        });
 
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
     const ctx = context(req.method, req.path);
@@ -94,8 +110,12 @@ export function createTransport(options: TransportOptions): Transport {
     let start: PacedStart | undefined;
     if (pacer) {
       try {
-        start = await pacer.acquire(req.signal);
+        start = await pacer.acquire(req.signal, options.stopWaiting);
       } catch (error) {
+        if (error instanceof LongWait) {
+          const { ms } = error;
+          throw errorFromLongWait(ctx, { ms, until: wallClockAfter(ms), maxMs: options.maxWaitMs ?? ms });
+        }
         throw errorFromTransport(ctx, 'aborted', error, options.timeoutMs);
       }
     }
