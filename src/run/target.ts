@@ -161,6 +161,6 @@ const probeError = (error: unknown, where: string): ImportError => {
 export const targetBusy = (error: { message: string }, context: Record<string, unknown> = {}): ImportError =>
   new ImportError(
     'target_busy',
-    `${error.message} (--max-wait); run the same command after that time, or allow the wait with --max-wait SECONDS`,
+    `${error.message}; run the same command after that time, or allow a longer wait with --max-wait SECONDS`,
     context,
   );

@@ -20,6 +20,8 @@ export interface RewritingProxy {
   rewriteCreate: ((ids: string[]) => string[]) | undefined;
   /** Maps the contacts of a create answer (reorder, swap); applied after `rewriteCreate`. */
   rewriteCreateContacts: ((contacts: { id: string; full_name?: string | null }[]) => unknown[]) | undefined;
+  /** Maps the text of a forwarded answer (after the create rewrites), by request. */
+  rewriteAnswer: ((req: { method: string; url: string }, text: string) => Promise<string>) | undefined;
   /** Maps a request's path and query before it is forwarded. */
   rewriteUrl: ((url: string) => string) | undefined;
   /** Answers a request itself (a 429, a redirect, an error page) when it returns an answer. */
@@ -47,6 +49,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
     rewriteCreate: undefined,
     rewriteCreateContacts: undefined,
     rewriteUrl: undefined,
+    rewriteAnswer: undefined,
     answer: undefined,
     maxBodyBytes: undefined,
     forwarded: [],
@@ -110,6 +113,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
           }
           text = JSON.stringify(payload);
         }
+        if (proxy.rewriteAnswer) text = await proxy.rewriteAnswer({ method: req.method ?? 'GET', url }, text);
         res.writeHead(answer.status, {
           'content-type': answer.headers.get('content-type') ?? 'application/json',
         });
