@@ -9,7 +9,12 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
 /** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
 export type ClientFailureCode = Extract<
   RunCode,
-  'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error' | 'response_too_large' | 'target_busy'
+  | 'target_unreachable'
+  | 'request_timeout'
+  | 'aborted'
+  | 'service_error'
+  | 'response_too_large'
+  | 'target_busy'
 >;
 
 /** A failed request's code: the service's (registry) code, or the client's own for the rest. */
@@ -186,10 +191,11 @@ const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
  */
 function redirectMessage(location: string | string[] | undefined, redact: (text: string) => string): string {
   const raw = Array.isArray(location) ? location[0] : location;
-  if (raw === undefined || raw.trim() === '') return 'a redirect without a Location; the target URL is not the service\'s';
+  if (raw === undefined || raw.trim() === '')
+    return "a redirect without a Location; the target URL is not the service's";
   return (
     `a redirect to ${redact(shownLocation(raw.trim()))}, which the client does not follow (requests carry the ` +
-    'API key): the target URL is likely not the service\'s; if that address is the service, give it as the target'
+    "API key): the target URL is likely not the service's; if that address is the service, give it as the target"
   );
 }
 

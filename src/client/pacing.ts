@@ -145,9 +145,13 @@ class SharedPacer implements Pacer {
     this.quietSince = t;
   }
 
-  private async claim(signal: AbortSignal | undefined, stopWaiting: AbortSignal | undefined): Promise<PacedStart> {
+  private async claim(
+    signal: AbortSignal | undefined,
+    stopWaiting: AbortSignal | undefined,
+  ): Promise<PacedStart> {
     const { starts } = this;
-    const sleepSignal = signal && stopWaiting ? AbortSignal.any([signal, stopWaiting]) : (signal ?? stopWaiting);
+    const sleepSignal =
+      signal && stopWaiting ? AbortSignal.any([signal, stopWaiting]) : (signal ?? stopWaiting);
     for (;;) {
       signal?.throwIfAborted();
       const t = this.o.now();

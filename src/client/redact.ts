@@ -18,7 +18,8 @@ const WORD_CHAR = '[\\p{L}\\p{N}]';
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A hex digit in either case: `[aA]`, `7`. */
-const hexDigit = (digit: string): string => (/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit);
+const hexDigit = (digit: string): string =>
+  /[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit;
 
 /** One byte percent-encoded, in either case, or encoded twice (`%2F`, `%2f`, `%252F`). */
 const percentByte = (byte: number): string => {
@@ -97,7 +98,11 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   const excerpt = (text: string, maxChars: number): string => {
     const cut = redactText(text).slice(0, maxChars);
     for (const secret of long) {
-      for (let length = Math.min(secret.length, cut.length); length >= MIN_SECRET_REPLACED_ANYWHERE; length -= 1) {
+      for (
+        let length = Math.min(secret.length, cut.length);
+        length >= MIN_SECRET_REPLACED_ANYWHERE;
+        length -= 1
+      ) {
         if (cut.endsWith(secret.slice(0, length))) return `${cut.slice(0, cut.length - length)}${REDACTED}`;
       }
     }

@@ -21,8 +21,7 @@ const answeredEmails = (contact: ContactResponse): string[] | undefined => {
 };
 
 /** A name as a service may store it: trimmed, inner whitespace collapsed, NFC, any case. */
-const comparableName = (name: string | null | undefined): string =>
-  normalizeText(name)?.toLowerCase() ?? '';
+const comparableName = (name: string | null | undefined): string => normalizeText(name)?.toLowerCase() ?? '';
 
 /**
  * The create answered for `sent` must list the same contacts in the same order: the same count,

@@ -128,7 +128,11 @@ const probeError = (error: unknown, where: string): ImportError => {
     );
   }
   if (error.code === 'aborted')
-    return new ImportError('interrupted', `stopped while waiting for the target ${where} at the start probe`, context);
+    return new ImportError(
+      'interrupted',
+      `stopped while waiting for the target ${where} at the start probe`,
+      context,
+    );
   if (error.code === 'target_busy') return targetBusy(error, context);
   if (error.status === 401)
     return new ImportError(

@@ -209,3 +209,58 @@ describe('an exact e-mail search that also matches full names', () => {
     },
   );
 });
+
+describe('a target that is not the service', () => {
+  const loadVia = async (dir: string) =>
+    runCli(
+      [
+        'run',
+        'generic',
+        writeGenericCsv(dir, 'people.csv', people(5)),
+        '--target',
+        proxy!.url,
+        '--state',
+        join(dir, 'state'),
+        '--out',
+        join(dir, 'out'),
+      ],
+      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc!.key } },
+    );
+
+  it(
+    'a redirect is named as one, with where it points (no credentials, no query)',
+    { timeout: 60_000 },
+    async () => {
+      const { dir } = await setup();
+      proxy!.answer = () => ({
+        status: 301,
+        headers: { location: 'https://someone:hunter2@login.example.com/v1/search/contacts?session=abc123' },
+        body: '<html>Moved Permanently</html>',
+      });
+      const result = await loadVia(dir);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('a redirect to https://login.example.com/v1/search/contacts?...');
+      expect(result.stderr).not.toContain("not the service's error envelope");
+      expect(result.stderr).not.toMatch(/hunter2|someone|abc123/);
+    },
+  );
+
+  it.each([
+    ['E7', 'POST', /^\/v1\/groups\/?$/, 'E7 `POST /v1/groups/`'],
+    ['E9', 'POST', /^\/v1\/custom-fields\/?$/, 'E9 `POST /v1/custom-fields/`'],
+  ])(
+    'a 404 from %s names the endpoint the target lacks',
+    { timeout: 60_000 },
+    async (_, method, route, named) => {
+      const { dir } = await setup();
+      proxy!.answer = (req) =>
+        req.method === method && route.test(req.url)
+          ? { status: 404, headers: { 'content-type': 'text/html' }, body: '<html>Not Found</html>' }
+          : undefined;
+      const result = await loadVia(dir);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`the target has no ${named}`);
+      expect(result.stderr).toContain('is it the Contact Relationship Service, and which version?');
+    },
+  );
+});

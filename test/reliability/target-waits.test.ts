@@ -34,7 +34,10 @@ const SEARCH = /^\/v1\/search\/contacts/;
 const rateLimited = (retryAfter: string) => ({
   status: 429,
   headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
-  body: JSON.stringify({ error: true, data: { code: 'rate_limited', message: 'Too many requests.', details: [] } }),
+  body: JSON.stringify({
+    error: true,
+    data: { code: 'rate_limited', message: 'Too many requests.', details: [] },
+  }),
 });
 
 /** A folder with 30 people, a proxy in front of a fresh service, and the CLI's arguments. */
