@@ -11,12 +11,14 @@ export interface TypedNumbers {
   timeout?: string;
   maxBodyBytes?: string;
   maxRejects?: string;
+  maxWait?: string;
 }
 
 export interface CheckedNumbers {
   chunkSize?: number;
   concurrency?: number;
   timeout?: number;
+  maxWait?: number;
   maxBodyBytes?: number;
   maxRejects?: string;
 }
@@ -45,6 +47,8 @@ export const checkTypedNumbers = (typed: TypedNumbers): CheckedNumbers => {
   if (chunkSize !== undefined) checked.chunkSize = chunkSize;
   const concurrency = wholeNumber('--concurrency', typed.concurrency, RUN_BOUNDS.concurrency);
   if (concurrency !== undefined) checked.concurrency = concurrency;
+  const maxWait = wholeNumber('--max-wait', typed.maxWait, RUN_BOUNDS.maxWait);
+  if (maxWait !== undefined) checked.maxWait = maxWait;
   if (typed.timeout !== undefined) {
     const seconds = /^\s*\d+(\.\d+)?\s*$/.test(typed.timeout) ? Number(typed.timeout) : NaN;
     const { max } = RUN_BOUNDS.timeout;

@@ -1,11 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { endpointKey, pathOf, type AnyEndpoint, type RequestParts } from './endpoint.js';
-import { errorFromMalformedSuccess, errorFromResponse, isRequestError, RequestError } from './errors.js';
+import { endpointName } from './endpoints.js';
+import {
+  errorFromLongWait,
+  errorFromMalformedSuccess,
+  errorFromResponse,
+  isRequestError,
+  RequestError,
+} from './errors.js';
 import { createTransport, type HttpResponse, type Transport } from './http.js';
 import { resolveClientOptions } from './options.js';
 import { runWithRetry, type RetryPolicy } from './retry.js';
 import { createStatsCounter, type RequestStats } from './stats.js';
-import type { ClientOptions } from './types.js';
+import type { ClientOptions, WaitEvent } from './types.js';
+import { wallClockAfter } from './wait.js';
+
+/** Waits shorter than this are not reported (onWait): the pace's spacing is milliseconds. */
+export const REPORTED_WAIT_MS = 1000;
 
 /** How one call departs from the client's defaults (the start probe). */
 export interface CallPolicy {
@@ -31,12 +42,16 @@ export interface Caller {
 
 export function createCaller(clientOptions: ClientOptions): Caller {
   const options = resolveClientOptions(clientOptions);
-  const transport = createTransport(options);
+  const report = (reason: WaitEvent['reason'], delayMs: number) => {
+    if (delayMs >= REPORTED_WAIT_MS) options.onWait?.({ reason, delayMs, until: wallClockAfter(delayMs) });
+  };
+  const transport = createTransport({ ...options, onWait: (ms) => report('pace', ms) });
   const counter = createStatsCounter();
   const retryPolicy: RetryPolicy = {
     retries: options.retries,
     minDelayMs: options.minRetryDelayMs,
     maxDelayMs: options.maxRetryDelayMs,
+    maxWaitMs: options.maxWaitMs,
     ...(options.random ? { random: options.random } : {}),
   };
 
@@ -49,18 +64,29 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     const path = pathOf(endpoint.route, parts.id);
     // Ids in paths come from callers; a path that somehow holds the key must not carry it out.
     const shownPath = transport.redact(path);
-    const signal = combine(options.signal, parts.signal);
+    const signal = combine([options.signal, parts.signal]);
+    // A wait before a retry ends on the call's cancellation and on a graceful stop alike.
+    const waitSignal = combine([signal, options.stopWaiting]);
     // One key for every attempt of a create: the service answers a retry with the first result.
     const headers =
       endpoint.retry === 'create' ? { 'idempotency-key': parts.idempotencyKey ?? randomUUID() } : undefined;
     try {
       const answer = await runWithRetry({
         policy: retryPolicy,
-        ...(signal ? { signal } : {}),
+        ...(waitSignal ? { signal: waitSignal } : {}),
         ...(policy.final ? { final: policy.final } : {}),
         abortError: () => transport.abortedError(endpoint.method, path),
-        onRetry: (error, attempt, delayMs) =>
-          options.onRetry?.({ method: endpoint.method, path: shownPath, attempt, error, delayMs }),
+        tooLong: (cause, ms) =>
+          errorFromLongWait(transport.context(endpoint.method, path), {
+            ms,
+            until: wallClockAfter(ms),
+            maxMs: options.maxWaitMs,
+            cause,
+          }),
+        onRetry: (error, attempt, delayMs) => {
+          options.onRetry?.({ method: endpoint.method, path: shownPath, attempt, error, delayMs });
+          report(delayMs === error.retryAfterMs ? 'retry-after' : 'backoff', delayMs);
+        },
         attempt: async (attemptNumber) => {
           const response = await transport.send({
             method: endpoint.method,
@@ -103,7 +129,9 @@ const checked = (
 ): unknown => {
   const ctx = transport.context(endpoint.method, path);
   if (response.status < 200 || response.status > 299) {
-    throw errorFromResponse(ctx, response.status, response.headers, response.bodyText);
+    // A route without an id that answers 404 is a route the target does not have.
+    const lacking = endpoint.route.includes('{id}') ? undefined : endpointName(endpoint);
+    throw errorFromResponse(ctx, response.status, response.headers, response.bodyText, lacking);
   }
   let json: unknown;
   try {
@@ -121,12 +149,9 @@ const checked = (
   return parsed.data;
 };
 
-/** The run's signal and the call's, as one. */
-const combine = (
-  clientSignal: AbortSignal | undefined,
-  callSignal: AbortSignal | undefined,
-): AbortSignal | undefined => {
-  const signals = [clientSignal, callSignal].filter((s): s is AbortSignal => s !== undefined);
+/** The signals given, as one. */
+const combine = (given: (AbortSignal | undefined)[]): AbortSignal | undefined => {
+  const signals = given.filter((s): s is AbortSignal => s !== undefined);
   return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
 };
 

@@ -20,7 +20,7 @@ import {
   type LegacyUpdateBody,
 } from '../core/schemas/index.js';
 import { bulkUpdateBody, createContactsBody, type BulkUpdateInput } from './bodies.js';
-import { defineEndpoint } from './endpoint.js';
+import { defineEndpoint, endpointKey, type AnyEndpoint } from './endpoint.js';
 import type {
   CallOptions,
   CreateCallOptions,
@@ -183,4 +183,27 @@ export const API_ENDPOINTS = {
     parts: (id: string, body: LegacyUpdateBody, opts?: CallOptions) => ({ ...opts, id, body }),
     result: (answer) => answer.data.contact,
   }),
+};
+
+/** API.md's numbers of the endpoints, by method and route; the bulk create is DESIGN.md's. */
+const API_NUMBERS: Readonly<Record<string, string>> = {
+  'POST /v1/contacts/': 'the bulk create',
+  'PUT /v1/contacts/': 'E1',
+  'PUT /v1/contacts/{id}': 'E2',
+  'GET /v1/contacts/search': 'E3',
+  'GET /v1/search/contacts': 'E4',
+  'POST /v1/reminders/': 'E5',
+  'PUT /v1/reminders/{id}': 'E6',
+  'POST /v1/groups/': 'E7',
+  'PUT /v1/groups/{id}': 'E8',
+  'POST /v1/custom-fields/': 'E9',
+  'PUT /v1/custom-fields/{id}': 'E10',
+  'PUT /api/rest/contacts/{id}': 'E11',
+};
+
+/** How messages name an endpoint: `E7 \`POST /v1/groups/\``. */
+export const endpointName = (endpoint: Pick<AnyEndpoint, 'method' | 'route'>): string => {
+  const key = endpointKey(endpoint);
+  const number = API_NUMBERS[key];
+  return number === undefined ? `\`${key}\`` : `${number} \`${key}\``;
 };

@@ -9,7 +9,12 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
 /** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
 export type ClientFailureCode = Extract<
   RunCode,
-  'target_unreachable' | 'request_timeout' | 'aborted' | 'service_error' | 'response_too_large'
+  | 'target_unreachable'
+  | 'request_timeout'
+  | 'aborted'
+  | 'service_error'
+  | 'response_too_large'
+  | 'target_busy'
 >;
 
 /** A failed request's code: the service's (registry) code, or the client's own for the rest. */
@@ -71,6 +76,8 @@ export interface RequestContext {
   path: string;
   /** Applied to every piece of text that goes into a message. */
   redact: (text: string) => string;
+  /** The start of a text, redacted first, never ending in the start of the key (redact.ts). */
+  excerpt?: (text: string, maxChars: number) => string;
   /** Where the API key came from, named in a 401's message (never the key itself). */
   keySource?: string;
 }
@@ -97,7 +104,8 @@ export function parseRetryAfter(
   if (raw === undefined) return undefined;
   const trimmed = raw.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
+  // asctime (`Sun Nov  6 08:49:37 1994`) carries no zone; HTTP dates are all GMT.
+  const at = Date.parse(/^[A-Za-z]{3} [A-Za-z]{3} +\d/.test(trimmed) ? `${trimmed} GMT` : trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
 }
@@ -108,12 +116,17 @@ const describeDetails = (details: ErrorDetail[]): string =>
     .map((d) => `${d.index !== undefined ? `[${d.index}] ` : ''}${d.path || '(body)'}: ${d.message}`)
     .join('; ') + (details.length > 5 ? `; and ${details.length - 5} more` : '');
 
-/** Turn a non-2xx answer into a RequestError with the service's code, message and details. */
+/**
+ * Turn a non-2xx answer into a RequestError with the service's code, message and details.
+ * `endpointName` (`E7 \`POST /v1/groups/\``) is the endpoint a 404 shows the target lacks: a route
+ * without an id has nothing else to be missing.
+ */
 export function errorFromResponse(
   ctx: RequestContext,
   status: number,
   headers: Record<string, string | string[] | undefined>,
   bodyText: string,
+  endpointName?: string,
 ): RequestError {
   const payload = parseErrorPayload(bodyText);
   // A code the registry does not know (another service's) is named in the message, typed by status.
@@ -125,16 +138,22 @@ export function errorFromResponse(
     path: ctx.redact(d.path),
     message: ctx.redact(d.message),
   }));
-  const serviceMessage =
-    payload?.message ?? `a body that is not the service's error envelope (${describeBody(bodyText)})`;
+  const serviceMessage = isRedirect(status)
+    ? redirectMessage(headers.location, ctx.redact)
+    : (payload?.message ??
+      `a body that is not the service's error envelope (${describeBody(bodyText, ctx)})`);
   const retryAfterMs = status === 429 ? parseRetryAfter(headers['retry-after']) : undefined;
   const detailText = details.length > 0 ? ` [${describeDetails(details)}]` : '';
   const keyText =
     status === 401 && ctx.keySource !== undefined
       ? `; the API key from ${ctx.keySource} was refused, check it there`
       : '';
+  const said =
+    status === 404 && endpointName !== undefined
+      ? `the target has no ${endpointName} (it said: ${serviceMessage}): is it the Contact Relationship Service, and which version?`
+      : serviceMessage;
   const message = ctx.redact(
-    `${ctx.method} ${ctx.path} answered HTTP ${status} ${answeredCode}: ${serviceMessage}${detailText}${keyText}`,
+    `${ctx.method} ${ctx.path} answered HTTP ${status} ${answeredCode}: ${said}${detailText}${keyText}`,
   );
   return new RequestError({
     method: ctx.method,
@@ -157,10 +176,41 @@ function parseErrorPayload(bodyText: string) {
   }
 }
 
-const describeBody = (bodyText: string): string =>
-  bodyText.length === 0
-    ? 'empty'
-    : `${bodyText.length} bytes starting ${JSON.stringify(bodyText.slice(0, 60))}`;
+/** Redacted before it is cut: a cut through the key would otherwise show its first half. */
+const describeBody = (bodyText: string, ctx: RequestContext): string => {
+  if (bodyText.length === 0) return 'empty';
+  const start = ctx.excerpt ? ctx.excerpt(bodyText, 60) : ctx.redact(bodyText).slice(0, 60);
+  return `${bodyText.length} bytes starting ${JSON.stringify(start)}`;
+};
+
+const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
+
+/**
+ * A redirect is not followed (the request carries the key and a body); it says the target URL is
+ * not the service's. Where it points is shown without credentials, query or fragment.
+ */
+function redirectMessage(location: string | string[] | undefined, redact: (text: string) => string): string {
+  const raw = Array.isArray(location) ? location[0] : location;
+  if (raw === undefined || raw.trim() === '')
+    return "a redirect without a Location; the target URL is not the service's";
+  return (
+    `a redirect to ${redact(shownLocation(raw.trim()))}, which the client does not follow (requests carry the ` +
+    "API key): the target URL is likely not the service's; if that address is the service, give it as the target"
+  );
+}
+
+const shownLocation = (location: string): string => {
+  const base = 'http://relative.invalid';
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    return 'an address that cannot be read';
+  }
+  const query = url.search ? '?...' : '';
+  const path = `${url.pathname}${query}`;
+  return url.origin === base ? path : `${url.protocol}//${url.host}${path}`;
+};
 
 /** A 2xx answer that does not have the shape the endpoint promises: final, not a crash. */
 export function errorFromMalformedSuccess(
@@ -173,7 +223,7 @@ export function errorFromMalformedSuccess(
         .slice(0, 5)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
         .join('; ')
-    : `not JSON (${describeBody(problem.bodyText)})`;
+    : `not JSON (${describeBody(problem.bodyText, ctx)})`;
   return new RequestError({
     method: ctx.method,
     path: ctx.redact(ctx.path),
@@ -231,6 +281,29 @@ export function errorFromTransport(
   }
 }
 
+/**
+ * The target asked for a wait longer than the caller allows (`Retry-After`, or the pace it set):
+ * final. Says when the target will take requests again, on the wall clock.
+ */
+export function errorFromLongWait(
+  ctx: RequestContext,
+  wait: { ms: number; until: string; maxMs: number; cause?: RequestError },
+): RequestError {
+  const why = wait.cause ? wait.cause.message : `${ctx.method} ${ctx.path} would wait for the target's pace`;
+  return new RequestError({
+    method: ctx.method,
+    path: ctx.redact(ctx.path),
+    ...(wait.cause?.status !== undefined ? { status: wait.cause.status } : {}),
+    code: 'target_busy',
+    retryable: false,
+    ...(wait.cause ? { attempts: wait.cause.attempts } : {}),
+    message: ctx.redact(
+      `${why}; the target takes requests again at ${wait.until} (in ${formatDuration(wait.ms)}), ` +
+        `later than the longest wait allowed (${formatDuration(wait.maxMs)})`,
+    ),
+  });
+}
+
 /** An answer longer than the client reads: final, retrying would read it again. */
 export function errorFromOversizedAnswer(
   ctx: RequestContext,
@@ -250,9 +323,14 @@ export function errorFromOversizedAnswer(
   });
 }
 
-/** "250 ms", "10 s", "2.5 s". */
-export const formatDuration = (ms: number): string =>
-  ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+/** "250 ms", "10 s", "2.5 s", "50 min", "24 h", "35 days". */
+export const formatDuration = (ms: number): string => {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 600_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  if (ms < 36_000_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 172_800_000) return `${Math.round(ms / 3_600_000)} h`;
+  return Number.isFinite(ms) ? `${Math.round(ms / 86_400_000)} days` : 'an endless time';
+};
 
 const MB = 1024 * 1024;
 /** "64 MB" for whole megabytes, else bytes: limits are set in one or the other. */

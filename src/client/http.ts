@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { HttpMethod, QueryValue } from './endpoint.js';
 import {
+  errorFromLongWait,
   errorFromOversizedAnswer,
   errorFromTransport,
   isRequestError,
@@ -10,8 +11,9 @@ import {
   type RequestContext,
   type RequestError,
 } from './errors.js';
-import { createPacer, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
+import { createPacer, LongWait, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
 import { createRedactor } from './redact.js';
+import { wallClockAfter } from './wait.js';
 
 export interface HttpRequest {
   method: HttpMethod;
@@ -56,6 +58,12 @@ export interface TransportOptions {
   keySource: string;
   /** Shared gate and pace after 429s; `false` turns both off. Default on with its defaults. */
   pacing?: PacingOptions | false;
+  /** A pace or gate wait longer than this fails the request (`target_busy`). Default none. */
+  maxWaitMs?: number;
+  /** Ends every pace or gate wait at once (the request fails `aborted`); requests sent go on. */
+  stopWaiting?: AbortSignal;
+  /** Told before each pace or gate wait, with its length. */
+  onWait?: (ms: number) => void;
 }
 
 export interface Transport {
@@ -78,12 +86,13 @@ export function createTransport(options: TransportOptions): Transport {
     method,
     path,
     redact: redactText,
+    excerpt: redactText.excerpt,
     keySource: options.keySource,
   });
   const agent = createAgent(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = `Bearer ${options.apiKey}`;
-  const pacer: Pacer | undefined = options.pacing === false ? undefined : createPacer(options.pacing);
+  const pacer = pacerOf(options);
 
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
     const ctx = context(req.method, req.path);
@@ -91,14 +100,7 @@ export function createTransport(options: TransportOptions): Transport {
     const body = req.bodyJson ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
     const headers = headersOf(req, authorization, body !== undefined);
     // Serialized before the pace: the start the pacer counts is then close to the real send.
-    let start: PacedStart | undefined;
-    if (pacer) {
-      try {
-        start = await pacer.acquire(req.signal);
-      } catch (error) {
-        throw errorFromTransport(ctx, 'aborted', error, options.timeoutMs);
-      }
-    }
+    const start = pacer ? await pacedStart(pacer, req, ctx, options) : undefined;
     // The timeout starts once the attempt does: waiting at the gate is not the service's delay.
     const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body, options.timeoutPerMbMs);
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -145,6 +147,34 @@ export function createTransport(options: TransportOptions): Transport {
       await agent.close();
     },
   };
+}
+
+/** The shared gate and pace, bounded by the longest wait and telling of each wait; or none. */
+const pacerOf = (options: TransportOptions): Pacer | undefined =>
+  options.pacing === false
+    ? undefined
+    : createPacer({
+        ...options.pacing,
+        ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+        ...(options.onWait ? { onWait: options.onWait } : {}),
+      });
+
+/** Waits for the pace; a wait past `maxWaitMs` is `target_busy`, a stopped one `aborted`. */
+async function pacedStart(
+  pacer: Pacer,
+  req: HttpRequest,
+  ctx: RequestContext,
+  options: TransportOptions,
+): Promise<PacedStart> {
+  try {
+    return await pacer.acquire(req.signal, options.stopWaiting);
+  } catch (error) {
+    if (error instanceof LongWait) {
+      const { ms } = error;
+      throw errorFromLongWait(ctx, { ms, until: wallClockAfter(ms), maxMs: options.maxWaitMs ?? ms });
+    }
+    throw errorFromTransport(ctx, 'aborted', error, options.timeoutMs);
+  }
 }
 
 const MB = 1024 * 1024;

@@ -18,8 +18,10 @@ export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key
 export { isLoopbackUrl, parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';
 export { redact, createRedactor, REDACTED, MIN_SECRET_REPLACED_ANYWHERE } from './redact.js';
 export { computeRetryDelay, type RetryPolicy } from './retry.js';
+export { MAX_TIMER_MS, wait } from './wait.js';
 export {
   createPacer,
+  LongWait,
   type AttemptOutcome,
   type PacedStart,
   type Pacer,
@@ -35,5 +37,6 @@ export type {
   GlobalSearchParams,
   RetryEvent,
   SearchContactsParams,
+  WaitEvent,
   ServiceClient,
 } from './types.js';

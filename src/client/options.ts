@@ -18,13 +18,17 @@ export const CLIENT_DEFAULTS = {
   retries: 6,
   minRetryDelayMs: 250,
   maxRetryDelayMs: 30_000,
+  /** The longest wait for the target (`Retry-After`, pacing); a longer one fails `target_busy`. */
+  maxWaitMs: 300_000,
   concurrency: 4,
 } as const;
 
 export type ResolvedClientOptions = Required<
   Pick<ClientOptions, 'apiKey' | 'keySource' | keyof typeof CLIENT_DEFAULTS>
 > &
-  Pick<ClientOptions, 'signal' | 'onRetry' | 'random' | 'pacing'> & { baseUrl: string };
+  Pick<ClientOptions, 'signal' | 'stopWaiting' | 'onRetry' | 'onWait' | 'random' | 'pacing'> & {
+    baseUrl: string;
+  };
 
 /** Every option checked once, with its default; errors name the option and what it expected. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
@@ -60,9 +64,12 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     retries: whole('retries'),
     minRetryDelayMs: whole('minRetryDelayMs'),
     maxRetryDelayMs: whole('maxRetryDelayMs'),
+    maxWaitMs: whole('maxWaitMs'),
     concurrency: positive('concurrency'),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stopWaiting ? { stopWaiting: options.stopWaiting } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
   };

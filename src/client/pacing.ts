@@ -1,4 +1,4 @@
-import { setTimeout as sleepTimer } from 'node:timers/promises';
+import { wait } from './wait.js';
 
 export interface PacingOptions {
   /** The span the observed rate is measured over when a 429 arrives. Default 1000 ms. */
@@ -13,8 +13,20 @@ export interface PacingOptions {
   recoverStep?: number;
   /** Clock in ms; injectable so tests control time. Default performance.now. */
   now?: () => number;
-  /** Waits `ms` or rejects when `signal` aborts. Default node's timers/promises setTimeout. */
+  /** Waits `ms` or rejects when `signal` aborts. Default wait.ts's (no timer past 2^31-1 ms). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A start later than this from now is refused (LongWait) instead of waited for. Default none. */
+  maxWaitMs?: number;
+  /** Told before each wait, with its length. */
+  onWait?: (ms: number) => void;
+}
+
+/** The pace or the gate would hold an attempt longer than `maxWaitMs`: `ms` is how long. */
+export class LongWait extends Error {
+  constructor(readonly ms: number) {
+    super(`the target's pace would hold the request ${ms} ms`);
+    this.name = 'LongWait';
+  }
 }
 
 export interface AttemptOutcome {
@@ -33,9 +45,11 @@ export interface AttemptOutcome {
 export interface Pacer {
   /**
    * Waits until an attempt may start and claims that start; resolves with it (pass it to
-   * `settled`). Rejects with the signal's reason when `signal` aborts first.
+   * `settled`). Rejects with the signal's reason when `signal` aborts first. `stopWaiting` ends a
+   * wait the same way but lets a start that needs none go. Rejects with LongWait when the start
+   * is further away than `maxWaitMs`.
    */
-  acquire(signal?: AbortSignal): Promise<PacedStart>;
+  acquire(signal?: AbortSignal, stopWaiting?: AbortSignal): Promise<PacedStart>;
   /** The answer (or its absence) of the attempt `start`. */
   settled(start: PacedStart, outcome: AttemptOutcome): void;
   /** Attempts per second the pace allows; undefined while unpaced. */
@@ -61,9 +75,9 @@ const settingsOf = (options: PacingOptions) => ({
   recoverStep: options.recoverStep ?? 0.05,
   cut: options.cut ?? 0.85,
   now: options.now ?? (() => performance.now()),
-  sleep:
-    options.sleep ??
-    ((ms: number, signal?: AbortSignal) => sleepTimer(ms, undefined, signal ? { signal } : {})),
+  sleep: options.sleep ?? wait,
+  maxWaitMs: options.maxWaitMs ?? Infinity,
+  onWait: options.onWait,
 });
 
 export function createPacer(options: PacingOptions = {}): Pacer {
@@ -83,8 +97,8 @@ class SharedPacer implements Pacer {
 
   constructor(private readonly o: ReturnType<typeof settingsOf>) {}
 
-  acquire(signal?: AbortSignal): Promise<PacedStart> {
-    const mine = this.turn.then(() => this.claim(signal));
+  acquire(signal?: AbortSignal, stopWaiting?: AbortSignal): Promise<PacedStart> {
+    const mine = this.turn.then(() => this.claim(signal, stopWaiting));
     this.turn = mine.catch(() => undefined);
     return abortable(mine, signal);
   }
@@ -131,8 +145,13 @@ class SharedPacer implements Pacer {
     this.quietSince = t;
   }
 
-  private async claim(signal: AbortSignal | undefined): Promise<PacedStart> {
+  private async claim(
+    signal: AbortSignal | undefined,
+    stopWaiting: AbortSignal | undefined,
+  ): Promise<PacedStart> {
     const { starts } = this;
+    const sleepSignal =
+      signal && stopWaiting ? AbortSignal.any([signal, stopWaiting]) : (signal ?? stopWaiting);
     for (;;) {
       signal?.throwIfAborted();
       const t = this.o.now();
@@ -145,8 +164,12 @@ class SharedPacer implements Pacer {
         while (starts.length > 0 && starts[0]!.at < t - 2 * this.o.windowMs) starts.shift();
         return start;
       }
+      const ms = at - t;
+      if (ms > this.o.maxWaitMs) throw new LongWait(ms);
+      stopWaiting?.throwIfAborted();
+      this.o.onWait?.(ms);
       // Loop after waking: a 429 may have moved the gate meanwhile.
-      await this.o.sleep(at - t, signal);
+      await this.o.sleep(ms, sleepSignal);
     }
   }
 

@@ -3,11 +3,12 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * Secrets at least this long are replaced wherever they occur, even glued to other characters
- * (`%2F<key>`, `Bearer<key>`): a random string that long does not turn up inside ordinary words.
- * A shorter secret ("net") is a piece of many words ("network"), so it is replaced only where it
- * stands alone as a token, with no letter or digit right before or after it. A short key glued to
- * letters therefore stays visible; keys that short are weak anyway, and mangling every word that
- * contains them would make messages unreadable (issue 14).
+ * (`%2F<key>`, `Bearer<key>`), and in the disguises a target may echo them in (percent-encoded,
+ * base64 or base64url alone or inside `user:key` or `Bearer key`, hex): a random string that long
+ * does not turn up inside ordinary words. A shorter secret ("net") is a piece of many words
+ * ("network"), so it is replaced only where it stands alone as a token, with no letter or digit
+ * right before or after it. A short key glued to letters therefore stays visible; keys that short
+ * are weak anyway, and mangling every word that contains them would make messages unreadable.
  */
 export const MIN_SECRET_REPLACED_ANYWHERE = 8;
 
@@ -16,21 +17,98 @@ const WORD_CHAR = '[\\p{L}\\p{N}]';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A hex digit in either case: `[aA]`, `7`. */
+const hexDigit = (digit: string): string =>
+  /[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit;
+
+/** One byte percent-encoded, in either case, or encoded twice (`%2F`, `%2f`, `%252F`). */
+const percentByte = (byte: number): string => {
+  const hex = byte.toString(16).padStart(2, '0');
+  return `%(?:25)?${hexDigit(hex[0]!)}${hexDigit(hex[1]!)}`;
+};
+
+/** Each character as itself or percent-encoded (its UTF-8 bytes): any mix an encoder produces. */
+const literalOrPercentEncoded = (secret: string): string =>
+  [...secret]
+    .map((char) => {
+      const bytes = [...Buffer.from(char, 'utf8')].map(percentByte).join('');
+      return `(?:${escapeRegExp(char)}|${bytes})`;
+    })
+    .join('');
+
+const BASE64_CHAR = '[A-Za-z0-9+/_-]';
+
+/**
+ * The base64 text of the secret at each of the three alignments it can have inside a longer
+ * encoded string (`base64(secret)`, `base64("Bearer " + secret)`, `base64("user:" + secret)`): the
+ * characters that depend on the secret's bytes alone, with the one character on each side that
+ * mixes in a neighbour's bits taken too. Standard and URL alphabets.
+ */
+const base64Forms = (secret: string): string[] => {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const firstWhole = Math.ceil((8 * offset) / 6);
+    const endWhole = Math.floor((8 * (offset + bytes.length)) / 6);
+    const core = encoded.slice(firstWhole, endWhole);
+    const urlCore = core.replace(/\+/g, '-').replace(/\//g, '_');
+    for (const form of new Set([core, urlCore])) {
+      forms.push(`${BASE64_CHAR}?${escapeRegExp(form)}${BASE64_CHAR}?`);
+    }
+  }
+  return forms;
+};
+
+/** The secret's UTF-8 bytes in hex, either case. */
+const hexForm = (secret: string): string =>
+  [...Buffer.from(secret, 'utf8').toString('hex')].map(hexDigit).join('');
+
+/** Every form of one secret as one pattern (see MIN_SECRET_REPLACED_ANYWHERE). */
+const patternOf = (secret: string): RegExp => {
+  if (secret.length < MIN_SECRET_REPLACED_ANYWHERE) {
+    return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu');
+  }
+  const forms = [literalOrPercentEncoded(secret), ...base64Forms(secret), hexForm(secret)];
+  return new RegExp(forms.map((form) => `(?:${form})`).join('|'), 'gu');
+};
+
+/** A redactor: the text with every secret replaced, and an excerpt that cannot show part of one. */
+export interface Redactor {
+  (text: string): string;
+  /**
+   * The first `maxChars` characters of the redacted text, and no trailing piece of it that is the
+   * start of a secret (MIN_SECRET_REPLACED_ANYWHERE characters or more): a cut, or a target that
+   * cut its own echo, must not leave the first half of a key visible.
+   */
+  excerpt(text: string, maxChars: number): string;
+}
+
 /**
  * A redactor for `secrets`, compiled once. Longer secrets go first so that a secret containing
  * another one is not left half-visible. Empty secrets are ignored: replacing the empty string
  * would mangle every character boundary and hide nothing.
  */
-export function createRedactor(secrets: readonly string[]): (text: string) => string {
-  const patterns = secrets
-    .filter((secret) => secret.length > 0)
-    .sort((a, b) => b.length - a.length)
-    .map((secret) =>
-      secret.length >= MIN_SECRET_REPLACED_ANYWHERE
-        ? new RegExp(escapeRegExp(secret), 'gu')
-        : new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu'),
-    );
-  return (text) => patterns.reduce((result, pattern) => result.replace(pattern, REDACTED), text);
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const kept = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
+  const patterns = kept.map(patternOf);
+  const redactText = (text: string): string =>
+    patterns.reduce((result, pattern) => result.replace(pattern, REDACTED), text);
+  const long = kept.filter((secret) => secret.length >= MIN_SECRET_REPLACED_ANYWHERE);
+  const excerpt = (text: string, maxChars: number): string => {
+    const cut = redactText(text).slice(0, maxChars);
+    for (const secret of long) {
+      for (
+        let length = Math.min(secret.length, cut.length);
+        length >= MIN_SECRET_REPLACED_ANYWHERE;
+        length -= 1
+      ) {
+        if (cut.endsWith(secret.slice(0, length))) return `${cut.slice(0, cut.length - length)}${REDACTED}`;
+      }
+    }
+    return cut;
+  };
+  return Object.assign(redactText, { excerpt });
 }
 
 /** Replace every whole occurrence of each secret in `text` (see MIN_SECRET_REPLACED_ANYWHERE). */

@@ -29,6 +29,18 @@ export interface RetryEvent {
   delayMs: number;
 }
 
+/** The client is about to wait for the target a second or more (the run says so while it waits). */
+export interface WaitEvent {
+  /**
+   * `retry-after`: before another attempt, as long as the target's `Retry-After` asked; `backoff`:
+   * before another attempt, the client's own delay; `pace`: at the pace or gate all requests share.
+   */
+  reason: 'retry-after' | 'backoff' | 'pace';
+  delayMs: number;
+  /** When the wait ends, on the wall clock (ISO 8601, UTC). */
+  until: string;
+}
+
 export interface ClientOptions {
   /**
    * Origin of the target (any path prefix kept): v1 at `${baseUrl}/v1`, E11 at
@@ -57,11 +69,24 @@ export interface ClientOptions {
   minRetryDelayMs?: number;
   /** Default 30 000; a longer `Retry-After` still wins. */
   maxRetryDelayMs?: number;
+  /**
+   * The longest the client waits for the target: a `Retry-After` or a pace wait longer than this
+   * fails the call with `target_busy`, saying when the target takes requests again. Default 300 000.
+   */
+  maxWaitMs?: number;
   /** Requests in flight at once across all calls. Default 4. */
   concurrency?: number;
   /** Cancels everything, in flight, waiting for a retry, and queued. */
   signal?: AbortSignal;
+  /**
+   * Ends every wait at once (before a retry, at the pace or gate): the waiting call fails as
+   * `aborted`. Requests already sent are not cut, and one that needs no wait still goes: a
+   * graceful stop.
+   */
+  stopWaiting?: AbortSignal;
   onRetry?: (event: RetryEvent) => void;
+  /** Before each wait of a second or more. */
+  onWait?: (event: WaitEvent) => void;
   /** Jitter source in [0, 1); tests pin it. Default Math.random. */
   random?: () => number;
   /**

@@ -1,4 +1,4 @@
-import type { ServiceClient, RequestError } from '../client/index.js';
+import { isRequestError, type RequestError, type ServiceClient } from '../client/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { createBytes, updateBytes } from './chunks.js';
 import { previewUpdate, updateEffect } from './previews.js';
@@ -99,7 +99,10 @@ export class ChunkSender {
         await this.create(gone, client, scope, this.events([]));
       }
     } catch (error) {
-      tally.failAll(chunk.items, error);
+      // Stopped while waiting for the target (Ctrl-C, or a wait past --max-wait): the waiting
+      // request was not applied, so its records are pending; the ledger keeps a begun create.
+      if (stoppedWaiting(error)) tally.pendingAll(chunk.items);
+      else tally.failAll(chunk.items, error);
       throw error;
     }
     await this.withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
@@ -152,6 +155,9 @@ export class ChunkSender {
     this.reminders.updated += counts.updated;
   }
 }
+
+const stoppedWaiting = (error: unknown): boolean =>
+  isRequestError(error) && (error.code === 'aborted' || error.code === 'target_busy');
 
 const describe = (error: RequestError): string => {
   const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');

@@ -1,6 +1,7 @@
 import { answerLost, createContactsBody, isRequestError, type ServiceClient } from '../client/index.js';
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { normalizeText } from '../normalize/index.js';
+import { assertAnsweredAsSent, holdsEmail } from './answer-check.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 
 /** Finds the target contact that holds a record, or undefined. */
@@ -48,9 +49,11 @@ export const searchFinder = (client: ServiceClient): ContactFinder => ({
         searchQuery: email,
         exactMatch: true,
         archived: true,
-        take: 1,
+        take: 5,
       });
-      if (page.contacts[0]) return page.contacts[0].id;
+      // A hit whose answer shows it does not hold the e-mail is not this record's contact.
+      const hit = page.contacts.find((c) => holdsEmail(c, email));
+      if (hit) return hit.id;
     }
     const query = emailsOf(write).length === 0 ? identitySearch(write, key) : undefined;
     if (query === undefined) return undefined;
@@ -103,10 +106,12 @@ export const settleLostCreate = async (
       ctx.scope.beginCreate(chunk);
     }
     try {
-      const answered = await ctx.client.createContactsLossFinal(contactsOf(chunk), {
+      const sent = contactsOf(chunk);
+      const answered = await ctx.client.createContactsLossFinal(sent, {
         idempotencyKey: chunk.idempotencyKey,
         bodyJson: chunk.body,
       });
+      assertAnsweredAsSent(sent, answered, chunk.idempotencyKey);
       ctx.scope.completeCreate(
         chunk.idempotencyKey,
         answered.map((c) => c.id),

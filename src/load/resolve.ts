@@ -5,6 +5,7 @@ import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
 import { SCALAR_FIELDS } from './field-changes.js';
+import { holdsEmail } from './answer-check.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -230,16 +231,21 @@ export class Resolver {
     return undefined;
   }
 
-  /** The first contact the address finds exactly that no undo archived (one more search only then). */
+  /**
+   * The first contact the address finds exactly that holds it (when the answer shows e-mails) and
+   * that no undo archived; one more search only when the first hit is not that.
+   */
   private async firstLive(client: ServiceClient, email: string): Promise<ContactResponse | undefined> {
     const opts = this.options.signal ? { signal: this.options.signal } : {};
     const query = { searchQuery: email, exactMatch: true, archived: true };
+    const undone = this.options.undone ?? (() => false);
+    const matches = (c: ContactResponse) => holdsEmail(c, email) && !undone(c.id);
     const first = (await client.globalSearch({ ...query, take: 1 }, opts)).contacts[0];
-    const undone = this.options.undone;
-    if (!first || !undone?.(first.id)) return first;
-    // An undo archived it: another contact may hold the address too, and that one is the match.
+    if (!first || matches(first)) return first;
+    // An undo archived it, or a search that is not exact matched something else (a full name
+    // that is this address): another contact may hold the address, and that one is the match.
     const page = await client.globalSearch({ ...query, take: 100 }, opts);
-    return page.contacts.find((c) => !undone(c.id));
+    return page.contacts.find(matches);
   }
 }
 

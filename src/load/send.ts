@@ -2,6 +2,7 @@ import type { ServiceClient } from '../client/index.js';
 import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
+import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
@@ -95,6 +96,12 @@ export const createChunk = async (
       try {
         const answered = await ctx.client.createContactsLossFinal(texts, { idempotencyKey, bodyJson });
         ctx.onStep?.('create-answered');
+        // Before any id is recorded: ids matched to the wrong people would merge them later.
+        assertAnsweredAsSent(
+          part.map((p) => p.write),
+          answered,
+          idempotencyKey,
+        );
         ids = answered.map((c) => c.id);
         ctx.scope.completeCreate(idempotencyKey, ids);
       } catch (error) {

@@ -26,6 +26,8 @@ export const RUN_DEFAULTS = Object.freeze({
   maxRejects: '0',
   strict: false,
   reread: false,
+  /** Seconds: the longest wait for the target (`Retry-After`, pacing); a longer one stops the run. */
+  maxWait: CLIENT_DEFAULTS.maxWaitMs / 1000,
 });
 
 /** The bounds of the number settings, checked by the schema and, as typed, by the command line. */
@@ -35,6 +37,8 @@ export const RUN_BOUNDS = Object.freeze({
   /** Seconds. */
   timeout: { max: 3600 },
   maxBodyBytes: { min: 64 * 1024, max: 1024 * 1024 * 1024 },
+  /** Seconds; a week at most. */
+  maxWait: { min: 1, max: 7 * 24 * 3600 },
 });
 
 /** Request timeouts the client applies unless `--timeout` is given, in seconds, for help text. */

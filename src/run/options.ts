@@ -54,6 +54,13 @@ export const runSettingsSchema = z
       .positive('expected a number of seconds above 0')
       .max(RUN_BOUNDS.timeout.max)
       .optional(),
+    /** Seconds (`--max-wait`): a longer `Retry-After` or pacing wait stops the run (`target_busy`). */
+    maxWait: z
+      .number()
+      .int()
+      .min(RUN_BOUNDS.maxWait.min)
+      .max(RUN_BOUNDS.maxWait.max)
+      .default(RUN_DEFAULTS.maxWait),
     /** `--max-body-bytes`: no request body is larger; a record that fits no request is rejected. */
     maxBodyBytes: z
       .number()

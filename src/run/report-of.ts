@@ -9,6 +9,7 @@ import type { HashedInput } from './fingerprint.js';
 import { exitReason } from '../report/next-step.js';
 import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
+import { targetBusy } from './target.js';
 import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
@@ -148,6 +149,7 @@ export const asImportError = (error: unknown): ImportError => {
   if (e?.name === 'RequestError') {
     if (e.status === 401)
       return new ImportError('auth_failed', `the target refused the API key: ${e.message}`);
+    if (e.code === 'target_busy') return targetBusy({ message: e.message ?? '' });
     if (e.retryable)
       return new ImportError('retries_exhausted', `a request kept failing after every retry: ${e.message}`);
     // Client codes that are run codes (response_too_large) keep their name; the rest are the service's.

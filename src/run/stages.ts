@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { WaitEvent } from '../client/index.js';
 import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import type { Pipeline } from '../mapping/index.js';
@@ -31,10 +32,13 @@ export interface RunFrame {
   connected?: ConnectedTarget;
 }
 
-/** The run's target as its settings say: the service given, or the local one in the state folder. */
+/**
+ * The run's target as its settings say: the service given, or the local one in the state folder.
+ * A graceful stop ends any wait for the target at once; a wait of a second or more is logged.
+ */
 export const connectRunTarget = (
   settings: RunSettings,
-  options: Pick<RunOptions, 'target' | 'client'>,
+  options: Pick<RunOptions, 'target' | 'client' | 'signal' | 'logger'>,
 ): Promise<ConnectedTarget> =>
   connectTarget({
     ...(options.target ? { target: options.target } : {}),
@@ -43,10 +47,37 @@ export const connectRunTarget = (
     // The client's request limit is the run's one concurrency limit (the load only feeds it).
     client: {
       concurrency: settings.concurrency,
+      maxWaitMs: settings.maxWait * 1000,
       ...(settings.timeout !== undefined ? { timeoutMs: Math.round(settings.timeout * 1000) } : {}),
+      ...(options.signal ? { stopWaiting: options.signal } : {}),
+      ...(options.logger ? { onWait: waitLogger(options.logger) } : {}),
       ...options.client,
     },
   });
+
+/**
+ * Says when the run waits for the target, once per new end of the wait: requests waiting for the
+ * same `Retry-After` or pace say it once. Long waits at warn (shown by default), short ones at debug.
+ */
+const waitLogger = (log: Logger): ((event: WaitEvent) => void) => {
+  let saidUntil = '';
+  return (event) => {
+    if (event.until <= saidUntil) return;
+    saidUntil = event.until;
+    const seconds = `${Math.ceil(event.delayMs / 1000)} s (until ${event.until})`;
+    const text =
+      event.reason === 'retry-after'
+        ? `target asked to wait ${seconds}`
+        : event.reason === 'pace'
+          ? `waiting ${seconds} for the target's rate limit`
+          : `retrying in ${seconds}`;
+    if (event.delayMs >= LOGGED_WAIT_MS) log.warn({ waitMs: event.delayMs, until: event.until }, text);
+    else log.debug({ waitMs: event.delayMs, until: event.until }, text);
+  };
+};
+
+/** Waits from this long are said at warn level: shorter ones are the ordinary rhythm of retries. */
+const LOGGED_WAIT_MS = 10_000;
 
 /** Each stage returns what it did; `error` is what stopped it, its counts what it did before. */
 interface StageResult {

@@ -127,6 +127,13 @@ const probeError = (error: unknown, where: string): ImportError => {
       context,
     );
   }
+  if (error.code === 'aborted')
+    return new ImportError(
+      'interrupted',
+      `stopped while waiting for the target ${where} at the start probe`,
+      context,
+    );
+  if (error.code === 'target_busy') return targetBusy(error, context);
   if (error.status === 401)
     return new ImportError(
       'auth_failed',
@@ -153,3 +160,11 @@ const probeError = (error: unknown, where: string): ImportError => {
     context,
   );
 };
+
+/** The target asked for a longer wait than --max-wait allows: when to come back, and the flag. */
+export const targetBusy = (error: { message: string }, context: Record<string, unknown> = {}): ImportError =>
+  new ImportError(
+    'target_busy',
+    `${error.message}; run the same command after that time, or allow a longer wait with --max-wait SECONDS`,
+    context,
+  );

@@ -58,7 +58,9 @@ export const executeRun = async (
     progress?.stop();
     if (!isImportError(error)) throw error;
     process.stderr.write(`contact-import: ${error.code}: ${error.message}\n`);
-    process.exit(2);
+    // Stopped by Ctrl-C or SIGTERM before the run began (waiting for the target at its probe).
+    const stopped = error.code === 'interrupted' && controller.signal.aborted;
+    process.exit(stopped ? (controller.signal.reason === 'SIGTERM' ? 143 : 130) : 2);
   }
   progress?.stop();
   printOutcome(result, flags, dryRun, pipelineUsed);

@@ -70,6 +70,10 @@ export const withLoadFlags = <T>(yargs: Argv<T>) =>
     .option('timeout', {
       type: 'string',
       describe: `seconds a request may take before it is retried (default ${T.request}, plus ${T.perMb} per MB sent); also the start probe (default ${T.probe})`,
+    })
+    .option('max-wait', {
+      type: 'string',
+      describe: `longest wait in seconds when the target asks for one (Retry-After, its rate limit); longer stops the run (default ${D.maxWait})`,
     });
 
 export interface RunFlags {
@@ -84,6 +88,7 @@ export interface RunFlags {
   chunkSize?: string;
   concurrency?: string;
   timeout?: string;
+  maxWait?: string;
   maxBodyBytes?: string;
   match?: 'email' | 'none';
   region?: string;

@@ -24,7 +24,8 @@ export const RUN_CODES = {
   response_too_large: 'The target answered with a body larger than the client reads (64 MB unless set).',
   retries_exhausted: 'A request kept failing after every retry.',
   service_error: 'The service answered in a way the run cannot continue from.',
-  target_inconsistent: 'The target answered ids that cannot be right (one id for different contacts).',
+  target_inconsistent:
+    'The target answered ids that cannot be right (one id for different contacts, or a created contact that is not the one sent).',
   state_error: 'The state directory (ledger) cannot be used.',
   state_locked: 'Another run holds the state directory.',
   output_error: 'The report files cannot be written.',
@@ -35,6 +36,8 @@ export const RUN_CODES = {
   aborted: 'The run was aborted.',
   input_changed:
     'An input file changed while it was read (cut short, added to or replaced): the run stopped rather than load part of one version.',
+  target_busy:
+    'The target asked to wait (Retry-After, or its announced rate) longer than the run waits (--max-wait).',
 } as const;
 
 export const ISSUE_CODES = {

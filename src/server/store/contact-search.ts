@@ -5,7 +5,11 @@ import type { Db } from './schema.js';
 export interface ContactSearch {
   /** Matched case-insensitively; empty or absent matches everything. */
   term?: string;
-  /** Equality with an e-mail or the full name instead of a substring match. */
+  /**
+   * Equality instead of a substring match: with an e-mail for a term with `@` (an e-mail search
+   * finds who holds the address, never someone whose name is that text), else with an e-mail or
+   * the full name.
+   */
   exact?: boolean;
   includeArchived?: boolean;
   /** true: only contacts in some group; false: only contacts in none. */
@@ -20,9 +24,13 @@ const SUBSTRING = `(instr(c.full_name_lc, @term) > 0 OR instr(lc(c.first_name), 
   OR EXISTS (SELECT 1 FROM contact_emails e WHERE e.contact_id = c.id AND instr(e.email_lc, @term) > 0))`;
 
 // Drives the lookup from the two indexes (full name, e-mail) instead of scanning the user's contacts.
+const EXACT_EMAIL = `SELECT c2.seq FROM contact_emails e JOIN contacts c2 ON c2.id = e.contact_id
+  WHERE e.user_id = @user AND e.email_lc = @term`;
 const EXACT = `c.seq IN (SELECT seq FROM contacts WHERE user_id = @user AND full_name_lc = @term
-  UNION SELECT c2.seq FROM contact_emails e JOIN contacts c2 ON c2.id = e.contact_id
-  WHERE e.user_id = @user AND e.email_lc = @term)`;
+  UNION ${EXACT_EMAIL})`;
+
+/** A term with `@` is an e-mail address: an exact search for it matches e-mails only. */
+const isEmailTerm = (term: string): boolean => term.includes('@');
 
 /** E3 and E4: the user's contacts matching a text, in creation order, after a cursor. */
 export class ContactSearcher {
@@ -52,7 +60,8 @@ export class ContactSearcher {
     const term = query.term?.trim().toLowerCase() ?? '';
     if (term !== '' && query.exact && query.hasGroups === undefined) return this.exact(userId, term, query);
     const conditions = ['c.user_id = @user', 'c.seq > @after'];
-    if (term !== '') conditions.push(query.exact ? EXACT : SUBSTRING);
+    if (term !== '')
+      conditions.push(!query.exact ? SUBSTRING : isEmailTerm(term) ? `c.seq IN (${EXACT_EMAIL})` : EXACT);
     if (!query.includeArchived) conditions.push('c.is_archived = 0');
     if (query.hasGroups !== undefined) {
       const exists = 'EXISTS (SELECT 1 FROM group_memberships m WHERE m.contact_id = c.id)';
@@ -76,7 +85,8 @@ export class ContactSearcher {
    * B-tree and cost three times as much.
    */
   private exact(userId: number, term: string, query: ContactSearch): ContactRow[] {
-    const seqs = new Set([...this.seqsByEmail.all(userId, term), ...this.seqsByName.all(userId, term)]);
+    const byName = isEmailTerm(term) ? [] : this.seqsByName.all(userId, term);
+    const seqs = new Set([...this.seqsByEmail.all(userId, term), ...byName]);
     const rows: ContactRow[] = [];
     for (const seq of [...seqs].sort((a, b) => a - b)) {
       if (seq <= query.afterSeq) continue;

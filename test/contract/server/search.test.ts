@@ -13,6 +13,8 @@ beforeAll(async () => {
     { full_name: 'Zoë Ångström', company: 'Nordic Labs', contact_emails: [{ email: 'zoe@nordic.test' }] },
     { full_name: 'John Smith', company: 'Acme', contact_emails: [{ email: 'john@acme.test' }] },
     { full_name: 'Johnny Smithers', contact_emails: [{ email: 'jsmithers@other.test' }] },
+    // A name column that held an address: the contact is Jane's, found by her own e-mail only.
+    { full_name: 'info@desk.test', contact_emails: [{ email: 'jane@desk.test' }] },
     {
       first_name: 'Ann',
       last_name: 'Archived',
@@ -55,6 +57,20 @@ describe('E4 global search', () => {
     expect((await exact('acme.test')).json.data).toEqual([]);
   });
 
+  it('with exactMatch and an e-mail address matches e-mails only, never a full name', async () => {
+    const exact = (q: string) =>
+      call('GET', `/v1/search/contacts?exactMatch=true&searchQuery=${encodeURIComponent(q)}`);
+    expect((await exact('info@desk.test')).json.data).toEqual([]);
+    expect((await exact('INFO@desk.test')).json.data).toEqual([]);
+    expect(names((await exact('jane@desk.test')).json.data)).toEqual(['info@desk.test']);
+    // The same with has_groups (the SQL path rather than the index lookup).
+    const inNoGroup = await call(
+      'GET',
+      '/v1/search/contacts?exactMatch=true&has_groups=false&searchQuery=info%40desk.test',
+    );
+    expect(inNoGroup.json.data).toEqual([]);
+  });
+
   it('leaves archived contacts out unless archived=true', async () => {
     expect((await call('GET', '/v1/search/contacts?searchQuery=archived')).json.data).toEqual([]);
     expect(
@@ -90,7 +106,7 @@ describe('E4 global search', () => {
     expect(first.json.data).toHaveLength(20);
     expect(typeof first.json.nextCursor).toBe('string');
     const all = await call('GET', '/v1/search/contacts?take=100&archived=true');
-    expect(all.json.data).toHaveLength(PAGED + 4);
+    expect(all.json.data).toHaveLength(PAGED + 5);
     expect(all.json.nextCursor).toBeUndefined();
   });
 
@@ -104,7 +120,7 @@ describe('E4 global search', () => {
     ]);
     const without = await call('GET', '/v1/search/contacts?has_groups=false&take=100');
     expect(names(without.json.data)).not.toContain('John Smith');
-    expect(without.json.data).toHaveLength(PAGED + 2);
+    expect(without.json.data).toHaveLength(PAGED + 3);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, RETRYABLE_STATUSES } from '../../../src/client/index.js';
 import {
+  errorFromLongWait,
   errorFromMalformedSuccess,
   errorFromResponse,
   errorFromTransport,
@@ -118,4 +119,56 @@ describe('errorFromMalformedSuccess and errorFromTransport', () => {
       retryable: false,
     });
   });
+});
+
+describe('answers that say the target is not the service', () => {
+  it('a redirect says so and where to, without credentials or query', () => {
+    const error = errorFromResponse(
+      ctx,
+      301,
+      { location: `https://admin:${key}@api.example.com/v1/contacts/?token=${key}` },
+      '<html>Moved</html>',
+    );
+    expect(error.message).toContain('a redirect to https://api.example.com/v1/contacts/?...');
+    expect(error.message).toContain('does not follow');
+    expect(error.message).not.toContain(key);
+    expect(error.message).not.toContain('admin');
+    expect(error.message).not.toContain("not the service's error envelope");
+    expect(error.retryable).toBe(false);
+    expect(errorFromResponse(ctx, 302, { location: '/login?next=x' }, '').message).toContain(
+      'a redirect to /login?...',
+    );
+  });
+
+  it('a 404 of a route without an id names the endpoint the target lacks', () => {
+    const error = errorFromResponse(ctx, 404, {}, 'Not Found', 'E7 `POST /v1/groups/`');
+    expect(error.message).toContain('the target has no E7 `POST /v1/groups/`');
+    expect(error.message).toContain('is it the Contact Relationship Service, and which version?');
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+    // Without the endpoint's name (an id route: the object is what is missing) it stays as it was.
+    expect(errorFromResponse(ctx, 404, {}, envelope('not_found', 'No such contact.')).message).not.toContain(
+      'the target has no',
+    );
+  });
+
+  it('a wait past the longest allowed says when the target takes requests again', () => {
+    const cause = errorFromResponse(ctx, 429, { 'retry-after': '86400' }, '');
+    const error = errorFromLongWait(ctx, {
+      ms: 86_400_000,
+      until: '2030-01-02T00:00:00Z',
+      maxMs: 300_000,
+      cause,
+    });
+    expect(error).toMatchObject({ code: 'target_busy', status: 429, retryable: false });
+    expect(error.message).toContain('takes requests again at 2030-01-02T00:00:00Z (in 24 h)');
+    expect(error.message).toContain('longest wait allowed (300 s)');
+  });
+});
+
+describe('parseRetryAfter: HTTP dates in all three forms', () => {
+  const now = Date.parse('1994-11-06T08:49:30Z');
+  it.each(['Sun, 06 Nov 1994 08:49:37 GMT', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'])(
+    '%s',
+    (value) => expect(parseRetryAfter(value, now)).toBe(7000),
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createPacer, type PacedStart, type Pacer, type PacingOptions } from '../../../src/client/index.js';
+import {
+  createPacer,
+  LongWait,
+  type PacedStart,
+  type Pacer,
+  type PacingOptions,
+} from '../../../src/client/index.js';
 
 /**
  * The pacer on a simulated clock: `sleep` moves the clock instead of waiting, so the tests check
@@ -170,5 +176,30 @@ describe('pacer and cancellation (real timers)', () => {
     // It waited for the gate (about 150 ms), not for anything the aborted waiter left behind.
     expect(performance.now() - started).toBeLessThan(1000);
     expect(performance.now()).toBeGreaterThanOrEqual(pacer.notBefore());
+  });
+});
+
+describe('pacer: waits longer than allowed, and waits stopped', () => {
+  it('refuses a start further away than maxWaitMs (LongWait with its length), without waiting', async () => {
+    const { pacer, slept } = simulated({ maxWaitMs: 5000 });
+    const start = await pacer.acquire();
+    pacer.settled(start, { status: 429, retryAfterMs: 86_400_000 });
+    const error = await pacer.acquire().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LongWait);
+    expect((error as LongWait).ms).toBe(86_400_000);
+    expect(slept).toEqual([]);
+  });
+
+  it('stopWaiting ends a wait at the gate, but lets a start that needs none go', async () => {
+    const pacer = createPacer({ maxWaitMs: 600_000 });
+    const stop = new AbortController();
+    const first = await pacer.acquire(undefined, stop.signal);
+    pacer.settled(first, { status: 429, retryAfterMs: 200_000 });
+    const waiting = pacer.acquire(undefined, stop.signal).catch((e: unknown) => e);
+    stop.abort('SIGINT');
+    expect(await waiting).toBe('SIGINT');
+
+    const open = createPacer();
+    await expect(open.acquire(undefined, stop.signal)).resolves.toHaveProperty('at');
   });
 });

@@ -55,3 +55,53 @@ describe('redact: whole occurrences only', () => {
     expect(redactor(text)).toBe(`network ${REDACTED} ${REDACTED}`);
   });
 });
+
+describe('redact: the key in disguise', () => {
+  const key = 'sk_live/9f8e7d6c5b4a+Zq=';
+  const redactor = createRedactor([key]);
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const b64url = (text: string) => Buffer.from(text).toString('base64url');
+
+  it.each([
+    ['percent-encoded', encodeURIComponent(key)],
+    [
+      'percent-encoded, lower-case hex',
+      encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    ],
+    [
+      'every byte percent-encoded',
+      [...Buffer.from(key)].map((b) => `%${b.toString(16).toUpperCase()}`).join(''),
+    ],
+    ['percent-encoded twice', encodeURIComponent(encodeURIComponent(key))],
+    ['base64', b64(key)],
+    ['base64url', b64url(key)],
+    ['base64 of user:key', b64(`user:${key}`)],
+    ['base64 of a longer user name', b64(`someone@example.com:${key}`)],
+    ['base64url of Bearer key', b64url(`Bearer ${key}`)],
+    ['hex', Buffer.from(key).toString('hex')],
+  ])('%s', (_, form) => {
+    const out = redactor(`before ${form} after`);
+    expect(out).toContain(REDACTED);
+    expect(out).not.toContain(form);
+    expect(out.startsWith('before ')).toBe(true);
+    expect(out.endsWith(' after')).toBe(true);
+  });
+
+  it('leaves base64 and percent-encoded text without the key alone', () => {
+    const text = `${b64('hello world, nothing here')} %2Fpath%3Fq ${b64url('user:other-secret-value')}`;
+    expect(redactor(text)).toBe(text);
+  });
+
+  it('an excerpt is redacted before it is cut, and never ends in the start of the key', () => {
+    const page = `<html>Error: invalid token ${key} for this route</html>`;
+    const cut = redactor.excerpt(page, 30);
+    expect(cut).toBe(`<html>Error: invalid token ${REDACTED}`.slice(0, 30));
+    expect(redactor.excerpt(page, 60)).toBe(
+      `<html>Error: invalid token ${REDACTED} for this route</html>`.slice(0, 60),
+    );
+    // A target that cut its own echo: 12 characters of the key at the end.
+    expect(redactor.excerpt(`denied: ${key.slice(0, 12)}`, 60)).toBe(`denied: ${REDACTED}`);
+    // Fewer than 8 characters of the key say nothing of it and stay.
+    expect(redactor.excerpt(`denied: ${key.slice(0, 5)}`, 60)).toBe(`denied: ${key.slice(0, 5)}`);
+  });
+});

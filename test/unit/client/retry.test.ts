@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { computeRetryDelay, RequestError } from '../../../src/client/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { computeRetryDelay, MAX_TIMER_MS, RequestError, wait } from '../../../src/client/index.js';
 import { runWithRetry } from '../../../src/client/retry.js';
 
 const policy = { retries: 6, minDelayMs: 100, maxDelayMs: 1000 };
@@ -118,5 +118,57 @@ describe('runWithRetry', () => {
     }).catch((e: unknown) => e);
     expect((error as Error).message).toBe('aborted');
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('runWithRetry: waits the target asks for', () => {
+  it('a Retry-After past maxWaitMs ends the call at once with tooLong, no wait, no retry', async () => {
+    let calls = 0;
+    const waited: number[] = [];
+    const error = await runWithRetry({
+      policy: { retries: 3, minDelayMs: 1, maxDelayMs: 5, maxWaitMs: 1000 },
+      abortError,
+      onRetry: (_e, _n, delayMs) => waited.push(delayMs),
+      tooLong: (cause, delayMs) => new Error(`too long: ${delayMs} after ${cause.code}`),
+      attempt: async () => {
+        calls += 1;
+        throw failure(true, 86_400_000);
+      },
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('too long: 86400000 after injected_fault');
+    expect(calls).toBe(1);
+    expect(waited).toEqual([]);
+  });
+
+  it('the backoff is capped by maxWaitMs: only the target can ask for longer', () => {
+    const policy = { retries: 9, minDelayMs: 1000, maxDelayMs: 30_000, maxWaitMs: 2000, random: () => 0.99 };
+    expect(computeRetryDelay(6, policy)).toBe(2000);
+    expect(computeRetryDelay(6, policy, 5000)).toBe(5000);
+  });
+});
+
+describe('wait', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('splits a wait past the 32-bit timer limit into timers Node can hold', async () => {
+    vi.useFakeTimers();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    let done = false;
+    const waiting = wait(3_000_000_000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(MAX_TIMER_MS);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(3_000_000_000 - MAX_TIMER_MS);
+    await waiting;
+    expect(done).toBe(true);
+    const delays = timers.mock.calls.map((call) => call[1] ?? 0);
+    expect(delays).toEqual([MAX_TIMER_MS, 3_000_000_000 - MAX_TIMER_MS]);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(2 ** 31 - 1);
+  });
+
+  it('ends at once, with the reason, when its signal aborts', async () => {
+    const controller = new AbortController();
+    const waiting = wait(86_400_000, controller.signal).catch((e: unknown) => e);
+    controller.abort('SIGINT');
+    expect(await waiting).toBe('SIGINT');
   });
 });

@@ -1,0 +1,195 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { people, writeGenericCsv } from '../e2e/generic-csv.js';
+import {
+  CLI,
+  outcomes,
+  readReport,
+  runCli,
+  startService,
+  tempDir,
+  type TestService,
+} from '../e2e/harness.js';
+import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
+
+/**
+ * DESIGN.md "Trust": a target that asks for a long wait. A `Retry-After` (or a pace) longer than
+ * `--max-wait` stops the run at once (exit 2, `target_busy`) saying when the target takes requests
+ * again; a shorter one is waited for, said on stderr while it lasts, and Ctrl-C or SIGTERM end
+ * it at once (130, 143). The target is the local service behind a proxy that answers 429 itself.
+ */
+let svc: TestService | undefined;
+let proxy: RewritingProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await svc?.close();
+  proxy = undefined;
+  svc = undefined;
+});
+
+const CREATE = /^\/v1\/contacts\/?$/;
+const SEARCH = /^\/v1\/search\/contacts/;
+
+const rateLimited = (retryAfter: string) => ({
+  status: 429,
+  headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+  body: JSON.stringify({
+    error: true,
+    data: { code: 'rate_limited', message: 'Too many requests.', details: [] },
+  }),
+});
+
+/** A folder with 30 people, a proxy in front of a fresh service, and the CLI's arguments. */
+const setup = async () => {
+  const dir = tempDir();
+  svc = await startService();
+  proxy = await startRewritingProxy(svc.service.url);
+  const file = writeGenericCsv(dir, 'people.csv', people(30));
+  const args = (out: string, ...more: string[]) => [
+    'run',
+    'generic',
+    file,
+    '--target',
+    proxy!.url,
+    '--state',
+    join(dir, 'state'),
+    '--out',
+    join(dir, out),
+    ...more,
+  ];
+  const env = { CONTACT_IMPORT_API_KEY: svc.key };
+  return { dir, args, env };
+};
+
+/** When the message says the target takes requests again, as a time. */
+const untilIn = (stderr: string): number => {
+  const at = /takes requests again at (\S+)/.exec(stderr);
+  expect(at, stderr).not.toBeNull();
+  return Date.parse(at![1]!);
+};
+
+describe('a target that asks for a wait longer than --max-wait', () => {
+  it.each([
+    ['86400', 86_400_000],
+    ['3000000', 3_000_000_000],
+  ])(
+    'Retry-After: %s on creates stops the run at once: exit 2, target_busy, the time',
+    { timeout: 60_000 },
+    async (header, ms) => {
+      const { dir, args, env } = await setup();
+      proxy!.answer = (req) =>
+        req.method === 'POST' && CREATE.test(req.url) ? rateLimited(header) : undefined;
+      const before = Date.now();
+      const result = await runCli(args('busy'), { cwd: dir, env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('contact-import: target_busy:');
+      expect(result.stderr).toContain('--max-wait');
+      // The 32-bit timer never overflowed into a loop of 1 ms timers.
+      expect(result.stderr).not.toContain('TimeoutOverflowWarning');
+      const until = untilIn(result.stderr);
+      expect(until).toBeGreaterThanOrEqual(before + ms - 1000);
+      expect(until).toBeLessThanOrEqual(Date.now() + ms + 1000);
+      const report = readReport(join(dir, 'busy'));
+      expect(report).toMatchObject({ status: 'aborted', exitCode: 2, error: { code: 'target_busy' } });
+      // The 429 applied nothing: those records are pending (the same command sends them), none failed.
+      expect(report.totals).toMatchObject({ created: 0, failed: 0, pending: 30 });
+      expect(outcomes(report)).toBe(report.totals.read);
+
+      // Once the target takes requests again, the same command loads everyone exactly once.
+      proxy!.answer = undefined;
+      const again = await runCli(args('again'), { cwd: dir, env });
+      expect(again.code, again.stderr).toBe(0);
+      const stored = await svc!.client.local.contacts();
+      expect(stored).toHaveLength(30);
+      expect(new Set(stored.map((c) => c.full_name)).size).toBe(30);
+    },
+  );
+
+  it('Retry-After as an HTTP date is read as that time', { timeout: 60_000 }, async () => {
+    const { dir, args, env } = await setup();
+    const date = new Date(Date.now() + 2 * 3600_000);
+    date.setUTCMilliseconds(0);
+    proxy!.answer = (req) =>
+      req.method === 'POST' && CREATE.test(req.url) ? rateLimited(date.toUTCString()) : undefined;
+    const result = await runCli(args('dated', '--max-wait', '600'), { cwd: dir, env });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('target_busy');
+    expect(Math.abs(untilIn(result.stderr) - date.getTime())).toBeLessThanOrEqual(1000);
+  });
+
+  it(
+    'a wait under --max-wait is waited for (a wait of 1 s here) and the run completes',
+    { timeout: 60_000 },
+    async () => {
+      const { dir, args, env } = await setup();
+      let limited = 0;
+      proxy!.answer = (req) =>
+        req.method === 'POST' && CREATE.test(req.url) && limited++ === 0 ? rateLimited('1') : undefined;
+      const result = await runCli(args('short', '--max-wait', '5'), { cwd: dir, env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(limited).toBeGreaterThanOrEqual(2);
+      expect(readReport(join(dir, 'short')).totals.created).toBe(30);
+    },
+  );
+});
+
+interface Stopped {
+  code: number | null;
+  stderr: string;
+}
+
+/**
+ * Starts the run, waits until it says on stderr that it waits for the target, then sends
+ * `signal`; resolves when the process has ended.
+ */
+const stopWhileWaiting = (args: string[], env: Record<string, string>, cwd: string, signal: NodeJS.Signals) =>
+  new Promise<Stopped>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && stderr.includes('target asked to wait')) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+
+describe('Ctrl-C and SIGTERM while the run waits for the target', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s during a Retry-After of 200 s on creates ends the run at once: exit %i',
+    { timeout: 60_000 },
+    async (signal, exit) => {
+      const { dir, args, env } = await setup();
+      proxy!.answer = (req) =>
+        req.method === 'POST' && CREATE.test(req.url) ? rateLimited('200') : undefined;
+      const stopped = await stopWhileWaiting(args('stopped'), env, dir, signal);
+      expect(stopped.stderr).toMatch(/target asked to wait 200 s \(until \d{4}-\d\d-\d\dT/);
+      expect(stopped.code, stopped.stderr).toBe(exit);
+      const report = readReport(join(dir, 'stopped'));
+      expect(report.status).toBe('interrupted');
+      expect(report.totals).toMatchObject({ created: 0, failed: 0, pending: 30 });
+
+      proxy!.answer = undefined;
+      const again = await runCli(args('again'), { cwd: dir, env });
+      expect(again.code, again.stderr).toBe(0);
+      expect(await svc!.client.local.contacts()).toHaveLength(30);
+    },
+  );
+
+  it('Ctrl-C while the start probe waits for a Retry-After exits 130', { timeout: 60_000 }, async () => {
+    const { dir, args, env } = await setup();
+    proxy!.answer = (req) => (req.method === 'GET' && SEARCH.test(req.url) ? rateLimited('200') : undefined);
+    const stopped = await stopWhileWaiting(args('probe'), env, dir, 'SIGINT');
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toContain('interrupted: stopped while waiting for the target');
+  });
+});
