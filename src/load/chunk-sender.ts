@@ -1,5 +1,6 @@
 import type { ServiceClient, RequestError } from '../client/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
+import { isImportError } from '../core/errors/index.js';
 import { createBytes, updateBytes } from './chunks.js';
 import { previewUpdate, updateEffect } from './previews.js';
 import { reclaimAfter } from './reclaim.js';
@@ -99,7 +100,9 @@ export class ChunkSender {
         await this.create(gone, client, scope, this.events([]));
       }
     } catch (error) {
-      tally.failAll(chunk.items, error);
+      // A ledger that cannot be written stops the run before or after a request: what was not
+      // sent is pending (the same command sends it), what the target took is settled, none failed.
+      if (!isStateError(error)) tally.failAll(chunk.items, error);
       throw error;
     }
     await this.withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
@@ -157,3 +160,5 @@ const describe = (error: RequestError): string => {
   const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
   return details ? `${error.message} (${details})` : error.message;
 };
+
+const isStateError = (error: unknown): boolean => isImportError(error) && error.code === 'state_error';

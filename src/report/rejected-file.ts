@@ -1,10 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { REJECT_COLUMNS } from '../core/reject-columns.js';
 import type { InputFormat, RejectedRecord } from '../core/types.js';
-import { commitFile, temporaryPathFor } from './atomic-file.js';
+import { AtomicWriteStream } from './atomic-file.js';
 import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
@@ -30,9 +28,8 @@ export class RejectedFile {
   readonly path: string;
   private readonly options: RejectedFileOptions;
   private readonly delimiter: string;
-  private out: WriteStream | undefined;
-  /** Where the records go until close() renames it to `path`. */
-  private temporary: string | undefined;
+  /** Where the records go until close() renames it to `path`; whole or not at all. */
+  private out: AtomicWriteStream | undefined;
   private count = 0;
   /** Where the header already has import_row / import_error (a rejected file run again). */
   private reasonAt: { row: number; error: number } | undefined;
@@ -68,10 +65,16 @@ export class RejectedFile {
     this.count += 1;
   }
 
-  private open(): WriteStream {
+  /** True once it is committed whole under `path` (a write that failed leaves no file). */
+  get written(): boolean {
+    return this.committed;
+  }
+
+  private committed = false;
+
+  private open(): AtomicWriteStream {
     if (this.out) return this.out;
-    this.temporary = temporaryPathFor(this.path);
-    this.out = createWriteStream(this.temporary, { encoding: 'utf8' });
+    this.out = new AtomicWriteStream(this.path);
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
     else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)
@@ -133,13 +136,19 @@ export class RejectedFile {
     return this.line(cells);
   }
 
+  /** Renames the finished file into place; throws output_error (and leaves nothing) when a write failed. */
   async close(): Promise<void> {
-    if (!this.out) return;
-    if (this.options.format === 'json') this.out.write('\n]\n');
-    this.out.end();
-    await once(this.out, 'finish');
-    if (this.temporary) commitFile(this.temporary, this.path);
-    this.temporary = undefined;
+    const out = this.out;
+    if (!out) return;
+    this.out = undefined;
+    await out.commit(this.options.format === 'json' ? '\n]\n' : '');
+    this.committed = true;
+  }
+
+  /** Drops the file: nothing replaces `path`. */
+  discard(): void {
+    this.out?.discard();
+    this.out = undefined;
   }
 }
 

@@ -33,6 +33,9 @@ export const RUN_CODES = {
   undo_refused: 'The run cannot be undone (a dry run, an undo, or another target).',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
+  io_error:
+    'A file or folder could not be read or written (full disk, file-size limit, read-only file system, permission, path too long).',
+  internal_error: 'An unexpected error inside contact-import (a bug): exit 70.',
 } as const;
 
 export const ISSUE_CODES = {
