@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, createWriteStream, openSync, renameSync, unlinkSync, writeSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync, renameSync, unlinkSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describeIoProblem, ImportError } from '../core/errors/index.js';
 
@@ -75,7 +75,8 @@ export const writeFileAtomic = (path: string, text: string): void => {
   try {
     const fd = openSync(temporary, 'wx');
     try {
-      writeSync(fd, text);
+      // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
+      writeFileSync(fd, text);
     } finally {
       closeSync(fd);
     }

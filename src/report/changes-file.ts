@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula } from './spreadsheet-safety.js';
@@ -58,7 +58,8 @@ export class ChangesFile {
   private flush(): void {
     const fd = this.fd;
     if (fd === undefined || this.batch.length === 0) return;
-    this.guarded(() => writeSync(fd, this.batch.join('')));
+    // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
+    this.guarded(() => writeFileSync(fd, this.batch.join('')));
     this.batch = [];
   }
 
