@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { REJECT_COLUMNS } from '../core/reject-columns.js';
 import type { InputFormat, RejectedRecord } from '../core/types.js';
 import { AtomicWriteStream } from './atomic-file.js';
-import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
+import { escapeFormula, needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
   path: string;
@@ -87,8 +87,9 @@ export class RejectedFile {
     const row = cells?.indexOf(ROW_COLUMN) ?? -1;
     const error = cells?.indexOf(ERROR_COLUMN) ?? -1;
     if (row >= 0 && error >= 0) {
+      // A rejected file run again: its cells carry our guard already; guarded once, not twice.
       this.reasonAt = { row, error };
-      return this.safeCsv(rawHeader);
+      return this.line(cells!.map(removeFormulaGuard));
     }
     return `${this.safeCsv(rawHeader)}${this.delimiter}${this.line(REJECT_COLUMNS)}`;
   }
@@ -98,9 +99,10 @@ export class RejectedFile {
     const at = this.reasonAt;
     const cells = at ? this.cellsOf(raw) : undefined;
     if (!at || !cells) return `${this.safeCsv(raw)}${this.delimiter}${this.line(reason)}`;
-    cells[at.row] = reason[0]!;
-    cells[at.error] = reason[1]!;
-    return this.line(Array.from(cells, (cell) => cell ?? ''));
+    const plain = Array.from(cells, (cell) => removeFormulaGuard(cell ?? ''));
+    plain[at.row] = reason[0]!;
+    plain[at.error] = reason[1]!;
+    return this.line(plain);
   }
 
   /** The cells of one CSV record, or undefined when its text does not parse as one. */
@@ -132,7 +134,7 @@ export class RejectedFile {
     const cells = this.cellsOf(raw);
     // Unparseable raw text (a broken record): kept as a single escaped cell.
     if (!cells) return this.line([raw]);
-    if (!cells.some(isFormulaLeading)) return raw;
+    if (!cells.some(needsFormulaGuard)) return raw;
     return this.line(cells);
   }
 
