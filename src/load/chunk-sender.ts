@@ -157,7 +157,11 @@ export class ChunkSender {
 }
 
 const describe = (error: RequestError): string => {
-  const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  // Details the message already says are not said again.
+  const details = error.details
+    .filter((d) => !error.message.includes(d.message))
+    .map((d) => `${d.path}: ${d.message}`)
+    .join('; ');
   return details ? `${error.message} (${details})` : error.message;
 };
 

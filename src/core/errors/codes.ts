@@ -60,6 +60,8 @@ export const ISSUE_CODES = {
   too_many_values:
     'The record holds more e-mails or phone numbers than one contact keeps; the rest were dropped.',
   record_too_large: 'The record is larger than any request to the target may be; it was not loaded.',
+  too_many_entries:
+    'A list of the record (custom fields, groups, tags...) holds more entries than one contact keeps; it was not loaded.',
   normalize_fallback:
     'A normalize worker died; its rows were normalized in the main thread, nothing was lost.',
   // dedupe
