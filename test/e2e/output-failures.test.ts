@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,30 @@ const rejectedRows = (dir: string, count: number): string => {
   );
   return path;
 };
+
+const isRoot = process.getuid?.() === 0;
+
+describe.skipIf(!isRoot)('a read-only file system (root only: it mounts a read-only tmpfs)', () => {
+  it('--out or --state there: exit 2, one line saying read-only, not ENOENT', { timeout: 60_000 }, async () => {
+    const cwd = tempDir();
+    const readOnly = join(cwd, 'ro');
+    mkdirSync(readOnly);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
+    try {
+      const out = await runCli(['validate', 'generic', SAMPLE, '--out', join(readOnly, 'out')], { cwd });
+      expect(out.code).toBe(2);
+      expect(oneLine(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
+      const state = await runCli(['run', 'generic', SAMPLE, '--out', 'out', '--state', join(readOnly, 'state')], {
+        cwd,
+      });
+      expect(state.code).toBe(2);
+      expect(oneLine(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
+      expect(state.stderr).not.toMatch(/ENOENT/);
+    } finally {
+      execFileSync('umount', [readOnly]);
+    }
+  });
+});
 
 describe('outputs that cannot be written', () => {
   it('report.json a folder: exit 2, one line naming it, no temporary file', async () => {
