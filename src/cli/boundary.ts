@@ -21,7 +21,8 @@ export const failureOf = (error: unknown): { code: number; line: string } => {
 const wantsStack = (args: readonly string[]): boolean =>
   args.some(
     (arg, i) =>
-      /^--log-level=(debug|trace)$/.test(arg) || (arg === '--log-level' && /^(debug|trace)$/.test(args[i + 1] ?? '')),
+      /^--log-level=(debug|trace)$/.test(arg) ||
+      (arg === '--log-level' && /^(debug|trace)$/.test(args[i + 1] ?? '')),
   );
 
 /**
@@ -36,7 +37,10 @@ const GONE_READER = new Set(['EPIPE', 'EIO', 'ECONNRESET', 'ERR_STREAM_DESTROYED
  * or a file-system failure, 70 for anything else (a bug). Temporary files are removed on every
  * exit, whatever ends the process.
  */
-export const runInsideBoundary = async (args: readonly string[], main: () => Promise<unknown>): Promise<void> => {
+export const runInsideBoundary = async (
+  args: readonly string[],
+  main: () => Promise<unknown>,
+): Promise<void> => {
   const fail = (error: unknown): never => {
     const { code, line } = failureOf(error);
     writeQuietly(`contact-import: ${line}\n`);

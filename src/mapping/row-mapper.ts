@@ -100,7 +100,9 @@ export const createRowMapper = (
   headerLine = 0,
 ): RowMapper => {
   const ours = isOurRejectedFile(fullHeader);
-  const header = fullHeader?.filter((name) => !isRejectColumn(name)).map(ours ? removeFormulaGuard : (name) => name);
+  const header = fullHeader
+    ?.filter((name) => !isRejectColumn(name))
+    .map(ours ? removeFormulaGuard : (name) => name);
   const plan = planRows(pipeline, header);
   return {
     headerIssues: header === undefined ? [] : checkHeader(pipeline, header, file, headerLine),

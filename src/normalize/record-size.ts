@@ -72,11 +72,13 @@ export const overfullList = (record: NormalizedRecord): { field: string; count: 
   const lists: [string, number][] = [
     ['custom_fields', record.customFields.length],
     ['groups_contacts', record.groups.length],
-    ...Object.entries(record.contact as Record<string, unknown>).flatMap(([field, value]): [string, number][] => {
-      // A list, or an operation on one (tags_contacts: {operation, data: [...]}).
-      const list = Array.isArray(value) ? value : (value as { data?: unknown } | null)?.data;
-      return Array.isArray(list) ? [[field, list.length]] : [];
-    }),
+    ...Object.entries(record.contact as Record<string, unknown>).flatMap(
+      ([field, value]): [string, number][] => {
+        // A list, or an operation on one (tags_contacts: {operation, data: [...]}).
+        const list = Array.isArray(value) ? value : (value as { data?: unknown } | null)?.data;
+        return Array.isArray(list) ? [[field, list.length]] : [];
+      },
+    ),
   ];
   const [field, count] = lists.reduce((a, b) => (b[1] > a[1] ? b : a));
   return count > RECORD_LIMITS.listEntries ? { field, count } : undefined;

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, createWriteStream, openSync, renameSync, unlinkSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describeIoProblem, ImportError } from '../core/errors/index.js';
 

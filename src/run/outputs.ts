@@ -35,7 +35,10 @@ export const writeReportFile = (dir: string, report: RunReport): string => {
  * report.html beside report.json (run and undo alike): its path, or the output_error that kept it
  * from being written (then no page is left, not even half of one).
  */
-export const writeHtmlReportFile = (dir: string, model: ReportModel): { path: string } | { error: ImportError } => {
+export const writeHtmlReportFile = (
+  dir: string,
+  model: ReportModel,
+): { path: string } | { error: ImportError } => {
   try {
     return { path: writeHtmlReport(dir, model) };
   } catch (error) {

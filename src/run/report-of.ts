@@ -1,6 +1,12 @@
 import { targetLabel } from '../client/target-url.js';
 import type { RequestError } from '../client/errors.js';
-import { describeIoProblem, ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
+import {
+  describeIoProblem,
+  ImportError,
+  isImportError,
+  RUN_CODES,
+  type RunCode,
+} from '../core/errors/index.js';
 import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
 import { issueSummary } from '../report/html/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
@@ -12,7 +18,14 @@ import { outputsOf } from './rerun-shortcut.js';
 import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
-export const EXIT = { ok: 0, rejects: 1, stopped: 2, internal: 70, interrupted: 130, terminated: 143 } as const;
+export const EXIT = {
+  ok: 0,
+  rejects: 1,
+  stopped: 2,
+  internal: 70,
+  interrupted: 130,
+  terminated: 143,
+} as const;
 
 /** The run's files once its outputs are closed: issues.csv, the rejected files, issue counts. */
 export interface RunFiles {

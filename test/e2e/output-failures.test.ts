@@ -53,32 +53,41 @@ const rejectedRows = (dir: string, count: number): string => {
 const isRoot = process.getuid?.() === 0;
 
 describe.skipIf(!isRoot)('a read-only file system (root only: it mounts a read-only tmpfs)', () => {
-  it('--out or --state there: exit 2, one line saying read-only, not ENOENT', { timeout: 60_000 }, async () => {
-    const cwd = tempDir();
-    const readOnly = join(cwd, 'ro');
-    mkdirSync(readOnly);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
-    try {
-      const out = await runCli(['validate', 'generic', SAMPLE, '--out', join(readOnly, 'out')], { cwd });
-      expect(out.code).toBe(2);
-      expect(oneLine(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
-      const state = await runCli(['run', 'generic', SAMPLE, '--out', 'out', '--state', join(readOnly, 'state')], {
-        cwd,
-      });
-      expect(state.code).toBe(2);
-      expect(oneLine(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
-      expect(state.stderr).not.toMatch(/ENOENT/);
-    } finally {
-      execFileSync('umount', [readOnly]);
-    }
-  });
+  it(
+    '--out or --state there: exit 2, one line saying read-only, not ENOENT',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      const readOnly = join(cwd, 'ro');
+      mkdirSync(readOnly);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
+      try {
+        const out = await runCli(['validate', 'generic', SAMPLE, '--out', join(readOnly, 'out')], { cwd });
+        expect(out.code).toBe(2);
+        expect(oneLine(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
+        const state = await runCli(
+          ['run', 'generic', SAMPLE, '--out', 'out', '--state', join(readOnly, 'state')],
+          {
+            cwd,
+          },
+        );
+        expect(state.code).toBe(2);
+        expect(oneLine(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
+        expect(state.stderr).not.toMatch(/ENOENT/);
+      } finally {
+        execFileSync('umount', [readOnly]);
+      }
+    },
+  );
 });
 
 describe('outputs that cannot be written', () => {
   it('report.json a folder: exit 2, one line naming it, no temporary file', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'out', 'report.json'), { recursive: true });
-    const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], { cwd });
+    const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], {
+      cwd,
+    });
     expect(result.code).toBe(2);
     expect(oneLine(result)).toMatch(/report\.json is a folder where a file should be written.*--out.*EISDIR/);
     expect(leftovers(cwd)).toEqual([]);
@@ -92,7 +101,9 @@ describe('outputs that cannot be written', () => {
       const input = rejectedRows(cwd, 3000);
       const result = await runLimited(400, ['validate', 'generic', input, '--out', 'out'], cwd);
       expect(result.code, result.stderr).toBe(2);
-      expect(oneLine(result)).toMatch(/output_error: .*(rejected|issues)\.csv would be larger than the file-size limit.*EFBIG/);
+      expect(oneLine(result)).toMatch(
+        /output_error: .*(rejected|issues)\.csv would be larger than the file-size limit.*EFBIG/,
+      );
       expect(leftovers(cwd)).toEqual([]);
       expect(existsSync(join(cwd, 'out', 'rejected.csv'))).toBe(false);
       const report = readReport(join(cwd, 'out'));
@@ -101,16 +112,24 @@ describe('outputs that cannot be written', () => {
     },
   );
 
-  it('a file-size limit while report.html is written: exit 2, not 0, and no half page', { timeout: 60_000 }, async () => {
-    const cwd = tempDir();
-    // report.json (2 KB) fits; report.html (200 KB and more) does not.
-    const result = await runLimited(64, ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], cwd);
-    expect(result.code, result.stderr).toBe(2);
-    expect(oneLine(result)).toMatch(/report\.html would be larger than the file-size limit/);
-    expect(existsSync(join(cwd, 'out', 'report.html'))).toBe(false);
-    expect(leftovers(cwd)).toEqual([]);
-    expect(readReport(join(cwd, 'out'))).toMatchObject({ status: 'aborted', exitCode: 2 });
-  });
+  it(
+    'a file-size limit while report.html is written: exit 2, not 0, and no half page',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      // report.json (2 KB) fits; report.html (200 KB and more) does not.
+      const result = await runLimited(
+        64,
+        ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'],
+        cwd,
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(oneLine(result)).toMatch(/report\.html would be larger than the file-size limit/);
+      expect(existsSync(join(cwd, 'out', 'report.html'))).toBe(false);
+      expect(leftovers(cwd)).toEqual([]);
+      expect(readReport(join(cwd, 'out'))).toMatchObject({ status: 'aborted', exitCode: 2 });
+    },
+  );
 
   it('--out near PATH_MAX works; past it, exit 2 with one line', { timeout: 60_000 }, async () => {
     const cwd = tempDir();
@@ -124,7 +143,9 @@ describe('outputs that cannot be written', () => {
     expect(readdirSync(deep).sort()).toEqual(['issues.csv', 'rejected.csv', 'report.html', 'report.json']);
 
     const tooLong = join(deep, 'f'.repeat(20));
-    const result = await runCli(['validate', 'generic', SAMPLE, '--out', tooLong, '--max-rejects', '5'], { cwd });
+    const result = await runCli(['validate', 'generic', SAMPLE, '--out', tooLong, '--max-rejects', '5'], {
+      cwd,
+    });
     expect(result.code).toBe(2);
     expect(oneLine(result)).toMatch(/too long for the file system.*--out.*ENAMETOOLONG/);
     expect(leftovers(cwd)).toEqual([]);
@@ -140,7 +161,7 @@ const withBug = (target: 'rename report.json' | 'write changes.csv'): string[] =
   const patch =
     target === 'rename report.json'
       ? `const o=fs.renameSync;fs.renameSync=(a,b)=>{if(String(b).endsWith('report.json'))throw new TypeError('planted bug');return o(a,b)};`
-      : `const o=fs.writeSync;fs.writeSync=(fd,d,...r)=>{if(typeof d==='string'&&d.startsWith('file,row,contact_id'))throw new TypeError('planted bug');return o(fd,d,...r)};`;
+      : `const o=fs.writeFileSync;fs.writeFileSync=(f,d,...r)=>{if(typeof d==='string'&&d.startsWith('file,row,contact_id'))throw new TypeError('planted bug');return o(f,d,...r)};`;
   const source = `import fs from 'node:fs';import {syncBuiltinESMExports} from 'node:module';${patch}syncBuiltinESMExports();`;
   return ['--import', `data:text/javascript,${encodeURIComponent(source)}`, CLI];
 };
@@ -157,18 +178,24 @@ const runWithBug = (plan: Parameters<typeof withBug>[0], args: string[], cwd: st
   });
 
 describe('an unexpected error (a bug)', () => {
-  it('escaping the run: exit 70, one line, no temporary file; the stack only at debug', { timeout: 60_000 }, async () => {
-    const cwd = tempDir();
-    const args = ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'];
-    const result = await runWithBug('rename report.json', args, cwd);
-    expect(result.code, result.stderr).toBe(70);
-    expect(oneLine(result)).toMatch(/^contact-import: internal error: planted bug \(a bug in contact-import/);
-    expect(leftovers(cwd)).toEqual([]);
+  it(
+    'escaping the run: exit 70, one line, no temporary file; the stack only at debug',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      const args = ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'];
+      const result = await runWithBug('rename report.json', args, cwd);
+      expect(result.code, result.stderr).toBe(70);
+      expect(oneLine(result)).toMatch(
+        /^contact-import: internal error: planted bug \(a bug in contact-import/,
+      );
+      expect(leftovers(cwd)).toEqual([]);
 
-    const debug = await runWithBug('rename report.json', [...args, '--log-level', 'debug'], cwd);
-    expect(debug.code).toBe(70);
-    expect(debug.stderr).toMatch(/TypeError: planted bug\n\s+at /);
-  });
+      const debug = await runWithBug('rename report.json', [...args, '--log-level', 'debug'], cwd);
+      expect(debug.code).toBe(70);
+      expect(debug.stderr).toMatch(/TypeError: planted bug\n\s+at /);
+    },
+  );
 
   it('inside a stage: exit 70, report.json aborted with internal_error', { timeout: 60_000 }, async () => {
     const cwd = tempDir();

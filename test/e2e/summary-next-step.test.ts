@@ -69,7 +69,19 @@ describe('the printed Next: command', () => {
         const env = { CONTACT_IMPORT_API_KEY: svc.key };
         const state = 'state $(touch pwned) `touch pwned2`';
         const first = await runCli(
-          ['run', 'generic', SAMPLE, '--target', svc.service.url, '--state', state, '--out', "it's out", '--region', 'US'],
+          [
+            'run',
+            'generic',
+            SAMPLE,
+            '--target',
+            svc.service.url,
+            '--state',
+            state,
+            '--out',
+            "it's out",
+            '--region',
+            'US',
+          ],
           { cwd, env },
         );
         expect(first.code, first.stderr).toBe(1);
@@ -87,8 +99,11 @@ describe('the printed Next: command', () => {
         writeFileSync(rejectedPath, stringify(rows, { header: true }));
 
         const replay = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          const child = execFile('sh', ['-c', next!], { cwd, env: { ...process.env, ...env } }, (error, _o, stderr) =>
-            resolve({ code: error ? (error.code as number) : 0, stderr }),
+          const child = execFile(
+            'sh',
+            ['-c', next!],
+            { cwd, env: { ...process.env, ...env } },
+            (error, _o, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
           );
           child.stdin?.end();
         });
@@ -96,7 +111,9 @@ describe('the printed Next: command', () => {
         expect(readdirSync(cwd).filter((name) => name.startsWith('pwned'))).toEqual([]);
         expect(readdirSync(cwd)).toContain('state $(touch pwned) `touch pwned2`');
         const stored = await svc.client.local.contacts();
-        expect(stored.some((c) => c.contact_emails?.some((e) => e.email === 'front.desk@acme.example'))).toBe(true);
+        expect(stored.some((c) => c.contact_emails?.some((e) => e.email === 'front.desk@acme.example'))).toBe(
+          true,
+        );
       } finally {
         await svc.close();
       }

@@ -141,7 +141,9 @@ const printOutcome = (
   } else {
     process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
     if (process.platform === 'win32' && report.exitCode === 1 && result.rejectedPaths.length > 0) {
-      process.stdout.write('(The Next: command is quoted for a POSIX shell: Git Bash or WSL, not cmd.exe.)\n');
+      process.stdout.write(
+        '(The Next: command is quoted for a POSIX shell: Git Bash or WSL, not cmd.exe.)\n',
+      );
     }
     if (result.local && !dryRun) process.stdout.write(localServiceHint(result.local));
   }

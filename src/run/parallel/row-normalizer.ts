@@ -42,7 +42,8 @@ export const createRowNormalizer = (
       return { ok: false, issues: [...outcome.issues, tooLargeIssue(record, bytes, maxBodyBytes!)] };
     }
     const overfull = overfullList(record);
-    if (overfull !== undefined) return { ok: false, issues: [...outcome.issues, tooManyEntriesIssue(record, overfull)] };
+    if (overfull !== undefined)
+      return { ok: false, issues: [...outcome.issues, tooManyEntriesIssue(record, overfull)] };
     return {
       ok: true,
       issues: outcome.issues,
