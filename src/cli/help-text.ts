@@ -20,8 +20,10 @@ const examplesSection = (examples: readonly Example[]): string =>
 const EXIT_CODES = `Exit codes:
   0    every record loaded, unchanged or (dry run) valid; rejects within --max-rejects (default 0)
   1    finished, but more records were rejected or failed than --max-rejects allows
-  2    could not start or was stopped (usage, pipeline, input, target, key): one line on stderr
-  130  interrupted by Ctrl-C (143: SIGTERM); run the same command to continue`;
+  2    could not start or was stopped (usage, pipeline, input, target, key, a file that cannot be
+       written: full disk, read-only, permission, path too long): one line on stderr
+  70   an unexpected internal error (a bug): one line on stderr, the stack at --log-level debug
+  130  interrupted by Ctrl-C (143: SIGTERM or SIGHUP); run the same command to continue`;
 
 const ENV_WORKERS = '  CONTACT_IMPORT_WORKERS  normalize workers for inputs of 8 MB and more (0: in-thread)';
 
@@ -127,7 +129,7 @@ export const serveEpilogue = (): string =>
   [
     examplesSection(SERVE_EXAMPLES),
     `Exit codes:
-  0    stopped by Ctrl-C or SIGTERM
+  0    stopped by Ctrl-C, SIGTERM or SIGHUP
   2    could not start (a port in use, a --db that is not the service's): one line on stderr`,
     `Environment:
   CONTACT_IMPORT_SERVE_KEYS  comma-separated API keys when no --api-key is given (else one is
@@ -180,8 +182,9 @@ export const undoEpilogue = (): string =>
     `Exit codes:
   0    everything the run did that can be taken back was (what cannot is listed as not undone)
   1    a field changed on the service since the run was kept (a conflict), or a request failed
-  2    could not start (no such run, target, key): one line on stderr
-  130  interrupted by Ctrl-C (143: SIGTERM); run the same command to continue`,
+  2    could not start (no such run, target, key) or a file could not be written: one line on stderr
+  70   an unexpected internal error (a bug): one line on stderr, the stack at --log-level debug
+  130  interrupted by Ctrl-C (143: SIGTERM or SIGHUP); run the same command to continue`,
     `Environment:
   CONTACT_IMPORT_TARGET   the service's URL when --target is not given (else the run's local service)
   CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)

@@ -2,6 +2,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { commands } from './commands/index.js';
+import { runInsideBoundary } from './boundary.js';
 import { applyHeapHint } from './heap-hint.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
@@ -51,4 +52,4 @@ const cli = yargs(args)
 
 for (const command of commands) cli.command(command);
 
-await cli.parseAsync();
+await runInsideBoundary(args, () => cli.parseAsync());

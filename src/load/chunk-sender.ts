@@ -1,5 +1,6 @@
 import { isRequestError, type RequestError, type ServiceClient } from '../client/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
+import { isImportError } from '../core/errors/index.js';
 import { createBytes, updateBytes } from './chunks.js';
 import { previewUpdate, updateEffect } from './previews.js';
 import { reclaimAfter } from './reclaim.js';
@@ -101,8 +102,10 @@ export class ChunkSender {
     } catch (error) {
       // Stopped while waiting for the target (Ctrl-C, or a wait past --max-wait): the waiting
       // request was not applied, so its records are pending; the ledger keeps a begun create.
+      // A ledger that cannot be written stops the run before or after a request: what was not
+      // sent is pending (the same command sends it), what the target took is settled, none failed.
       if (stoppedWaiting(error)) tally.pendingAll(chunk.items);
-      else tally.failAll(chunk.items, error);
+      else if (!isStateError(error)) tally.failAll(chunk.items, error);
       throw error;
     }
     await this.withReminders(chunk.items.filter((p) => p.outcome === 'created' || p.outcome === 'updated'));
@@ -160,6 +163,12 @@ const stoppedWaiting = (error: unknown): boolean =>
   isRequestError(error) && (error.code === 'aborted' || error.code === 'target_busy');
 
 const describe = (error: RequestError): string => {
-  const details = error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  // Details the message already says are not said again.
+  const details = error.details
+    .filter((d) => !error.message.includes(d.message))
+    .map((d) => `${d.path}: ${d.message}`)
+    .join('; ');
   return details ? `${error.message} (${details})` : error.message;
 };
+
+const isStateError = (error: unknown): boolean => isImportError(error) && error.code === 'state_error';

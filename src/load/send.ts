@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../client/index.js';
 import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
+import { ImportError, isImportError } from '../core/errors/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
@@ -93,17 +94,17 @@ export const createChunk = async (
       if (!begun) ctx.scope.beginCreate(pending);
       ctx.onStep?.('create-recorded');
       let ids: string[];
+      let answered = true;
       try {
-        const answered = await ctx.client.createContactsLossFinal(texts, { idempotencyKey, bodyJson });
+        const contacts = await ctx.client.createContactsLossFinal(texts, { idempotencyKey, bodyJson });
         ctx.onStep?.('create-answered');
         // Before any id is recorded: ids matched to the wrong people would merge them later.
         assertAnsweredAsSent(
           part.map((p) => p.write),
-          answered,
+          contacts,
           idempotencyKey,
         );
-        ids = answered.map((c) => c.id);
-        ctx.scope.completeCreate(idempotencyKey, ids);
+        ids = contacts.map((c) => c.id);
       } catch (error) {
         // A refused create created nothing: forget the pending row so no rerun resends it.
         if (isRecordProblem(error)) ctx.scope.abandonCreate(idempotencyKey);
@@ -114,16 +115,52 @@ export const createChunk = async (
           scope: ctx.scope,
           finder: searchFinder(ctx.client),
         });
+        answered = false;
       }
+      // The lost create's lookup recorded what it found itself.
+      if (answered) recordAnswer(ctx.scope, idempotencyKey, ids, part, ctx.events);
       ctx.onStep?.('create-done');
-      part.forEach((p, i) => {
-        p.contactId = ids[i]!;
-        p.outcome = 'created';
-      });
-      ctx.events.settled('created', part);
+      settleCreated(part, ids, ctx.events);
     },
     ctx.events.failed,
   );
+};
+
+const settleCreated = (part: Planned[], ids: readonly string[], events: SendEvents): void => {
+  part.forEach((p, i) => {
+    p.contactId = ids[i]!;
+    p.outcome = 'created';
+  });
+  events.settled('created', part);
+};
+
+/**
+ * The answered ids into the ledger. A ledger that cannot be written (a full disk) does not make
+ * contacts the target created "not loaded": they are counted created, and the run stops saying so.
+ * Their create stays pending in the ledger, so the next run sends it again under the same
+ * Idempotency-Key and the target answers with the same contacts instead of creating them twice.
+ */
+const recordAnswer = (
+  scope: LedgerScope,
+  idempotencyKey: string,
+  ids: string[],
+  part: Planned[],
+  events: SendEvents,
+): void => {
+  try {
+    scope.completeCreate(idempotencyKey, ids);
+  } catch (error) {
+    if (!(isImportError(error) && error.code === 'state_error')) throw error;
+    settleCreated(part, ids, events);
+    throw new ImportError(
+      'state_error',
+      `the target created ${part.length} contacts that the ledger could not record (${error.message.replace(/\.$/, '')}); ` +
+        'they are counted as created, and the next run with this --state sends their create again under the same ' +
+        'Idempotency-Key, which the target answers with the same contacts instead of creating them twice',
+      error.context,
+      { cause: error },
+    );
+  }
 };
 
 /**
@@ -137,10 +174,11 @@ export const updateChunk = async (
   items: Planned[],
   ctx: { client: ServiceClient; scope: LedgerScope; events: SendEvents },
 ): Promise<void> => {
+  // Settled before the ledger write: the target applied them, whether or not the ledger can say so.
   const done = (planned: Planned[]) => {
-    ctx.scope.putContacts(planned.map((p) => ({ key: p.record.key, contactId: p.contactId!, hash: p.hash })));
     planned.forEach((p) => (p.outcome = 'updated'));
     ctx.events.settled('updated', planned);
+    ctx.scope.putContacts(planned.map((p) => ({ key: p.record.key, contactId: p.contactId!, hash: p.hash })));
   };
   const gone = (planned: Planned[]) => {
     for (const p of planned) {

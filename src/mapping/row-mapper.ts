@@ -1,6 +1,7 @@
 import type { DraftContact, Issue, SourceRow } from '../core/types.js';
 import { Cells } from './cells.js';
-import { isRejectColumn } from '../core/reject-columns.js';
+import { isRejectColumn, REJECT_COLUMNS } from '../core/reject-columns.js';
+import { removeFormulaGuard } from '../core/spreadsheet-safety.js';
 import { ColumnLookup } from './column-lookup.js';
 import { checkHeader } from './header-check.js';
 import {
@@ -98,10 +99,29 @@ export const createRowMapper = (
   file: string,
   headerLine = 0,
 ): RowMapper => {
-  const header = fullHeader?.filter((name) => !isRejectColumn(name));
+  const ours = isOurRejectedFile(fullHeader);
+  const header = fullHeader
+    ?.filter((name) => !isRejectColumn(name))
+    .map(ours ? removeFormulaGuard : (name) => name);
   const plan = planRows(pipeline, header);
   return {
     headerIssues: header === undefined ? [] : checkHeader(pipeline, header, file, headerLine),
-    map: (row) => mapRow(plan, row.values),
+    map: (row) => mapRow(plan, ours ? unguarded(row.values) : row.values),
   };
+};
+
+/**
+ * A CSV whose header holds both columns a run adds to its rejected files is one we wrote: its
+ * cells carry the spreadsheet guard (`'=Chief`), which is taken off again so the values load as
+ * they were read the first time (docs/report.md "Spreadsheet safety").
+ */
+const isOurRejectedFile = (header: readonly string[] | undefined): boolean =>
+  header !== undefined && REJECT_COLUMNS.every((column) => header.includes(column));
+
+const unguarded = (values: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(values)) {
+    out[removeFormulaGuard(column)] = typeof value === 'string' ? removeFormulaGuard(value) : value;
+  }
+  return out;
 };

@@ -1,3 +1,5 @@
+import { LIMITS } from '../core/schemas/limits.js';
+
 /**
  * DESIGN.md "Request size": what one record may carry into a request, whatever its row holds. A row
  * with 20,000 e-mails must not become a 20,000-entry list on the service, nor 20,000 searches.
@@ -9,4 +11,9 @@ export const RECORD_LIMITS = {
   phones: 50,
   /** E-mails of a record that resolution searches the target for (its first ones). */
   searchedEmails: 5,
+  /**
+   * Entries in any one list of a contact (custom fields, groups, tags...): the service refuses a
+   * write with more, so `run` and `validate` alike reject such a record before anything is sent.
+   */
+  listEntries: LIMITS.maxListEntries,
 } as const;

@@ -1,5 +1,6 @@
 import type { Issue } from '../core/types.js';
 import type { NormalizedRecord } from '../core/record.js';
+import { RECORD_LIMITS } from './record-limits.js';
 
 /** The service's ids are UUIDs: a stand-in of that length sizes a reference exactly. */
 const ID = '00000000-0000-0000-0000-000000000000';
@@ -64,4 +65,37 @@ export const tooLargeIssue = (
   value: `${n(bytes)} bytes`,
   code: 'record_too_large',
   message: `the record is ${n(bytes)} bytes as the service would receive it, more than one request carries (--max-body-bytes ${n(maxBodyBytes)}); it was not loaded`,
+});
+
+/** A list of the record longer than one contact keeps (RECORD_LIMITS.listEntries), the longest. */
+export const overfullList = (record: NormalizedRecord): { field: string; count: number } | undefined => {
+  const lists: [string, number][] = [
+    ['custom_fields', record.customFields.length],
+    ['groups_contacts', record.groups.length],
+    ...Object.entries(record.contact as Record<string, unknown>).flatMap(
+      ([field, value]): [string, number][] => {
+        // A list, or an operation on one (tags_contacts: {operation, data: [...]}).
+        const list = Array.isArray(value) ? value : (value as { data?: unknown } | null)?.data;
+        return Array.isArray(list) ? [[field, list.length]] : [];
+      },
+    ),
+  ];
+  const [field, count] = lists.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return count > RECORD_LIMITS.listEntries ? { field, count } : undefined;
+};
+
+/** The one issue for a record with too many entries in a list: said once, with the counts. */
+export const tooManyEntriesIssue = (
+  record: Pick<NormalizedRecord, 'file' | 'row' | 'line'>,
+  list: { field: string; count: number },
+): Issue => ({
+  file: record.file,
+  row: record.row,
+  line: record.line,
+  severity: 'error',
+  stage: 'validate',
+  field: list.field,
+  value: `${n(list.count)} entries`,
+  code: 'too_many_entries',
+  message: `${list.field} holds ${n(list.count)} entries; one contact keeps at most ${n(RECORD_LIMITS.listEntries)} and the service refuses more; it was not loaded`,
 });

@@ -1,6 +1,6 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import { commitFile, temporaryPathFor } from './atomic-file.js';
+import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 import type { ChangeRow, ChangesModel } from './html/model.js';
 import { MAX_CHANGE_ROWS } from './html/page-data.js';
@@ -27,7 +27,7 @@ export class ChangesFile {
   constructor(path: string) {
     this.path = path;
     this.temporary = temporaryPathFor(path);
-    this.fd = openSync(this.temporary, 'w');
+    this.fd = this.guarded(() => openSync(this.temporary, 'wx'));
     this.batch.push(stringify([CHANGE_COLUMNS as unknown as string[]]));
   }
 
@@ -49,14 +49,38 @@ export class ChangesFile {
   close(): void {
     if (this.fd === undefined) return;
     this.flush();
-    closeSync(this.fd);
+    const fd = this.fd;
     this.fd = undefined;
+    this.guarded(() => closeSync(fd));
     commitFile(this.temporary, this.path);
   }
 
   private flush(): void {
-    if (this.fd === undefined || this.batch.length === 0) return;
-    writeSync(this.fd, this.batch.join(''));
+    const fd = this.fd;
+    if (fd === undefined || this.batch.length === 0) return;
+    // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
+    this.guarded(() => writeFileSync(fd, this.batch.join('')));
     this.batch = [];
   }
+
+  /** A write that fails (full disk, file-size limit) leaves no file: output_error, one line. */
+  private guarded<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      const fd = this.fd;
+      this.fd = undefined;
+      if (fd !== undefined) closeQuietly(fd);
+      discardFile(this.temporary);
+      throw outputError(this.path, error);
+    }
+  }
 }
+
+const closeQuietly = (fd: number): void => {
+  try {
+    closeSync(fd);
+  } catch {
+    // The write already failed; that error is the one to report.
+  }
+};

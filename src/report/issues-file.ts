@@ -1,8 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import type { FieldCount, Issue, IssueCount } from '../core/types.js';
-import { commitFile, temporaryPathFor } from './atomic-file.js';
+import { AtomicWriteStream } from './atomic-file.js';
 import { IssueTally } from './issue-tally.js';
 import { IssueSpool } from './issue-spool.js';
 import { escapeFormula } from './spreadsheet-safety.js';
@@ -69,23 +67,25 @@ export class IssuesFile {
     return this.tally.byField(limit);
   }
 
-  /** Writes the sorted rows under a temporary name, then renames it to `path`. */
+  /**
+   * Writes the sorted rows under a temporary name, then renames it to `path`; a write that fails
+   * leaves no file and throws output_error.
+   */
   async close(): Promise<void> {
-    const temporary = temporaryPathFor(this.path);
-    const out = createWriteStream(temporary, { encoding: 'utf8' });
+    const out = new AtomicWriteStream(this.path);
     try {
       let batch: string[] = [stringify([ISSUE_COLUMNS as unknown as string[]])];
       for (const row of this.spool.sorted()) {
         batch.push(row);
         if (batch.length < 512) continue;
-        if (!out.write(batch.join(''))) await once(out, 'drain');
+        if (!out.write(batch.join(''))) await out.drained();
         batch = [];
+        if (out.failed) break;
       }
-      out.end(batch.join(''));
-      await once(out, 'finish');
+      await out.commit(batch.join(''));
     } finally {
+      out.discard();
       this.spool.close();
     }
-    commitFile(temporary, this.path);
   }
 }

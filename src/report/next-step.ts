@@ -1,12 +1,18 @@
 import type { RunReport } from './run-report.js';
+import { shellLine } from './shell-quote.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
 export interface RunContext {
   /** `--max-rejects` as given (count or percentage). */
   maxRejects: string;
-  /** The command that starts the same run, for the "run it again" advice. */
+  /** The command that starts the same run, for the "run it again" advice, shell-quoted. */
   command: string;
+  /**
+   * The options that make a run of the rejected records go where this one went and judge them
+   * alike (--target, --state, --region...), as words (flag, value, ...); quoted when printed.
+   */
+  replayFlags?: readonly string[];
   /** The pipeline the run used (name or file), for re-running the rejected records. */
   pipeline: string;
   rejectedPaths: readonly string[];
@@ -44,7 +50,7 @@ export const nextStepLines = (report: RunReport, context: RunContext): string[] 
   if (report.exitCode === 1 && context.rejectedPaths.length > 0) {
     lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
     lines.push(
-      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
+      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${shellLine([context.pipeline, ...context.rejectedPaths, ...(context.replayFlags ?? [])])}`,
     );
   } else if (report.exitCode === 1 && report.totals.rejected + report.totals.failed === 0) {
     lines.push(

@@ -1,11 +1,9 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { REJECT_COLUMNS } from '../core/reject-columns.js';
 import type { InputFormat, RejectedRecord } from '../core/types.js';
-import { commitFile, temporaryPathFor } from './atomic-file.js';
-import { isFormulaLeading, escapeFormula } from './spreadsheet-safety.js';
+import { AtomicWriteStream } from './atomic-file.js';
+import { escapeFormula, needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
   path: string;
@@ -30,9 +28,8 @@ export class RejectedFile {
   readonly path: string;
   private readonly options: RejectedFileOptions;
   private readonly delimiter: string;
-  private out: WriteStream | undefined;
-  /** Where the records go until close() renames it to `path`. */
-  private temporary: string | undefined;
+  /** Where the records go until close() renames it to `path`; whole or not at all. */
+  private out: AtomicWriteStream | undefined;
   private count = 0;
   /** Where the header already has import_row / import_error (a rejected file run again). */
   private reasonAt: { row: number; error: number } | undefined;
@@ -68,10 +65,16 @@ export class RejectedFile {
     this.count += 1;
   }
 
-  private open(): WriteStream {
+  /** True once it is committed whole under `path` (a write that failed leaves no file). */
+  get written(): boolean {
+    return this.committed;
+  }
+
+  private committed = false;
+
+  private open(): AtomicWriteStream {
     if (this.out) return this.out;
-    this.temporary = temporaryPathFor(this.path);
-    this.out = createWriteStream(this.temporary, { encoding: 'utf8' });
+    this.out = new AtomicWriteStream(this.path);
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
     else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)
@@ -84,8 +87,9 @@ export class RejectedFile {
     const row = cells?.indexOf(ROW_COLUMN) ?? -1;
     const error = cells?.indexOf(ERROR_COLUMN) ?? -1;
     if (row >= 0 && error >= 0) {
+      // A rejected file run again: its cells carry our guard already; guarded once, not twice.
       this.reasonAt = { row, error };
-      return this.safeCsv(rawHeader);
+      return this.line(cells!.map(removeFormulaGuard));
     }
     return `${this.safeCsv(rawHeader)}${this.delimiter}${this.line(REJECT_COLUMNS)}`;
   }
@@ -95,9 +99,10 @@ export class RejectedFile {
     const at = this.reasonAt;
     const cells = at ? this.cellsOf(raw) : undefined;
     if (!at || !cells) return `${this.safeCsv(raw)}${this.delimiter}${this.line(reason)}`;
-    cells[at.row] = reason[0]!;
-    cells[at.error] = reason[1]!;
-    return this.line(Array.from(cells, (cell) => cell ?? ''));
+    const plain = Array.from(cells, (cell) => removeFormulaGuard(cell ?? ''));
+    plain[at.row] = reason[0]!;
+    plain[at.error] = reason[1]!;
+    return this.line(plain);
   }
 
   /** The cells of one CSV record, or undefined when its text does not parse as one. */
@@ -129,17 +134,23 @@ export class RejectedFile {
     const cells = this.cellsOf(raw);
     // Unparseable raw text (a broken record): kept as a single escaped cell.
     if (!cells) return this.line([raw]);
-    if (!cells.some(isFormulaLeading)) return raw;
+    if (!cells.some(needsFormulaGuard)) return raw;
     return this.line(cells);
   }
 
+  /** Renames the finished file into place; throws output_error (and leaves nothing) when a write failed. */
   async close(): Promise<void> {
-    if (!this.out) return;
-    if (this.options.format === 'json') this.out.write('\n]\n');
-    this.out.end();
-    await once(this.out, 'finish');
-    if (this.temporary) commitFile(this.temporary, this.path);
-    this.temporary = undefined;
+    const out = this.out;
+    if (!out) return;
+    this.out = undefined;
+    await out.commit(this.options.format === 'json' ? '\n]\n' : '');
+    this.committed = true;
+  }
+
+  /** Drops the file: nothing replaces `path`. */
+  discard(): void {
+    this.out?.discard();
+    this.out = undefined;
   }
 }
 

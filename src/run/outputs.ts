@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { ImportError } from '../core/errors/index.js';
+import { describeIoProblem, ImportError } from '../core/errors/index.js';
+import { makeFolder } from '../core/make-folder.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { IssuesFile } from '../report/issues-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
@@ -11,12 +12,14 @@ import type { InputFormat, Issue, RejectedRecord } from '../core/types.js';
 /** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
 export const prepareOutDir = (dir: string): void => {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
   } catch (error) {
+    const io = describeIoProblem(error, dir, '--out');
     throw new ImportError(
       'output_error',
-      `cannot create the output folder ${dir}: ${(error as Error).message}`,
+      `cannot create the output folder ${dir}: ${io ?? (error as Error).message}`,
       { file: dir },
+      { cause: error },
     );
   }
 };
@@ -29,19 +32,27 @@ export const writeReportFile = (dir: string, report: RunReport): string => {
 };
 
 /**
- * report.html beside report.json (run and undo alike). report.json already holds every number, so
- * a page that cannot be written is logged and the run goes on; returns its path when written.
+ * report.html beside report.json (run and undo alike): its path, or the output_error that kept it
+ * from being written (then no page is left, not even half of one).
  */
 export const writeHtmlReportFile = (
   dir: string,
   model: ReportModel,
-  warn: (message: string) => void,
-): string | undefined => {
+): { path: string } | { error: ImportError } => {
   try {
-    return writeHtmlReport(dir, model);
+    return { path: writeHtmlReport(dir, model) };
   } catch (error) {
-    warn(`report.html could not be written: ${(error as Error).message}`);
-    return undefined;
+    if (error instanceof ImportError) return { error };
+    throw error;
+  }
+};
+
+/** Removes a file the run wrote that a later failure made misleading (a page whose report is missing). */
+export const removeOutput = (path: string): void => {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
   }
 };
 
@@ -112,13 +123,22 @@ export class RunOutputs {
     this.rejected.get(input)?.add({ ...record, raw });
   }
 
-  /** Paths of the rejected files that hold records. */
+  /** Paths of the rejected files that hold records and were written whole. */
   rejectedPaths(): string[] {
-    return [...this.rejected.values()].filter((f) => f.records > 0).map((f) => f.path);
+    return [...this.rejected.values()].filter((f) => f.records > 0 && f.written).map((f) => f.path);
   }
 
+  /**
+   * Closes every file, each written whole or not at all; throws the first output_error once all
+   * are settled, so no temporary file is left behind by another.
+   */
   async close(): Promise<void> {
-    await this.issues.close();
-    await Promise.all([...this.rejected.values()].map((f) => f.close()));
+    const results = await Promise.allSettled([
+      this.issues.close(),
+      ...[...this.rejected.values()].map((f) => f.close()),
+    ]);
+    for (const file of this.rejected.values()) if (!file.written) file.discard();
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

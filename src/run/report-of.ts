@@ -1,6 +1,12 @@
 import { targetLabel } from '../client/target-url.js';
 import type { RequestError } from '../client/errors.js';
-import { ImportError, isImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
+import {
+  describeIoProblem,
+  ImportError,
+  isImportError,
+  RUN_CODES,
+  type RunCode,
+} from '../core/errors/index.js';
 import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
 import { issueSummary } from '../report/html/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
@@ -13,7 +19,14 @@ import { targetBusy } from './target.js';
 import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
-export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminated: 143 } as const;
+export const EXIT = {
+  ok: 0,
+  rejects: 1,
+  stopped: 2,
+  internal: 70,
+  interrupted: 130,
+  terminated: 143,
+} as const;
 
 /** The run's files once its outputs are closed: issues.csv, the rejected files, issue counts. */
 export interface RunFiles {
@@ -31,6 +44,8 @@ export interface StageResults {
   shortcut?: ShortcutResult;
   extract?: ExtractResult;
   load?: LoadResult;
+  /** Closing and writing the run's files (issues.csv, rejected files, changes.csv, report.html). */
+  outputs?: { error?: unknown };
 }
 
 /** How the run ended: the first stage error stops it (aborted), a stop signal interrupts it. */
@@ -38,7 +53,7 @@ export const endOf = (
   stages: StageResults,
   signal: AbortSignal | undefined,
 ): { status: RunStatus; failure?: ImportError } => {
-  const error = [stages.open, stages.shortcut, stages.extract, stages.load].find(
+  const error = [stages.open, stages.shortcut, stages.extract, stages.load, stages.outputs].find(
     (stage) => stage?.error !== undefined,
   )?.error;
   if (error === undefined) return { status: signal?.aborted ? 'interrupted' : 'completed' };
@@ -61,15 +76,13 @@ export const totalsOf = (stages: StageResults, warnings: number): Totals => {
 };
 
 const exitCodeOf = (
-  status: RunStatus,
+  { status, failure }: ReturnType<typeof endOf>,
   totals: Totals,
   inputs: InputInfo[],
   run: RunFrame,
 ): RunReport['exitCode'] => {
-  if (status === 'interrupted') {
-    return run.options.signal?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  }
-  if (status === 'aborted') return EXIT.stopped;
+  if (status === 'interrupted') return interruptedExitCode(run.options.signal?.reason);
+  if (status === 'aborted') return failure?.code === 'internal_error' ? EXIT.internal : EXIT.stopped;
   const { settings } = run;
   const tooMany = totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read);
   // --strict: an input with no record at all is a failure too.
@@ -84,7 +97,8 @@ export const buildRunReport = (
   files: RunFiles,
   requests: RunReport['requests'],
 ): RunReport => {
-  const { status, failure } = endOf(stages, run.options.signal);
+  const end = endOf(stages, run.options.signal);
+  const { status, failure } = end;
   const reused = stages.shortcut?.outcome;
   const outcome = stages.load?.outcome;
   const inputs = reused?.inputs ?? stages.extract?.inputs ?? [];
@@ -107,7 +121,7 @@ export const buildRunReport = (
     customFields: reused?.customFields ?? outcome?.references.customFields ?? none,
     reminders: outcome?.reminders ?? { created: 0, updated: 0 },
     requests,
-    exitCode: exitCodeOf(status, totals, inputs, run),
+    exitCode: exitCodeOf(end, totals, inputs, run),
     ...(reused && stages.open.previous ? { inputsUnchangedSince: stages.open.previous.runId } : {}),
     issues: issueSummary(files.topIssues, files.topFields),
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
@@ -156,10 +170,17 @@ export const asImportError = (error: unknown): ImportError => {
     const code: RunCode = e.code !== undefined && e.code in RUN_CODES ? (e.code as RunCode) : 'service_error';
     return new ImportError(code, e.message ?? 'the service failed');
   }
-  return new ImportError(
-    'aborted',
-    error instanceof Error ? error.message : String(error),
-    {},
-    { cause: error },
-  );
+  // A full disk, a read-only mount, no permission: the machine's state, said in one line (exit 2).
+  const io = describeIoProblem(error);
+  if (io !== undefined) return new ImportError('io_error', io, {}, { cause: error });
+  // Anything else is a bug: exit 70, the stack in the log at debug.
+  const message = error instanceof Error ? error.message : String(error);
+  return new ImportError('internal_error', `an unexpected error: ${message}`, {}, { cause: error });
 };
+
+/**
+ * The exit code of a run stopped by a signal: 143 for SIGTERM and SIGHUP (the session went away:
+ * stopped from outside, as SIGTERM), 130 for Ctrl-C and any other reason.
+ */
+export const interruptedExitCode = (reason: unknown): number =>
+  reason === 'SIGTERM' || reason === 'SIGHUP' ? EXIT.terminated : EXIT.interrupted;

@@ -1,9 +1,9 @@
-import { copyFile, rename, stat } from 'node:fs/promises';
+import { copyFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ISSUE_CODES, type IssueCode } from '../core/errors/index.js';
 import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
-import { temporaryPathFor } from '../report/atomic-file.js';
+import { commitFile, discardFile, outputError, temporaryPathFor } from '../report/atomic-file.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFingerprint, Ledger, RunSnapshot } from '../state/index.js';
 
@@ -169,8 +169,11 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
     const to = resolve(outDir, output.name);
     if (from === to) continue;
     const temporary = temporaryPathFor(to);
-    await copyFile(from, temporary);
-    await rename(temporary, to);
+    await copyFile(from, temporary).catch((error: unknown) => {
+      discardFile(temporary);
+      throw outputError(to, error);
+    });
+    commitFile(temporary, to);
   }
   const { totals } = report;
   const paths = snapshot.outputs.map((o) => join(outDir, o.name));

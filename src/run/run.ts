@@ -13,13 +13,20 @@ import {
   type RunSettingsInput,
 } from './options.js';
 import { definitionFingerprint, inputsUntouched } from './fingerprint.js';
-import { outputPathsOf, prepareOutDir, RunOutputs, writeHtmlReportFile, writeReportFile } from './outputs.js';
+import {
+  outputPathsOf,
+  prepareOutDir,
+  removeOutput,
+  RunOutputs,
+  writeHtmlReportFile,
+  writeReportFile,
+} from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { connectRunTarget, extractAndLoadStages, openStage, shortcutStage, type RunFrame } from './stages.js';
 import { buildRunReport, endOf, snapshotOf, type RunFiles, type StageResults } from './report-of.js';
 
-export { EXIT } from './report-of.js';
+export { EXIT, interruptedExitCode } from './report-of.js';
 export type { RunOptions, RunProgress, RunResult } from './run-types.js';
 
 export const newRunId = (now: Date): string =>
@@ -103,10 +110,9 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
   const { stages, samples } = await runStages(run);
   const files = await closeOutputs(run, stages);
   const requests = stages.open.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} };
-  const report = buildRunReport(run, stages, files, requests);
+  let report = buildRunReport(run, stages, files, requests);
   const changes = stages.load?.changes;
-  const reportPath = writeReportFile(run.outDir, report);
-  const htmlPath = writeHtmlReportFile(
+  const html = writeHtmlReportFile(
     run.outDir,
     runModel(report, {
       codes: files.topIssues,
@@ -115,8 +121,22 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
       samples,
       ...(changes ? { changes: changes.model() } : {}),
     }),
-    (message) => run.log?.warn({ runId: run.runId }, message),
   );
+  // A page that cannot be written is an output that failed: the run says so (exit 2), not exit 0.
+  if ('error' in html) {
+    stages.outputs = { error: stages.outputs?.error ?? html.error };
+    report = buildRunReport(run, stages, files, requests);
+  }
+  const htmlPath = 'path' in html ? html.path : undefined;
+  let reportPath: string;
+  try {
+    reportPath = writeReportFile(run.outDir, report);
+  } catch (error) {
+    // No report.json: the page beside it would tell a story no file backs; the ledger still ends the run.
+    if (htmlPath) removeOutput(htmlPath);
+    await recordRun(run, stages, files, report);
+    throw error;
+  }
   await recordRun(run, stages, files, report);
   const { status, totals, exitCode } = report;
   run.log?.info({ runId: run.runId, status, totals, exitCode }, 'run finished');
@@ -189,7 +209,11 @@ const runStages = async (run: RunFrame): Promise<{ stages: StageResults; samples
   } finally {
     samples ??= sampler.stop();
     stages.extract?.staging.close();
-    stages.load?.changes?.close();
+    try {
+      stages.load?.changes?.close();
+    } catch (error) {
+      stages.outputs = { error };
+    }
     await stages.open.target?.close();
   }
   logEnd(run, stages);
@@ -216,6 +240,8 @@ const logEnd = (run: RunFrame, stages: StageResults): void => {
   if (!stopped) return;
   const { failure } = endOf(stages, run.options.signal);
   run.log?.info({ runId: run.runId, code: failure?.code }, failure?.message ?? 'run interrupted');
+  // A bug: its stack for whoever reports it (the command line shows it at --log-level debug).
+  if (failure?.code === 'internal_error') run.log?.debug({ runId: run.runId, err: failure.cause }, 'stack');
 };
 
 /** issues.csv and the rejected files, closed; or the earlier run's, copied by the shortcut. */
@@ -227,7 +253,11 @@ const closeOutputs = async (run: RunFrame, stages: StageResults): Promise<RunFil
   }
   // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
   const outputs = stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length);
-  await outputs.close();
+  try {
+    await outputs.close();
+  } catch (error) {
+    stages.outputs = { error: stages.outputs?.error ?? error };
+  }
   const topIssues = outputs.issues.topCodes();
   return {
     issuesPath: outputs.issues.path,

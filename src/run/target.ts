@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
 import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { isRequestError } from '../client/errors.js';
@@ -76,7 +77,7 @@ export const connectTarget = async (options: {
         close: async () => {},
       };
     }
-    mkdirSync(options.stateDir, { recursive: true });
+    makeFolder(options.stateDir);
     const { key, file } = localApiKey(options.stateDir);
     // The local service (fastify and all) is loaded only by the runs that start it.
     const { startLocalService } = await import('../server/index.js');

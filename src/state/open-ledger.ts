@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { makeFolder } from '../core/make-folder.js';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ImportError } from '../core/errors/index.js';
+import { describeIoProblem, ImportError } from '../core/errors/index.js';
 import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
 import { migrate } from './migrations.js';
 import { guarded } from './sqlite-errors.js';
@@ -36,11 +36,11 @@ const BUSY_TIMEOUT_MS = 10_000;
 export function openLedger(options: OpenLedgerOptions): Ledger {
   const file = path.join(options.dir, LEDGER_FILE);
   try {
-    mkdirSync(options.dir, { recursive: true });
+    makeFolder(options.dir);
   } catch (error) {
     throw new ImportError(
       'state_error',
-      `Cannot create the state directory ${options.dir}: ${(error as Error).message}; expected a writable directory (--state).`,
+      `Cannot create the state directory ${options.dir}: ${describeIoProblem(error, options.dir, '--state') ?? `${(error as Error).message}; expected a writable directory (--state)`}.`,
       { file },
       { cause: error },
     );

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
-import { ImportError } from '../core/errors/index.js';
+import { describeIoProblem, ImportError } from '../core/errors/index.js';
 import { describeHolder, lockHolder, tryLock, type HeldLock } from './os-lock.js';
 
 /** The state directory's lock file (an empty SQLite file: see os-lock.ts). */
@@ -20,12 +20,12 @@ export const acquireRunLock = async (dir: string, run: { runId: string; since: D
   const file = join(dir, RUN_LOCK_FILE);
   let attempt;
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     attempt = tryLock(file, run);
   } catch (error) {
     throw new ImportError(
       'state_error',
-      `Cannot lock the state directory ${dir}: ${(error as Error).message}; expected a writable directory (--state).`,
+      `Cannot lock the state directory ${dir}: ${describeIoProblem(error, dir, '--state') ?? `${(error as Error).message}; expected a writable directory (--state)`}.`,
       { file },
       { cause: error },
     );

@@ -7,7 +7,7 @@ import { IssuesFile } from '../report/issues-file.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { ProgressSampler } from '../report/progress-samples.js';
 import type { RunStatus } from '../report/run-report.js';
-import { newRunId, EXIT } from '../run/run.js';
+import { newRunId, EXIT, interruptedExitCode } from '../run/run.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
 import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
@@ -287,7 +287,7 @@ const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Pro
   const report = undoReportOf(options, ctx, run);
   const reportPath = join(outDir, 'report.json');
   writeFileAtomic(reportPath, `${JSON.stringify(report, null, 2)}\n`);
-  const htmlPath = writeHtmlReportFile(
+  const html = writeHtmlReportFile(
     outDir,
     undoModel(report, {
       codes: issues.topCodes(),
@@ -296,16 +296,17 @@ const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Pro
       samples: run.samples,
       changes: changes.model(),
     }),
-    (message) => options.logger?.warn({ runId }, message),
   );
   ctx.ledger.finishRun(runId, report);
+  // report.json holds every number; a page that could not be written still ends the undo at exit 2.
+  if ('error' in html) throw html.error;
   const { status, totals, exitCode } = report;
   options.logger?.info({ runId, status, totals, exitCode }, 'undo finished');
   return {
     report,
     outDir,
     reportPath,
-    ...(htmlPath ? { htmlPath } : {}),
+    htmlPath: html.path,
     issuesPath: issues.path,
     changesPath: changes.path,
   };
@@ -347,7 +348,7 @@ const undoExitCode = (
   signal: AbortSignal | undefined,
   totals: { failed: number; conflicts: number },
 ): number => {
-  if (status === 'interrupted') return signal?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+  if (status === 'interrupted') return interruptedExitCode(signal?.reason);
   if (status === 'aborted') return EXIT.stopped;
   return totals.failed + totals.conflicts > 0 ? EXIT.rejects : EXIT.ok;
 };

@@ -57,3 +57,41 @@ describe('what one record may carry', () => {
     ]);
   });
 });
+
+describe('a list longer than one contact keeps', () => {
+  it(
+    'validate rejects what run would have the service refuse, said once; run sends nothing for it',
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ci-limits-'));
+      dirs.push(dir);
+      svc = await startService();
+      const columns = Array.from({ length: 2000 }, (_, i) => `custom.F${i}`);
+      const file = join(dir, 'wide-custom.csv');
+      writeFileSync(
+        file,
+        `full_name,email,${columns.join(',')}\nAnn Lee,ann@example.com,${columns.map((_, i) => `v${i}`).join(',')}\n` +
+          `Bob Ray,bob@example.com${','.repeat(columns.length)}\n`,
+      );
+      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked')], {
+        cwd: dir,
+      });
+      expect(checked.code).toBe(1);
+      const issues = readIssues(join(dir, 'checked'));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatchObject({ row: '1', code: 'too_many_entries', field: 'custom_fields' });
+      const sentence = 'one contact keeps at most 1,000';
+      expect(issues[0]!.message!.split(sentence)).toHaveLength(2);
+
+      const out = join(dir, 'out');
+      const loaded = await runCli(
+        ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, 'state'), '--out', out],
+        { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
+      );
+      expect(loaded.code).toBe(1);
+      expect(readReport(out).totals).toMatchObject({ read: 2, created: 1, rejected: 1, failed: 0 });
+      expect(readReport(out).customFields.created).toBe(0);
+      expect(readIssues(out).map((i) => i.code)).toEqual(['too_many_entries']);
+    },
+  );
+});

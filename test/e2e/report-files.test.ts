@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readIssues, readReport, runCli } from './harness.js';
+import { readIssues, readReport, runCli, runOn, startService, tempDir } from './harness.js';
 
 /**
  * Issue 14.5 through the built CLI: issues.csv has the line of each record (as an editor shows
@@ -156,4 +156,52 @@ describe('rejected files', () => {
     expect(readReport(second).totals).toMatchObject({ read: 1, created: 1 });
     expect(readIssues(second)).toEqual([]);
   });
+});
+
+describe('a rejected file loads back as it was read', () => {
+  it(
+    'the spreadsheet guard is taken off: =Chief, - met at conf and @ada arrive as they were',
+    { timeout: 120_000 },
+    async () => {
+      const svc = await startService();
+      try {
+        const cwd = tempDir();
+        const input = join(cwd, 'guarded.csv');
+        writeFileSync(
+          input,
+          'full_name,email,company,job_title,description,worknet\n' +
+            'Grace Hopper,grace@example.com,Navy,Rear Admiral,,\n' +
+            ',,Analytical Engines,=Chief,- met at conf,@ada\n',
+        );
+        const first = await runOn(svc, ['generic', input], cwd);
+        expect(first.code, first.stderr).toBe(1);
+        const rejectedPath = join(cwd, 'out', 'rejected.csv');
+        const written = readFileSync(rejectedPath, 'utf8');
+        // Formula-safe on disk, as every CSV we write.
+        expect(written).toContain("'=Chief");
+        expect(written).toContain("'- met at conf");
+        expect(written).toContain("'@ada");
+        // Fixed with a text editor: the e-mail filled in, the guarded cells left as they are.
+        writeFileSync(
+          rejectedPath,
+          written.replace(',,Analytical Engines,', ',ada@example.com,Analytical Engines,'),
+        );
+        const again = await runCli(
+          ['run', 'generic', rejectedPath, '--target', svc.service.url, '--out', 'out2'],
+          {
+            cwd,
+            env: { CONTACT_IMPORT_API_KEY: svc.key },
+          },
+        );
+        expect(again.code, again.stdout + again.stderr).toBe(0);
+        const stored = (await svc.client.local.contacts()).find((c) =>
+          c.contact_emails?.some((e) => e.email === 'ada@example.com'),
+        );
+        expect(stored).toMatchObject({ job_title: '=Chief', description: '- met at conf', worknet: 'ada' });
+        expect(readFileSync(join(cwd, 'out2', 'issues.csv'), 'utf8')).not.toMatch(/invalid_handle/);
+      } finally {
+        await svc.close();
+      }
+    },
+  );
 });

@@ -1,7 +1,10 @@
 import { join, isAbsolute } from 'node:path';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { SAMPLES, readReport, runCli, tempDir } from './harness.js';
+import { SAMPLES, readReport, runCli, startService, tempDir } from './harness.js';
 
 const SAMPLE = join(SAMPLES, 'generic.csv');
 
@@ -52,4 +55,68 @@ describe('the summary ends with the next step', () => {
     }
     expect(readReport(join(cwd, 'out')).exitCode).toBe(1);
   });
+});
+
+describe('the printed Next: command', () => {
+  it(
+    'keeps target, state and settings, shell-quoted: run through sh from a folder with a space, it loads there and runs nothing',
+    { timeout: 120_000 },
+    async () => {
+      const svc = await startService();
+      try {
+        const cwd = join(tempDir(), 'my imports');
+        mkdirSync(cwd);
+        const env = { CONTACT_IMPORT_API_KEY: svc.key };
+        const state = 'state $(touch pwned) `touch pwned2`';
+        const first = await runCli(
+          [
+            'run',
+            'generic',
+            SAMPLE,
+            '--target',
+            svc.service.url,
+            '--state',
+            state,
+            '--out',
+            "it's out",
+            '--region',
+            'US',
+          ],
+          { cwd, env },
+        );
+        expect(first.code, first.stderr).toBe(1);
+        const next = /^Next: fix them there, then load just those: (.*)$/m.exec(first.stdout)?.[1];
+        expect(next, first.stdout).toBeDefined();
+        expect(next).toContain(`--target ${svc.service.url}`);
+        expect(next).toContain(`--state 'state $(touch pwned) \`touch pwned2\`'`);
+        expect(next).toContain('--region US');
+        expect(next).not.toContain(svc.key);
+
+        // Fixed: the record that had no identity gets an e-mail.
+        const rejectedPath = join(cwd, "it's out", 'rejected.csv');
+        const rows = parse(readFileSync(rejectedPath), { columns: true }) as Record<string, string>[];
+        rows[0]!.email = 'front.desk@acme.example';
+        writeFileSync(rejectedPath, stringify(rows, { header: true }));
+
+        const replay = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = execFile(
+            'sh',
+            ['-c', next!],
+            { cwd, env: { ...process.env, ...env } },
+            (error, _o, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+          );
+          child.stdin?.end();
+        });
+        expect(replay.code, replay.stderr).toBe(0);
+        expect(readdirSync(cwd).filter((name) => name.startsWith('pwned'))).toEqual([]);
+        expect(readdirSync(cwd)).toContain('state $(touch pwned) `touch pwned2`');
+        const stored = await svc.client.local.contacts();
+        expect(stored.some((c) => c.contact_emails?.some((e) => e.email === 'front.desk@acme.example'))).toBe(
+          true,
+        );
+      } finally {
+        await svc.close();
+      }
+    },
+  );
 });

@@ -77,6 +77,21 @@ describe('signals while an input blocks', () => {
   });
 
   it(
+    'SIGHUP (a dropped SSH session) stops like SIGTERM: report written, exit 143',
+    { timeout: 90_000 },
+    async () => {
+      const out = join(dir, 'stdin-hup');
+      const ended = await stopWhileWaiting(
+        ['run', 'generic', '-', '--out', out, '--state', join(dir, 'state-hup')],
+        'SIGHUP',
+      );
+      expect(ended.code, ended.stderr).toBe(143);
+      expect(readReport(out)).toMatchObject({ status: 'interrupted', exitCode: 143 });
+      expect(ended.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it(
     'a FIFO without a writer: SIGTERM exits 143, Ctrl-C 130, for validate and run',
     { timeout: 120_000 },
     async () => {
@@ -120,4 +135,37 @@ describe('signals while an input blocks', () => {
     expect(await closed, stderr).toBe(0);
     expect(readReport(out).totals).toMatchObject({ read: 2, created: 2 });
   });
+});
+
+describe('a reader of stdout that goes away', () => {
+  it(
+    '`run ... | head -1` ends the run as it would have ended, report written, no crash',
+    { timeout: 90_000 },
+    async () => {
+      const out = join(dir, 'piped');
+      const input = join(dir, 'piped.csv');
+      writeFileSync(input, 'full_name,email\nAnn Lee,ann@example.com\nBob Ray,bob@example.com\n');
+      // No pipeline named: "Detected pipeline ..." is the first line; head takes it and exits, so
+      // the summary is written into a closed pipe. PIPESTATUS[0] is the CLI's own exit code.
+      const script =
+        '"$0" "$1" run "$2" --out "$3" --state "$4" | head -1; echo "status=${PIPESTATUS[0]}" >&2';
+      const child = spawn(
+        'bash',
+        ['-c', script, process.execPath, CLI, input, out, join(dir, 'state-piped')],
+        {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      expect(stdout).toMatch(/^Detected pipeline/);
+      expect(stderr).toMatch(/status=0/);
+      expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+      expect(readReport(out)).toMatchObject({ status: 'completed', exitCode: 0, totals: { created: 2 } });
+    },
+  );
 });

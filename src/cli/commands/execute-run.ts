@@ -7,11 +7,14 @@ import type { RunSettingsInput } from '../../run/options.js';
 import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { exitReason, type RunContext } from '../../report/next-step.js';
+import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { shellQuote } from '../../report/shell-quote.js';
 import { createLogger } from '../logger.js';
 import { ProgressDisplay, parseProgressInterval } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
+import { stopOnSignals } from '../signals.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
 import { splitPipelineArgument, type PipelineArgument } from './pipeline-argument.js';
 import { builtinNames } from '../../mapping/load.js';
@@ -29,7 +32,13 @@ export const executeRun = async (
   command: 'run' | 'validate' = 'run',
 ): Promise<never> => {
   const logger = createLogger(flags.logLevel);
-  const controller = stopOnSignals();
+  const controller = stopOnSignals((signal) => {
+    // After SIGHUP there is no terminal to tell; the report says it.
+    if (signal === 'SIGHUP') return;
+    process.stderr.write(
+      '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
+    );
+  });
   let progress: ProgressDisplay | undefined;
   let result: RunResult;
   let pipelineUsed: string | Pipeline | undefined;
@@ -63,7 +72,7 @@ export const executeRun = async (
     process.exit(stopped ? (controller.signal.reason === 'SIGTERM' ? 143 : 130) : 2);
   }
   progress?.stop();
-  printOutcome(result, flags, dryRun, pipelineUsed);
+  printOutcome(result, flags, { dryRun, command }, pipelineUsed);
   process.exit(result.report.exitCode);
 };
 
@@ -89,22 +98,6 @@ const settingsOf = (
   reread: flags.reread,
 });
 
-/** The first SIGINT or SIGTERM aborts the run gracefully; a second one exits at once. */
-const stopOnSignals = (): AbortController => {
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = signal === 'SIGTERM' ? 143 : 130;
-    if (controller.signal.aborted) process.exit(code);
-    process.stderr.write(
-      '\nStopping: requests in flight finish, then the report is written (Ctrl-C again to quit now).\n',
-    );
-    controller.abort(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return controller;
-};
-
 /** Nothing beside --json's one document; a plain line every interval when stderr is a log. */
 const startProgress = (flags: RunFlags): ProgressDisplay | undefined => {
   const interval = parseProgressInterval(flags.progressInterval);
@@ -119,7 +112,7 @@ const startProgress = (flags: RunFlags): ProgressDisplay | undefined => {
 const printOutcome = (
   result: RunResult,
   flags: RunFlags,
-  dryRun: boolean,
+  { dryRun, command }: { dryRun: boolean; command: 'run' | 'validate' },
   pipelineUsed: string | Pipeline | undefined,
 ): void => {
   const { report } = result;
@@ -128,18 +121,20 @@ const printOutcome = (
     process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
     return;
   }
+  // Only what is on disk: a file whose write failed (a full disk) left nothing to name.
   const files = [
     result.reportPath,
     ...(result.htmlPath ? [result.htmlPath] : []),
     result.issuesPath,
     ...(result.changesPath ? [result.changesPath] : []),
     ...result.rejectedPaths,
-  ];
+  ].filter((file) => existsSync(file));
   const next: RunContext = {
     maxRejects: flags.maxRejects ?? RUN_DEFAULTS.maxRejects,
-    command: `${invocation()} ${dryRun ? 'validate' : 'run'}`,
+    command: `${invocation()} ${dryRun && command === 'validate' ? 'validate' : 'run'}${dryRun && command === 'run' ? ' --dry-run' : ''}`,
     pipeline: typeof pipelineUsed === 'string' ? pipelineUsed : report.pipeline,
     rejectedPaths: result.rejectedPaths,
+    replayFlags: replayFlags(flags, command),
   };
   if (flags.json) {
     const written = Object.fromEntries(files.map((file) => [basename(file), resolve(file)]));
@@ -147,6 +142,11 @@ const printOutcome = (
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatSummary(report, { topIssues: result.topIssues, files, next })}\n`);
+    if (process.platform === 'win32' && report.exitCode === 1 && result.rejectedPaths.length > 0) {
+      process.stdout.write(
+        '(The Next: command is quoted for a POSIX shell: Git Bash or WSL, not cmd.exe.)\n',
+      );
+    }
     if (result.local && !dryRun) process.stdout.write(localServiceHint(result.local));
   }
   if (report.error) process.stderr.write(`contact-import: ${report.error.code}: ${report.error.message}\n`);
@@ -154,8 +154,34 @@ const printOutcome = (
 
 const localServiceHint = (local: NonNullable<RunResult['local']>): string =>
   `Data went to the local service's database ${local.db}. To look at it:\n` +
-  `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${local.keyFile}) ${invocation()} serve --db ${local.db}\n` +
-  `  curl -H "Authorization: Bearer $(cat ${local.keyFile})" http://127.0.0.1:8787/_local/contacts\n`;
+  `  CONTACT_IMPORT_SERVE_KEYS=$(cat ${shellQuote(local.keyFile)}) ${invocation()} serve --db ${shellQuote(local.db)}\n` +
+  `  curl -H "Authorization: Bearer $(cat ${shellQuote(local.keyFile)})" http://127.0.0.1:8787/_local/contacts\n`;
+
+/**
+ * The options a run of the rejected records needs to go where this run went and judge them
+ * alike: target, key file (never the key), state, and the settings that change what is sent.
+ * Not --out (the next run gets its own folder; this one holds the file it reads), nor --sheet
+ * (a workbook's rejects are CSV), nor how this run printed (--json, --log-level, progress).
+ */
+const replayFlags = (flags: RunFlags, command: 'run' | 'validate'): string[] => {
+  const target = command === 'run' ? (flags.target ?? process.env.CONTACT_IMPORT_TARGET) : undefined;
+  const valued: [string, string | undefined][] = [
+    ['--target', target],
+    ['--api-key-file', command === 'run' ? flags.apiKeyFile : undefined],
+    ['--state', flags.state],
+    ['--region', flags.region || undefined],
+    ['--match', flags.match],
+    ['--max-rejects', flags.maxRejects],
+    ['--max-body-bytes', flags.maxBodyBytes],
+    ['--chunk-size', flags.chunkSize],
+    ['--concurrency', flags.concurrency],
+    ['--timeout', flags.timeout],
+  ];
+  return [
+    ...valued.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])),
+    ...(flags.strict ? ['--strict'] : []),
+  ];
+};
 
 /** The pipeline named on the command line, or the built-in detected from the first input's header. */
 const choosePipeline = async (

@@ -3,6 +3,7 @@ import { isImportError } from '../../core/errors/index.js';
 import { DEFAULT_PORT } from '../../server/defaults.js';
 import type { LocalServiceOptions } from '../../server/index.js';
 import { serveEpilogue } from '../help-text.js';
+import { STOP_SIGNALS } from '../signals.js';
 
 export interface ServeArgs {
   host: string;
@@ -67,12 +68,10 @@ export function startupProblem(error: unknown, args: Pick<ServeArgs, 'port'>): s
 const untilSignal = (): Promise<NodeJS.Signals> =>
   new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const s of STOP_SIGNALS) process.off(s, stop);
       resolve(signal);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const s of STOP_SIGNALS) process.on(s, stop);
   });
 
 export const serveCommand: CommandModule<object, ServeArgs> = {

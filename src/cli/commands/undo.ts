@@ -6,6 +6,7 @@ import { isImportError } from '../../core/errors/index.js';
 import type { TargetSpec } from '../../run/target.js';
 import type { UndoResult } from '../../undo/index.js';
 import { undoEpilogue } from '../help-text.js';
+import { stopOnSignals } from '../signals.js';
 
 interface UndoFlags {
   run: string;
@@ -88,13 +89,7 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
       })
       .epilogue(undoEpilogue()) as never,
   handler: async (flags) => {
-    const controller = new AbortController();
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? 143 : 130);
-      controller.abort(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const controller = stopOnSignals();
     let result: UndoResult;
     try {
       const target = await resolveTarget(flags);

@@ -38,6 +38,9 @@ export const RUN_CODES = {
     'An input file changed while it was read (cut short, added to or replaced): the run stopped rather than load part of one version.',
   target_busy:
     'The target asked to wait (Retry-After, or its announced rate) longer than the run waits (--max-wait).',
+  io_error:
+    'A file or folder could not be read or written (full disk, file-size limit, read-only file system, permission, path too long).',
+  internal_error: 'An unexpected error inside contact-import (a bug): exit 70.',
 } as const;
 
 export const ISSUE_CODES = {
@@ -62,6 +65,8 @@ export const ISSUE_CODES = {
   too_many_values:
     'The record holds more e-mails or phone numbers than one contact keeps; the rest were dropped.',
   record_too_large: 'The record is larger than any request to the target may be; it was not loaded.',
+  too_many_entries:
+    'A list of the record (custom fields, groups, tags...) holds more entries than one contact keeps; it was not loaded.',
   normalize_fallback:
     'A normalize worker died; its rows were normalized in the main thread, nothing was lost.',
   // dedupe

@@ -3,7 +3,7 @@ import type { NormalizedRecord } from '../../core/record.js';
 import { createRowMapper, type RowMapper } from '../../mapping/index.js';
 import { valuesOfCells } from '../../readers/index.js';
 import { normalizeRecord } from '../../normalize/normalize-record.js';
-import { oversize, tooLargeIssue } from '../../normalize/record-size.js';
+import { overfullList, oversize, tooLargeIssue, tooManyEntriesIssue } from '../../normalize/record-size.js';
 import type { NormalizeRow, PreparedOutcome, WorkerSetup } from './protocol.js';
 
 /**
@@ -41,6 +41,9 @@ export const createRowNormalizer = (
     if (bytes !== undefined) {
       return { ok: false, issues: [...outcome.issues, tooLargeIssue(record, bytes, maxBodyBytes!)] };
     }
+    const overfull = overfullList(record);
+    if (overfull !== undefined)
+      return { ok: false, issues: [...outcome.issues, tooManyEntriesIssue(record, overfull)] };
     return {
       ok: true,
       issues: outcome.issues,

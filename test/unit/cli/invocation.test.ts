@@ -6,7 +6,7 @@ describe('invocation', () => {
     expect(invocation(['/usr/bin/node', '/usr/local/bin/contact-import'], '/home/u')).toBe('contact-import');
     expect(invocation(['/usr/bin/node', '/repo/dist/cli/main.js'], '/repo')).toBe('node dist/cli/main.js');
     expect(invocation(['/usr/bin/node', '/my repo/dist/cli/main.js'], '/tmp')).toBe(
-      'node "../my repo/dist/cli/main.js"',
+      "node '../my repo/dist/cli/main.js'",
     );
   });
 });

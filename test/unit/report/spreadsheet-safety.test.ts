@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { escapeFormula, isFormulaLeading } from '../../../src/report/spreadsheet-safety.js';
+import {
+  escapeFormula,
+  isFormulaLeading,
+  removeFormulaGuard,
+} from '../../../src/report/spreadsheet-safety.js';
 
 describe('escapeFormula', () => {
   it.each([
@@ -20,7 +24,7 @@ describe('escapeFormula', () => {
     expect(isFormulaLeading(cell)).toBe(true);
     expect(escapeFormula(cell)).toBe(`'${cell}`);
   });
-  it.each(['plain', '', ' =not first', "'=already", '(212) 555-0000'])('leaves %j alone', (cell) => {
+  it.each(['plain', '', ' =not first', "'plain", '(212) 555-0000'])('leaves %j alone', (cell) => {
     expect(escapeFormula(cell)).toBe(cell);
   });
   it.each([
@@ -51,5 +55,27 @@ describe('an escaped phone cell imported again', () => {
       ok: true,
       value: { phone_number_sanitized: '+14155550100' },
     });
+  });
+});
+
+describe('removeFormulaGuard', () => {
+  it.each([
+    '=Chief',
+    '- met at conf',
+    '@ada',
+    "'=already",
+    "''@x",
+    'plain',
+    "'plain",
+    '',
+    '+1 212 555 0000',
+    '-5',
+    '\tTAB',
+  ])('gives back %j from what escapeFormula wrote', (cell) => {
+    expect(removeFormulaGuard(escapeFormula(cell))).toBe(cell);
+  });
+  it('guards a value that is an apostrophe and a formula once more, so reading it back is exact', () => {
+    expect(escapeFormula("'=already")).toBe("''=already");
+    expect(removeFormulaGuard("'plain")).toBe("'plain");
   });
 });

@@ -1,0 +1,216 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, SAMPLES, readReport, runCli, tempDir, type CliResult } from './harness.js';
+
+/**
+ * Outputs that cannot be written (DESIGN.md "Trust"): a folder where report.json goes, a file-size
+ * limit (RLIMIT_FSIZE: EFBIG) while rejected.csv, issues.csv or report.html is written, a path
+ * too long, a bug. Each ends in one line on stderr, exit 2 (70 for a bug), no temporary file left.
+ */
+const SAMPLE = join(SAMPLES, 'generic.csv');
+
+/** One line on stderr, no stack trace; the line. */
+const oneLine = (result: CliResult): string => {
+  expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result.stderr.trim();
+};
+
+/** Every temporary file under `root`. */
+const leftovers = (root: string): string[] =>
+  readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.tmp'));
+
+/**
+ * The CLI in bash with a file-size limit of `kib` KiB and SIGXFSZ ignored, so a write past the
+ * limit fails with EFBIG instead of killing the process.
+ */
+const runLimited = (kib: number, args: string[], cwd: string): Promise<CliResult> =>
+  new Promise((resolve, reject) => {
+    const script = `trap '' XFSZ; ulimit -f ${kib}; exec "$0" "$@"`;
+    const child = spawn('bash', ['-c', script, process.execPath, CLI, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+
+/** Rows with no name, e-mail or phone: every one is rejected, each with a long note. */
+const rejectedRows = (dir: string, count: number): string => {
+  const path = join(dir, 'nobody.csv');
+  const note = 'n'.repeat(300);
+  const rows = Array.from({ length: count }, (_, i) => `,,,,,,,,,Company ${i},,,,,,,,${note}`);
+  writeFileSync(
+    path,
+    `full_name,first_name,last_name,email,email_label,email_2,phone,phone_label,phone_2,company,job_title,website,birthday,starred,groups,custom.Favorite Color,worknet,description\n${rows.join('\n')}\n`,
+  );
+  return path;
+};
+
+const isRoot = process.getuid?.() === 0;
+
+describe.skipIf(!isRoot)('a read-only file system (root only: it mounts a read-only tmpfs)', () => {
+  it(
+    '--out or --state there: exit 2, one line saying read-only, not ENOENT',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      const readOnly = join(cwd, 'ro');
+      mkdirSync(readOnly);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
+      try {
+        const out = await runCli(['validate', 'generic', SAMPLE, '--out', join(readOnly, 'out')], { cwd });
+        expect(out.code).toBe(2);
+        expect(oneLine(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
+        const state = await runCli(
+          ['run', 'generic', SAMPLE, '--out', 'out', '--state', join(readOnly, 'state')],
+          {
+            cwd,
+          },
+        );
+        expect(state.code).toBe(2);
+        expect(oneLine(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
+        expect(state.stderr).not.toMatch(/ENOENT/);
+      } finally {
+        execFileSync('umount', [readOnly]);
+      }
+    },
+  );
+});
+
+describe('outputs that cannot be written', () => {
+  it('report.json a folder: exit 2, one line naming it, no temporary file', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'out', 'report.json'), { recursive: true });
+    const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], {
+      cwd,
+    });
+    expect(result.code).toBe(2);
+    expect(oneLine(result)).toMatch(/report\.json is a folder where a file should be written.*--out.*EISDIR/);
+    expect(leftovers(cwd)).toEqual([]);
+  });
+
+  it(
+    'a file-size limit while rejected.csv is written: exit 2, one line, none of it left, report aborted',
+    { timeout: 120_000 },
+    async () => {
+      const cwd = tempDir();
+      const input = rejectedRows(cwd, 3000);
+      const result = await runLimited(400, ['validate', 'generic', input, '--out', 'out'], cwd);
+      expect(result.code, result.stderr).toBe(2);
+      expect(oneLine(result)).toMatch(
+        /output_error: .*(rejected|issues)\.csv would be larger than the file-size limit.*EFBIG/,
+      );
+      expect(leftovers(cwd)).toEqual([]);
+      expect(existsSync(join(cwd, 'out', 'rejected.csv'))).toBe(false);
+      const report = readReport(join(cwd, 'out'));
+      expect(report).toMatchObject({ status: 'aborted', exitCode: 2, error: { code: 'output_error' } });
+      expect(result.stdout).not.toMatch(/rejected\.csv/);
+    },
+  );
+
+  it(
+    'a file-size limit while report.html is written: exit 2, not 0, and no half page',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      // report.json (2 KB) fits; report.html (200 KB and more) does not.
+      const result = await runLimited(
+        64,
+        ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'],
+        cwd,
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(oneLine(result)).toMatch(/report\.html would be larger than the file-size limit/);
+      expect(existsSync(join(cwd, 'out', 'report.html'))).toBe(false);
+      expect(leftovers(cwd)).toEqual([]);
+      expect(readReport(join(cwd, 'out'))).toMatchObject({ status: 'aborted', exitCode: 2 });
+    },
+  );
+
+  it('--out near PATH_MAX works; past it, exit 2 with one line', { timeout: 60_000 }, async () => {
+    const cwd = tempDir();
+    // Components of 200 characters up to 4,082 in all: `<out>/rejected.csv` is 4,095, the most a path may be.
+    let deep = cwd;
+    while (deep.length + 201 < 4082) deep = join(deep, 'd'.repeat(200));
+    deep = join(deep, 'e'.repeat(4082 - deep.length - 1));
+    expect(deep.length).toBe(4082);
+    const fits = await runCli(['validate', 'generic', SAMPLE, '--out', deep, '--max-rejects', '5'], { cwd });
+    expect(fits.code, fits.stderr).toBe(0);
+    expect(readdirSync(deep).sort()).toEqual(['issues.csv', 'rejected.csv', 'report.html', 'report.json']);
+
+    const tooLong = join(deep, 'f'.repeat(20));
+    const result = await runCli(['validate', 'generic', SAMPLE, '--out', tooLong, '--max-rejects', '5'], {
+      cwd,
+    });
+    expect(result.code).toBe(2);
+    expect(oneLine(result)).toMatch(/too long for the file system.*--out.*ENAMETOOLONG/);
+    expect(leftovers(cwd)).toEqual([]);
+  });
+});
+
+/**
+ * A bug, planted through a preloaded module that makes one file-system call throw a TypeError (no
+ * errno code): the boundary says so in one line, exit 70; report.json says `aborted` when the
+ * run got that far.
+ */
+const withBug = (target: 'rename report.json' | 'write changes.csv'): string[] => {
+  const patch =
+    target === 'rename report.json'
+      ? `const o=fs.renameSync;fs.renameSync=(a,b)=>{if(String(b).endsWith('report.json'))throw new TypeError('planted bug');return o(a,b)};`
+      : `const o=fs.writeFileSync;fs.writeFileSync=(f,d,...r)=>{if(typeof d==='string'&&d.startsWith('file,row,contact_id'))throw new TypeError('planted bug');return o(f,d,...r)};`;
+  const source = `import fs from 'node:fs';import {syncBuiltinESMExports} from 'node:module';${patch}syncBuiltinESMExports();`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(source)}`, CLI];
+};
+
+const runWithBug = (plan: Parameters<typeof withBug>[0], args: string[], cwd: string): Promise<CliResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...withBug(plan), ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+
+describe('an unexpected error (a bug)', () => {
+  it(
+    'escaping the run: exit 70, one line, no temporary file; the stack only at debug',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = tempDir();
+      const args = ['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'];
+      const result = await runWithBug('rename report.json', args, cwd);
+      expect(result.code, result.stderr).toBe(70);
+      expect(oneLine(result)).toMatch(
+        /^contact-import: internal error: planted bug \(a bug in contact-import/,
+      );
+      expect(leftovers(cwd)).toEqual([]);
+
+      const debug = await runWithBug('rename report.json', [...args, '--log-level', 'debug'], cwd);
+      expect(debug.code).toBe(70);
+      expect(debug.stderr).toMatch(/TypeError: planted bug\n\s+at /);
+    },
+  );
+
+  it('inside a stage: exit 70, report.json aborted with internal_error', { timeout: 60_000 }, async () => {
+    const cwd = tempDir();
+    const result = await runWithBug(
+      'write changes.csv',
+      ['run', 'generic', SAMPLE, '--out', 'out', '--state', 'state', '--max-rejects', '5'],
+      cwd,
+    );
+    expect(result.code, result.stderr).toBe(70);
+    expect(oneLine(result)).toMatch(/internal_error: an unexpected error: planted bug/);
+    expect(readReport(join(cwd, 'out'))).toMatchObject({
+      status: 'aborted',
+      exitCode: 70,
+      error: { code: 'internal_error' },
+    });
+    expect(leftovers(cwd)).toEqual([]);
+  });
+});
