@@ -13,6 +13,8 @@ export interface InputInfo {
   encoding: string;
   delimiter: string | null;
   rows: number;
+  /** The pipeline that read it (each input is detected on its own when none is named). */
+  pipeline?: string;
   /** The worksheet read, for a workbook (.xlsx). */
   sheet?: string;
   /** Values the reader leaves out on purpose, counted by kind (vCard: `PHOTO`); absent when none. */

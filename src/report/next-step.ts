@@ -7,7 +7,7 @@ export interface RunContext {
   maxRejects: string;
   /** The command that starts the same run, for the "run it again" advice. */
   command: string;
-  /** The pipeline the run used (name or file), for re-running the rejected records. */
+  /** The pipeline the run used (name or file), for re-running the rejected records; '' to detect each. */
   pipeline: string;
   rejectedPaths: readonly string[];
 }
@@ -44,7 +44,7 @@ export const nextStepLines = (report: RunReport, context: RunContext): string[] 
   if (report.exitCode === 1 && context.rejectedPaths.length > 0) {
     lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
     lines.push(
-      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${context.pipeline} ${context.rejectedPaths.join(' ')}`,
+      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${[context.command, context.pipeline, ...context.rejectedPaths].filter((word) => word !== '').join(' ')}`,
     );
   } else if (report.exitCode === 1 && report.totals.rejected + report.totals.failed === 0) {
     lines.push(

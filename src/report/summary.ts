@@ -94,7 +94,11 @@ const HEADED = new Set(['csv', 'tsv', 'xlsx']);
 const inputNotes = (report: RunReport): string[] => {
   if (report.status === 'aborted' || report.inputsUnchangedSince) return [];
   const lines: string[] = [];
+  const pipelines = new Set(report.inputs.map((input) => input.pipeline));
   for (const input of report.inputs) {
+    // Several inputs read with different pipelines: which read which, never to be guessed.
+    if (pipelines.size > 1 && input.pipeline !== undefined)
+      lines.push(`  ${input.path}: ${n(input.rows)} records read with pipeline ${input.pipeline}`);
     if (input.rows === 0)
       lines.push(
         `  ${input.path} has no records${HEADED.has(input.format) ? ' (nothing after its header)' : ''}`,

@@ -9,7 +9,14 @@ import type { HashedInput } from './fingerprint.js';
 import { exitReason } from '../report/next-step.js';
 import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
-import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
+import {
+  pipelinesName,
+  type ExtractResult,
+  type LoadResult,
+  type OpenResult,
+  type RunFrame,
+  type ShortcutResult,
+} from './stages.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminated: 143 } as const;
@@ -93,7 +100,7 @@ export const buildRunReport = (
   const none = { created: 0, existing: 0 };
   const report: RunReport = {
     runId: run.runId,
-    pipeline: run.pipeline.name,
+    pipeline: pipelinesName(run),
     dryRun: run.settings.dryRun,
     target: target?.label ?? (run.options.target ? targetLabel(run.options.target.url) : 'local'),
     status,

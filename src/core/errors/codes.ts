@@ -33,6 +33,10 @@ export const RUN_CODES = {
   undo_refused: 'The run cannot be undone (a dry run, an undo, or another target).',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
+  pipeline_mismatch:
+    'The pipeline named would leave a name or e-mail column of an input unused; another built-in reads it.',
+  phone_region:
+    'A phone column holds numbers without a country that fail under the region but pass under another.',
 } as const;
 
 export const ISSUE_CODES = {
