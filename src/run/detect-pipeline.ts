@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import type { Dialect } from '../core/types.js';
 import { detectFormat, openSource, type OpenSourceOptions } from '../readers/index.js';
@@ -170,7 +171,7 @@ const unlessImportError = (error: unknown): LostColumn[] => {
 /** Kinds a named pipeline may not leave out: without them the people arrive nameless or unreachable. */
 const NAMED_MUST_READ: ReadonlySet<LostKind> = new Set(['name', 'e-mail']);
 
-const isBuiltin = (pipeline: Pipeline): boolean => pipeline.file.startsWith(`${BUILTIN_DIR}/`);
+const isBuiltin = (pipeline: Pipeline): boolean => dirname(pipeline.file) === resolve(BUILTIN_DIR);
 
 /**
  * Stops a run whose named built-in would leave a name or e-mail column of an input unused (the

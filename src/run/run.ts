@@ -7,6 +7,7 @@ import { ProgressSampler, type ProgressSample } from '../report/progress-samples
 import type { RunReport } from '../report/run-report.js';
 import { acquireRunLock } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
+import { assertPhoneRegions } from './phone-region.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   parseRunSettings,
@@ -62,6 +63,8 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       'config_invalid',
       `inputPipelines names ${pipelines.length} pipelines for ${settings.inputs.length} inputs; expected one per input`,
     );
+  // Numbers written for another country than the region would all be dropped: said before anything is written.
+  await assertPhoneRegions(settings.inputs, pipelines, settings.region);
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));
