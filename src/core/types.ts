@@ -23,6 +23,8 @@ export interface InputInfo {
   unusedColumns?: string[];
   /** For an unused column, the pipeline column it most likely meant (`name` -> `full_name`). */
   suggestedColumns?: Record<string, string>;
+  /** Phone columns whose values were dropped (nearly) whole: those records count against --max-rejects. */
+  droppedColumns?: { column: string; dropped: number; values: number }[];
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */

@@ -1,4 +1,5 @@
 import type { RunReport } from './run-report.js';
+import { droppedWholeCount } from './dropped-columns.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -24,14 +25,16 @@ export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxReje
       ? `Interrupted: the dry run stopped after reading ${n(totals.read)} records and sent nothing; run the same command to check the whole file.`
       : `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
   }
-  const bad = totals.rejected + totals.failed;
+  const dropped = droppedWholeCount(report.inputs);
+  const bad = totals.rejected + totals.failed + dropped;
   const empty = report.inputs.filter((input) => input.rows === 0).map((input) => input.path);
   if (report.exitCode === 1 && bad === 0 && empty.length > 0) {
     return `${empty.join(', ')} had no records, and --strict counts that as a failure.`;
   }
   if (report.exitCode === 1) {
     const what = report.dryRun ? 'would be rejected' : 'rejected or failed';
-    return `${n(bad)} ${what}, more than --max-rejects ${context.maxRejects} allows.`;
+    const lost = dropped > 0 ? ` (with ${n(dropped)} whose phone column was dropped whole)` : '';
+    return `${n(bad)} ${what}${lost}, more than --max-rejects ${context.maxRejects} allows.`;
   }
   return report.dryRun
     ? `Dry run completed: ${n(bad)} would be rejected, within --max-rejects ${context.maxRejects}; nothing was sent.`

@@ -2,6 +2,7 @@ import type { IssueCount } from '../core/types.js';
 import type { RunReport } from './run-report.js';
 import { searchShareLine } from './request-share.js';
 import { nextStepLines, type RunContext } from './next-step.js';
+import { droppedColumnLines } from './dropped-columns.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -45,6 +46,7 @@ export const formatSummary = (
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));
+  if (report.status !== 'aborted') lines.push(...droppedColumnLines(report.inputs));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   const groupCards = report.inputs.reduce((sum, input) => sum + (input.ignored?.['group card'] ?? 0), 0);

@@ -7,6 +7,7 @@ import { NormalizeBatches } from './parallel/batches.js';
 import { workersFor } from './parallel/normalize-pool.js';
 import type { WorkerSetup } from './parallel/protocol.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
+import { PhoneDrops } from './phone-drops.js';
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from '../package/staging.js';
 
@@ -114,10 +115,11 @@ const extractInput = async (
   // Batches bounded by rows and size go to the workers in read order and are settled in that
   // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
+  const phoneDrops = new PhoneDrops(source.header);
   const batches = new NormalizeBatches(
     setup,
     workersFor(path, { requested: options.workers, coresTaken: options.coresTaken }),
-    batchSettler(ctx, input),
+    batchSettler(ctx, input, phoneDrops),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,
   );
@@ -144,6 +146,7 @@ const extractInput = async (
     await batches.finish();
   } finally {
     await batches.close();
+    phoneDrops.finish(source.info);
   }
 };
 

@@ -9,6 +9,7 @@ import type { HashedInput } from './fingerprint.js';
 import { exitReason } from '../report/next-step.js';
 import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
+import { droppedWholeCount } from '../report/dropped-columns.js';
 import {
   pipelinesName,
   type ExtractResult,
@@ -77,7 +78,9 @@ const exitCodeOf = (
   }
   if (status === 'aborted') return EXIT.stopped;
   const { settings } = run;
-  const tooMany = totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read);
+  const tooMany =
+    totals.rejected + totals.failed + droppedWholeCount(inputs) >
+    rejectLimit(settings.maxRejects, totals.read);
   // --strict: an input with no record at all is a failure too.
   const empty = settings.strict && inputs.some((input) => input.rows === 0);
   return tooMany || empty ? EXIT.rejects : EXIT.ok;

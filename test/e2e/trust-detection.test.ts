@@ -138,9 +138,35 @@ describe('phone numbers written without a country', () => {
     expect(loaded.code).toBe(0);
     const contacts = await target.client.local.contacts();
     expect(contacts).toHaveLength(30);
-    expect(contacts.every((c) => c.contact_phone_numbers[0]?.phone_number_sanitized.startsWith('+336'))).toBe(
-      true,
+    expect(
+      contacts.every((c) => c.contact_phone_numbers[0]?.phone_number_sanitized?.startsWith('+336')),
+    ).toBe(true);
+  });
+});
+
+describe('a phone column dropped whole', () => {
+  it('counts against --max-rejects: exit 1, the column named in the summary', async () => {
+    const cwd = fresh();
+    const rows = ['First Name,Last Name,E-mail Address,Mobile Phone'];
+    for (let i = 10; i < 22; i++) rows.push(`Ann${i},Lee,ann${i}@example.com,ext ${i}`);
+    writeFileSync(join(cwd, 'extensions.csv'), `${rows.join('\n')}\n`);
+    const target = await service();
+    const result = await runOn(target, ['extensions.csv'], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'extensions.csv: column Mobile Phone: 12 of 12 numbers dropped (invalid_phone), counted against --max-rejects',
     );
+    expect(result.stdout).toMatch(
+      /Exit 1: 12 rejected or failed \(with 12 whose phone column was dropped whole\)/,
+    );
+    expect(readReport(join(cwd, 'out')).inputs[0]?.droppedColumns).toEqual([
+      { column: 'Mobile Phone', dropped: 12, values: 12 },
+    ]);
+    // Within the limit the run completes, the people loaded without the numbers.
+    rmSync(join(cwd, 'out'), { recursive: true });
+    const allowed = await runOn(target, ['extensions.csv', '--max-rejects', '12'], cwd);
+    expect(allowed.code).toBe(0);
+    expect(await target.client.local.contacts()).toHaveLength(12);
   });
 });
 
