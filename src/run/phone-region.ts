@@ -70,22 +70,28 @@ export const regionForColumn = (
   column: string,
   values: readonly string[],
   region: string | undefined,
-  emails: readonly string[] = [],
+  hints: { phones?: readonly string[]; emails?: readonly string[] } = {},
 ): RegionFinding | undefined => {
   const present = values.map((value) => value.trim()).filter((value) => value !== '');
   const failures = present.filter((value) => !passes(value, region));
   if (failures.length < MIN_FAILURES || failures.length < present.length * FAILING_SHARE) return undefined;
   const tried = failures.slice(0, TRIED_FAILURES);
-  const hinted = guessRegion(present, emails).region;
-  const candidates = [...new Set([...(hinted ? [hinted] : []), ...LIKELY_REGIONS])].filter(
+  const hinted = guessRegion(hints.phones ?? present, hints.emails ?? []).region;
+  // With no region at all every number without +country fails, and some numbering plans read
+  // almost any digits: only the country the file itself points to is named then.
+  const likely = region === undefined ? [] : LIKELY_REGIONS;
+  const candidates = [...new Set([...(hinted ? [hinted] : []), ...likely])].filter(
     (candidate) => candidate !== region?.toUpperCase(),
   );
+  // The region reading the most failures; on a tie the hinted one, then the likelier (`06 12 34
+  // 56 78` reads as French and as Dutch).
+  let best: { region: string; read: number } | undefined;
   for (const candidate of candidates) {
     const read = tried.filter((value) => passes(value, candidate)).length;
-    if (read >= tried.length * FITTING_SHARE)
-      return { column, sampled: present.length, failed: failures.length, region: candidate };
+    if (read > (best?.read ?? 0)) best = { region: candidate, read };
   }
-  return undefined;
+  if (!best || best.read < tried.length * FITTING_SHARE) return undefined;
+  return { column, sampled: present.length, failed: failures.length, region: best.region };
 };
 
 /** Records sampled from each input: the check reads this many and no more. */
@@ -141,7 +147,10 @@ export const assertPhoneRegions = async (
       throw error;
     });
     for (const [column, values] of sample?.phones ?? []) {
-      const finding = regionForColumn(column, values, pipeline.region, sample!.emails);
+      const finding = regionForColumn(column, values, pipeline.region, {
+        phones: [...sample!.phones.values()].flat(),
+        emails: sample!.emails,
+      });
       if (finding) throw regionError(input, pipeline, finding);
     }
   }

@@ -32,6 +32,14 @@ describe('regionForColumn: the country numbers without +country are written for'
   it('a pipeline with no region: the country domains of the e-mails hint first', () => {
     const german = Array.from({ length: 8 }, (_, i) => `030 1234567${i}`);
     const emails = german.map((_, i) => `p${i}@example.de`);
-    expect(regionForColumn('Telefon', german, undefined, emails)?.region).toBe('DE');
+    expect(regionForColumn('Telefon', german, undefined, { emails })?.region).toBe('DE');
+  });
+});
+
+describe('regionForColumn with no region to start from', () => {
+  it('names only the country the file points to, never a guess', () => {
+    const american = Array.from({ length: 8 }, (_, i) => `(415) 555-26${10 + i}`);
+    expect(regionForColumn('Phone', american, undefined)).toBeUndefined();
+    expect(regionForColumn('Phone', american, undefined, { phones: ['+1 212 555 0147'] })?.region).toBe('US');
   });
 });
