@@ -76,7 +76,7 @@ export const regionForColumn = (
   const failures = present.filter((value) => !passes(value, region));
   if (failures.length < MIN_FAILURES || failures.length < present.length * FAILING_SHARE) return undefined;
   const tried = failures.slice(0, TRIED_FAILURES);
-  const hinted = guessRegion(hints.phones ?? present, hints.emails ?? []).region;
+  const hinted = guessRegion([...present, ...(hints.phones ?? [])], hints.emails ?? []).region;
   // With no region at all every number without +country fails, and some numbering plans read
   // almost any digits: only the country the file itself points to is named then.
   const likely = region === undefined ? [] : LIKELY_REGIONS;
@@ -148,7 +148,7 @@ export const assertPhoneRegions = async (
     });
     for (const [column, values] of sample?.phones ?? []) {
       const finding = regionForColumn(column, values, pipeline.region, {
-        phones: [...sample!.phones.values()].flat(),
+        phones: [...sample!.phones].flatMap(([other, numbers]) => (other === column ? [] : numbers)),
         emails: sample!.emails,
       });
       if (finding) throw regionError(input, pipeline, finding);
