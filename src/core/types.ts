@@ -13,6 +13,8 @@ export interface InputInfo {
   encoding: string;
   delimiter: string | null;
   rows: number;
+  /** The pipeline that read it (each input is detected on its own when none is named). */
+  pipeline?: string;
   /** The worksheet read, for a workbook (.xlsx). */
   sheet?: string;
   /** Values the reader leaves out on purpose, counted by kind (vCard: `PHOTO`); absent when none. */
@@ -26,6 +28,8 @@ export interface InputInfo {
    * run stopped reading it (interrupted, a run-level problem, the input changed while read).
    */
   readWhole?: boolean;
+  /** Phone columns whose values were dropped (nearly) whole: those records count against --max-rejects. */
+  droppedColumns?: { column: string; dropped: number; values: number }[];
 }
 
 /** How to read a source. Everything is optional: readers detect what is not declared. */

@@ -9,6 +9,7 @@ import type { Planned } from './resolve.js';
 import { createChunk, pendingCreate, updateChunk, type SendEvents } from './send.js';
 import type { StepHook } from './steps.js';
 import type { LoadTally } from './tally.js';
+import { recordIdentities } from '../normalize/identity.js';
 
 export interface Chunk {
   kind: 'create' | 'update' | 'unchanged';
@@ -134,7 +135,15 @@ export class ChunkSender {
   private events(gone: Planned[]): SendEvents {
     const { scope, runId, tally } = this.options;
     return {
-      settled: (outcome, items) => tally.settle(outcome, items),
+      settled: (outcome, items) => {
+        scope?.putIdentities(
+          items.map((p) => ({
+            contactId: p.contactId!,
+            identities: recordIdentities(p.record.key, p.record.contact),
+          })),
+        );
+        tally.settle(outcome, items);
+      },
       failed: (planned, error) => {
         // A refused update changed nothing: the journal keeps nothing for an undo to take back.
         if (planned.contactId !== undefined) scope?.dropUpdate(runId, planned.contactId);

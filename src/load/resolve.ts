@@ -6,6 +6,7 @@ import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
 import { SCALAR_FIELDS } from './field-changes.js';
 import { holdsEmail } from './answer-check.js';
+import { recordIdentities } from '../normalize/identity.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -95,6 +96,7 @@ export class Resolver {
     const known = this.options.keysAreNew
       ? new Map<string, ContactEntry>()
       : (scope?.getContacts(keys) ?? new Map());
+    if (scope && !this.options.keysAreNew) this.knownByOtherIdentities(scope, records, known);
     const earlier =
       scope && runId && reuse ? scope.getResolutions(runId, keys) : new Map<string, Resolution>();
     const plan: Plan = { unchanged: [], updates: [], creates: [] };
@@ -135,6 +137,30 @@ export class Resolver {
     plan.updates.sort(byInput);
     plan.creates.sort(byInput);
     return plan;
+  }
+
+  /**
+   * Records whose key the ledger does not know, found by another identity they had when loaded
+   * (their phone, before their e-mail was fixed): an update of that contact, never a second one.
+   * The empty hash never equals a write's, so the record is sent and its new key recorded.
+   */
+  private knownByOtherIdentities(
+    scope: LedgerScope,
+    records: readonly NormalizedRecord[],
+    known: Map<string, ContactEntry>,
+  ): void {
+    const unknown = records.filter((record) => !known.has(record.key));
+    if (unknown.length === 0) return;
+    const identitiesOf = new Map(
+      unknown.map((record) => [record, recordIdentities(record.key, record.contact).slice(1)]),
+    );
+    const found = scope.contactsByIdentity([...new Set([...identitiesOf.values()].flat())]);
+    if (found.size === 0) return;
+    for (const [record, identities] of identitiesOf) {
+      const contactId = identities.map((identity) => found.get(identity)).find((id) => id !== undefined);
+      if (contactId !== undefined && !this.options.undone?.(contactId))
+        known.set(record.key, { contactId, hash: '' });
+    }
   }
 
   /**

@@ -20,3 +20,17 @@ export const identityKey = (draft: DraftContact, contact: Record<string, unknown
   const company = normalizeText(contact.company)?.toLowerCase() ?? '';
   return `name:${name}\u001f${company}`;
 };
+
+/**
+ * Every identity a record answers to: its key, then each of its e-mails and phones as the key
+ * they would make. The ledger keeps them against the contact, so a record keyed otherwise in a
+ * later run (its e-mail fixed) is found by the ones it had.
+ */
+export const recordIdentities = (key: string, contact: Record<string, unknown>): string[] => {
+  const identities = new Set([key]);
+  for (const { email } of (contact.contact_emails as { email: string }[] | undefined) ?? [])
+    identities.add(`email:${email}`);
+  const phones = contact.contact_phone_numbers as { phone_number_sanitized?: string }[] | undefined;
+  for (const { phone_number_sanitized: phone } of phones ?? []) if (phone) identities.add(`phone:${phone}`);
+  return [...identities];
+};

@@ -1,5 +1,6 @@
 import type { RunReport } from './run-report.js';
 import { shellLine } from './shell-quote.js';
+import { droppedWholeCount } from './dropped-columns.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -13,7 +14,7 @@ export interface RunContext {
    * alike (--target, --state, --region...), as words (flag, value, ...); quoted when printed.
    */
   replayFlags?: readonly string[];
-  /** The pipeline the run used (name or file), for re-running the rejected records. */
+  /** The pipeline the run used (name or file), for re-running the rejected records; '' to detect each. */
   pipeline: string;
   rejectedPaths: readonly string[];
 }
@@ -30,14 +31,16 @@ export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxReje
       ? `Interrupted: the dry run stopped after reading ${n(totals.read)} records and sent nothing; run the same command to check the whole file.`
       : `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
   }
-  const bad = totals.rejected + totals.failed;
+  const dropped = droppedWholeCount(report.inputs);
+  const bad = totals.rejected + totals.failed + dropped;
   const empty = report.inputs.filter((input) => input.rows === 0).map((input) => input.path);
   if (report.exitCode === 1 && bad === 0 && empty.length > 0) {
     return `${empty.join(', ')} had no records, and --strict counts that as a failure.`;
   }
   if (report.exitCode === 1) {
     const what = report.dryRun ? 'would be rejected' : 'rejected or failed';
-    return `${n(bad)} ${what}, more than --max-rejects ${context.maxRejects} allows.`;
+    const lost = dropped > 0 ? ` (with ${n(dropped)} whose phone column was dropped whole)` : '';
+    return `${n(bad)} ${what}${lost}, more than --max-rejects ${context.maxRejects} allows.`;
   }
   return report.dryRun
     ? `Dry run completed: ${n(bad)} would be rejected, within --max-rejects ${context.maxRejects}; nothing was sent.`
@@ -50,7 +53,7 @@ export const nextStepLines = (report: RunReport, context: RunContext): string[] 
   if (report.exitCode === 1 && context.rejectedPaths.length > 0) {
     lines.push(`Rejected records: ${context.rejectedPaths.join(', ')} (issues.csv says why, row by row).`);
     lines.push(
-      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${shellLine([context.pipeline, ...context.rejectedPaths, ...(context.replayFlags ?? [])])}`,
+      `Next: fix them there, then ${report.dryRun ? 'check' : 'load'} just those: ${context.command} ${shellLine([context.pipeline, ...context.rejectedPaths, ...(context.replayFlags ?? [])].filter((word) => word !== ''))}`,
     );
   } else if (report.exitCode === 1 && report.totals.rejected + report.totals.failed === 0) {
     lines.push(

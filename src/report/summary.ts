@@ -2,6 +2,7 @@ import type { IssueCount } from '../core/types.js';
 import type { RunReport } from './run-report.js';
 import { searchShareLine } from './request-share.js';
 import { nextStepLines, type RunContext } from './next-step.js';
+import { droppedColumnLines } from './dropped-columns.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -45,6 +46,7 @@ export const formatSummary = (
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));
+  if (report.status !== 'aborted') lines.push(...droppedColumnLines(report.inputs));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   const groupCards = report.inputs.reduce((sum, input) => sum + (input.ignored?.['group card'] ?? 0), 0);
@@ -94,7 +96,11 @@ const HEADED = new Set(['csv', 'tsv', 'xlsx']);
 const inputNotes = (report: RunReport): string[] => {
   if (report.status === 'aborted' || report.inputsUnchangedSince) return [];
   const lines: string[] = [];
+  const pipelines = new Set(report.inputs.map((input) => input.pipeline));
   for (const input of report.inputs) {
+    // Several inputs read with different pipelines: which read which, never to be guessed.
+    if (pipelines.size > 1 && input.pipeline !== undefined)
+      lines.push(`  ${input.path}: ${n(input.rows)} records read with pipeline ${input.pipeline}`);
     if (input.rows === 0)
       lines.push(
         `  ${input.path} has no records${HEADED.has(input.format) ? ' (nothing after its header)' : ''}`,

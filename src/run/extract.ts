@@ -7,11 +7,14 @@ import { NormalizeBatches } from './parallel/batches.js';
 import { workersFor } from './parallel/normalize-pool.js';
 import type { WorkerSetup } from './parallel/protocol.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
+import { PhoneDrops } from './phone-drops.js';
 import type { RunOutputs } from './outputs.js';
 import type { Staging } from '../package/staging.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;
+  /** The pipeline of each input, in input order, when they differ; absent: `pipeline` reads all. */
+  pipelines?: readonly Pipeline[];
   inputs: string[];
   region?: string;
   strict: boolean;
@@ -72,15 +75,17 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
     if (options.signal?.aborted) break;
-    const source = await openSource(path, options.pipeline.dialect, {
+    const pipeline = options.pipelines?.[input] ?? options.pipeline;
+    const source = await openSource(path, pipeline.dialect, {
       signal: options.signal,
       stdin: options.stdin,
       onBytes: (count) => (progress.now += count),
     }).catch((error: unknown) => stopIfInterrupted(error, options.signal));
     if (!source) break;
     source.info.readWhole = false;
+    source.info.pipeline = pipeline.name;
     infos.push(source.info);
-    await extractInput(options, ctx, { input, path, source, progress });
+    await extractInput(options, ctx, { input, path, pipeline, source, progress });
     // A workbook counts no bytes as it goes: its whole size once it is read.
     progress.before += sizes[input] ?? progress.now;
     progress.now = 0;
@@ -93,11 +98,11 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
 const extractInput = async (
   options: ExtractOptions,
   ctx: ExtractContext,
-  at: { input: number; path: string; source: OpenedSource; progress: ByteProgress },
+  at: { input: number; path: string; pipeline: Pipeline; source: OpenedSource; progress: ByteProgress },
 ): Promise<void> => {
-  const { input, path, source, progress } = at;
+  const { input, path, pipeline, source, progress } = at;
   const { totals } = ctx;
-  const setup = workerSetup(options, ctx.staging, source, input);
+  const setup = workerSetup(options, pipeline, ctx.staging, source, input);
   ctx.outputs.registerInput(input, {
     path: setup.file,
     format: source.info.format,
@@ -106,15 +111,16 @@ const extractInput = async (
   });
   // The input's header plan, once: its issues here, and this thread's rows are mapped with it
   // (a normalize worker, a thread of its own, builds its own from the setup).
-  const mapper = createRowMapper(options.pipeline, source.header, setup.file, source.headerLine ?? 0);
-  noteHeader(ctx.outputs, options.pipeline, source, mapper.headerIssues);
+  const mapper = createRowMapper(pipeline, source.header, setup.file, source.headerLine ?? 0);
+  noteHeader(ctx.outputs, pipeline, source, mapper.headerIssues);
   // Batches bounded by rows and size go to the workers in read order and are settled in that
   // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
+  const phoneDrops = new PhoneDrops(source.header);
   const batches = new NormalizeBatches(
     setup,
     workersFor(path, { requested: options.workers, coresTaken: options.coresTaken }),
-    batchSettler(ctx, input),
+    batchSettler(ctx, input, phoneDrops),
     (issue) => ctx.outputs.issues.add(issue),
     mapper,
   );
@@ -147,19 +153,21 @@ const extractInput = async (
     await batches.finish();
   } finally {
     await batches.close();
+    phoneDrops.finish(source.info);
   }
 };
 
 /** What a normalize worker (or this thread) needs to map and normalize the rows of one input. */
 const workerSetup = (
   options: ExtractOptions,
+  pipeline: Pipeline,
   staging: Staging,
   source: OpenedSource,
   input: number,
 ): WorkerSetup => {
-  const region = options.region ?? options.pipeline.region;
+  const region = options.region ?? pipeline.region;
   return {
-    pipeline: options.pipeline,
+    pipeline,
     header: source.header,
     file: source.info.path,
     input,

@@ -15,6 +15,8 @@ export interface HashedInput {
 /** What decides a run's outcome besides its input bytes (max-rejects and chunk size do not). */
 export interface DefinitionInput {
   pipeline: Pipeline;
+  /** Each input's pipeline, when they are not all `pipeline`. */
+  inputPipelines?: readonly Pipeline[];
   region?: string;
   strict: boolean;
   match: string;
@@ -107,10 +109,11 @@ export const toolVersion = (): string | undefined => {
 export const definitionFingerprint = (input: DefinitionInput): string | undefined => {
   const tool = toolVersion();
   if (tool === undefined) return undefined;
-  const { file: _file, ...definition } = input.pipeline;
-  void _file;
+  const withoutPath = ({ file: _file, ...definition }: Pipeline) => definition;
   const text = canonicalJson({
-    definition,
+    definition: withoutPath(input.pipeline),
+    // Only when the inputs read with different pipelines, so single-pipeline fingerprints stay put.
+    ...(input.inputPipelines ? { inputDefinitions: input.inputPipelines.map(withoutPath) } : {}),
     tool,
     region: input.region ?? null,
     strict: input.strict,

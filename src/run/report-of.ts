@@ -16,7 +16,15 @@ import { exitReason } from '../report/next-step.js';
 import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
 import { targetBusy } from './target.js';
-import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
+import { droppedWholeCount } from '../report/dropped-columns.js';
+import {
+  pipelinesName,
+  type ExtractResult,
+  type LoadResult,
+  type OpenResult,
+  type RunFrame,
+  type ShortcutResult,
+} from './stages.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = {
@@ -84,7 +92,9 @@ const exitCodeOf = (
   if (status === 'interrupted') return interruptedExitCode(run.options.signal?.reason);
   if (status === 'aborted') return failure?.code === 'internal_error' ? EXIT.internal : EXIT.stopped;
   const { settings } = run;
-  const tooMany = totals.rejected + totals.failed > rejectLimit(settings.maxRejects, totals.read);
+  const tooMany =
+    totals.rejected + totals.failed + droppedWholeCount(inputs) >
+    rejectLimit(settings.maxRejects, totals.read);
   // --strict: an input with no record at all is a failure too.
   const empty = settings.strict && inputs.some((input) => input.rows === 0);
   return tooMany || empty ? EXIT.rejects : EXIT.ok;
@@ -108,7 +118,7 @@ export const buildRunReport = (
   const none = { created: 0, existing: 0 };
   const report: RunReport = {
     runId: run.runId,
-    pipeline: run.pipeline.name,
+    pipeline: pipelinesName(run),
     dryRun: run.settings.dryRun,
     target: target?.label ?? (run.options.target ? targetLabel(run.options.target.url) : 'local'),
     status,

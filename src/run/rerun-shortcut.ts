@@ -61,11 +61,13 @@ const reportSchema = z.object({
       encoding: z.string(),
       delimiter: z.string().nullable(),
       rows: count,
+      pipeline: z.string().optional(),
       sheet: z.string().optional(),
       ignored: z.record(z.string(), count).optional(),
       unusedColumns: z.array(z.string()).optional(),
       suggestedColumns: z.record(z.string(), z.string()).optional(),
       readWhole: z.boolean().optional(),
+      droppedColumns: z.array(z.object({ column: z.string(), dropped: count, values: count })).optional(),
     }),
   ),
   totals: z.object({

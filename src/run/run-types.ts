@@ -21,6 +21,11 @@ export interface RunProgress {
 export interface RunOptions extends RunSettingsInput {
   /** A built-in pipeline name, a path to a YAML file, or a loaded pipeline. */
   pipeline: string | Pipeline;
+  /**
+   * The pipeline of each input, in input order, when the inputs are read with different ones (each
+   * detected on its own); absent: every input reads with `pipeline`.
+   */
+  inputPipelines?: readonly (string | Pipeline)[];
   /** Absent: the local service, in-process, with its database in the state directory. */
   target?: TargetSpec;
   /**

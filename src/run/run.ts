@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { ImportError } from '../core/errors/index.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { runModel } from '../report/html/index.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
 import { acquireRunLock } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
+import { assertPhoneRegions } from './phone-region.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   parseRunSettings,
@@ -38,6 +40,7 @@ export const newRunId = (now: Date): string =>
 /** The keys of RunOptions that are not settings; every other key is checked by options.ts. */
 const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, true> = {
   pipeline: true,
+  inputPipelines: true,
   target: true,
   signal: true,
   stdin: true,
@@ -56,9 +59,19 @@ const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, tr
  */
 export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const settings = parseRunSettings(options, Object.keys(NOT_SETTINGS));
-  const loaded =
-    typeof options.pipeline === 'string' ? await loadPipeline(options.pipeline) : options.pipeline;
-  const pipeline = withSheet(loaded, settings.sheet, settings.inputs);
+  const load = async (given: string | Pipeline): Promise<Pipeline> =>
+    withSheet(typeof given === 'string' ? await loadPipeline(given) : given, settings.sheet, settings.inputs);
+  const pipeline = await load(options.pipeline);
+  const pipelines = options.inputPipelines
+    ? await Promise.all(options.inputPipelines.map(load))
+    : settings.inputs.map(() => pipeline);
+  if (pipelines.length !== settings.inputs.length)
+    throw new ImportError(
+      'config_invalid',
+      `inputPipelines names ${pipelines.length} pipelines for ${settings.inputs.length} inputs; expected one per input`,
+    );
+  // Numbers written for another country than the region would all be dropped: said before anything is written.
+  await assertPhoneRegions(settings.inputs, pipelines, settings.region);
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));
@@ -81,6 +94,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       return await runHoldingState({
         settings,
         pipeline,
+        pipelines,
         started,
         runId,
         outDir,
@@ -106,7 +120,7 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
   // The files are opened only once the run knows it reads its inputs: a rerun into the same
   // --out must not truncate the issues.csv it is about to reuse.
   prepareOutDir(frame.outDir);
-  const run: RunFrame = { ...frame, ...definitionOf(frame.settings, frame.pipeline) };
+  const run: RunFrame = { ...frame, ...definitionOf(frame.settings, frame.pipeline, frame.pipelines) };
   const { stages, samples } = await runStages(run);
   const files = await closeOutputs(run, stages);
   const requests = stages.open.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} };
@@ -155,12 +169,17 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
 };
 
 /** The fingerprint a later run compares with to reuse this one; a dry run leaves none. */
-const definitionOf = (settings: RunSettings, pipeline: Pipeline): { definition?: string } =>
+const definitionOf = (
+  settings: RunSettings,
+  pipeline: Pipeline,
+  pipelines: readonly Pipeline[],
+): { definition?: string } =>
   settings.dryRun
     ? {}
     : {
         definition: definitionFingerprint({
           pipeline,
+          ...(pipelines.some((other) => other !== pipeline) ? { inputPipelines: pipelines } : {}),
           ...(settings.region ? { region: settings.region } : {}),
           strict: settings.strict,
           match: settings.match,

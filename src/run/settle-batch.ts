@@ -5,6 +5,7 @@ import type { StageEntry, Staging } from '../package/staging.js';
 import type { RunOutputs } from './outputs.js';
 import type { PreparedOutcome, RecordSummary } from './parallel/protocol.js';
 import type { ExtractCounts } from '../core/types.js';
+import type { PhoneDrops } from './phone-drops.js';
 
 /** Where the extract stage's records end: the run's outputs, the staging, its counts, the references. */
 export interface ExtractSinks {
@@ -23,6 +24,7 @@ export interface ExtractSinks {
 export const batchSettler = (
   ctx: ExtractSinks,
   input: number,
+  phoneDrops?: PhoneDrops,
 ): ((items: SourceItem[], outcomes: PreparedOutcome[]) => void) => {
   const { outputs, totals } = ctx;
   // A record staged keeps its source text in the staging's side table only when a later stage
@@ -40,6 +42,7 @@ export const batchSettler = (
       const outcome = outcomes[next++]!;
       if (outcome.issues.length > 0) outputs.addIssues(outcome.issues);
       if (outcome.ok) {
+        phoneDrops?.note(item, outcome.issues);
         const { summary } = outcome;
         staged.push(summary);
         entries.push({

@@ -20,7 +20,10 @@ import type { RunOptions } from './run-types.js';
 /** What every stage knows of the run it is part of. */
 export interface RunFrame {
   settings: RunSettings;
+  /** The first input's pipeline: the run's name for what read it when every input reads alike. */
   pipeline: Pipeline;
+  /** The pipeline of each input, in input order. */
+  pipelines: readonly Pipeline[];
   started: Date;
   runId: string;
   outDir: string;
@@ -31,6 +34,10 @@ export interface RunFrame {
   /** A service given by URL, connected and probed before anything was written (runImport). */
   connected?: ConnectedTarget;
 }
+
+/** What read the run's inputs: one pipeline's name, or each pipeline's once, in input order. */
+export const pipelinesName = (run: Pick<RunFrame, 'pipelines' | 'pipeline'>): string =>
+  [...new Set((run.pipelines.length > 0 ? run.pipelines : [run.pipeline]).map((p) => p.name))].join(', ');
 
 /**
  * The run's target as its settings say: the service given, or the local one in the state folder.
@@ -127,7 +134,8 @@ export const emptyLoadCounts = (): LoadCounts => ({
 
 /** connect -> ledger -> fingerprint: the target, and whether the last run's outcome can be reused. */
 export const openStage = async (run: RunFrame): Promise<OpenResult> => {
-  const { settings, options, runId, pipeline, definition } = run;
+  const { settings, options, runId, definition } = run;
+  const pipeline = { name: pipelinesName(run) };
   const result: OpenResult = {};
   try {
     const target = run.connected ?? (await connectRunTarget(settings, options));
@@ -238,14 +246,14 @@ export const extractAndLoadStages = async (
 
 /** The extract stage's result before it runs: the staging and the outputs it fills. */
 const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
-  const { settings, pipeline } = run;
+  const { settings, pipelines } = run;
   const { target, ledger } = opened;
   const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
   // Nothing to compare with and nothing to search: every identity would be created, so the
   // records themselves are not kept, only where they came from.
   const countOnly =
     settings.dryRun &&
-    pipeline.spec.reminders.length === 0 &&
+    pipelines.every((pipeline) => pipeline.spec.reminders.length === 0) &&
     !(scope?.hasContacts() ?? false) &&
     (target.client === undefined || settings.match === 'none' || target.empty);
   return {
@@ -266,11 +274,12 @@ const extractInto = async (
   onRead: OnRead,
   how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
 ): Promise<void> => {
-  const { settings, pipeline, options } = run;
+  const { settings, pipeline, pipelines, options } = run;
   try {
     await extract(
       {
         pipeline,
+        pipelines,
         inputs: [...settings.inputs],
         ...(settings.region ? { region: settings.region } : {}),
         strict: settings.strict,

@@ -6,6 +6,7 @@ import type { Continuation } from './continuation.js';
 import type { AdoptedResolutions, Resolution } from './resolutions.js';
 import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 import { ScopeStatements, type KeyedTable } from './scope-statements.js';
+import type { ContactIdentities } from './identities.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
 interface PendingRow {
@@ -52,6 +53,20 @@ export class SqliteLedgerScope implements LedgerScope {
         })
         .immediate();
     });
+  }
+
+  putIdentities(entries: readonly ContactIdentities[]): void {
+    if (entries.length === 0) return;
+    // Lost to a power loss, an identity is only not found by the next run's other keys.
+    withoutFsync(this.db, () =>
+      guarded(this.file, 'write identities', () => this.statements.identities.put(this.scopeId, entries)),
+    );
+  }
+
+  contactsByIdentity(identities: readonly string[]): Map<string, string> {
+    return guarded(this.file, 'read identities', () =>
+      this.statements.identities.find(this.scopeId, identities),
+    );
   }
 
   forgetContact(key: string): void {

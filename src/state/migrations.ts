@@ -150,6 +150,22 @@ const SCHEMA_V6 = `
   CREATE UNIQUE INDEX resolutions_by_key ON resolutions (scope_id, run_id, key);
 `;
 
+/**
+ * v7: every identity a loaded record had (its key, e-mails, phones) against its contact
+ * (identities.ts), so a record whose key changed between runs is found by the others. Filled
+ * from the keys the ledger already holds.
+ */
+const SCHEMA_V7 = `
+  CREATE TABLE contact_identities (
+    scope_id   TEXT NOT NULL,
+    identity   TEXT NOT NULL,     -- an identity key: key:, email:, phone: or name:
+    contact_id TEXT NOT NULL,
+    PRIMARY KEY (scope_id, identity)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO contact_identities (scope_id, identity, contact_id)
+    SELECT scope_id, key, contact_id FROM contacts;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -160,6 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V4),
   (db) => db.exec(SCHEMA_V5),
   (db) => db.exec(SCHEMA_V6),
+  (db) => db.exec(SCHEMA_V7),
 ];
 
 /**

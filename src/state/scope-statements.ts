@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { ContinuationStatements } from './continuation.js';
 import { KeyLookup } from './key-lookup.js';
 import { ResolutionStatements } from './resolutions.js';
+import { IdentityStatements } from './identities.js';
 import { RunEffectStatements } from './run-effects.js';
 
 export type KeyedTable = 'contacts' | 'reminders';
@@ -29,6 +30,7 @@ export class ScopeStatements {
   readonly continuations: ContinuationStatements;
   readonly effects: RunEffectStatements;
   readonly resolutions: ResolutionStatements;
+  readonly identities: IdentityStatements;
   /** key, id, hash of a keyed table's rows for many keys. */
   readonly lookups: Record<KeyedTable, KeyLookup<[string, string, string]>>;
 
@@ -71,10 +73,12 @@ export class ScopeStatements {
       'continuations',
       'undone_contacts',
       'resolutions',
+      'contact_identities',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);
     this.resolutions = new ResolutionStatements(db);
+    this.identities = new IdentityStatements(db);
     const lookupIn = (table: KeyedTable, idColumn: string) =>
       new KeyLookup<[string, string, string]>(
         db,

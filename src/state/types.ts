@@ -1,5 +1,6 @@
 import type { IssueCount } from '../core/types.js';
 import type { Continuation } from './continuation.js';
+import type { ContactIdentities } from './identities.js';
 import type { AdoptedResolutions, Resolution } from './resolutions.js';
 import type { RunEffect, UndoMark, UpdateEffect } from './run-effects.js';
 
@@ -105,6 +106,10 @@ export interface LedgerScope {
 
   /** Ledger rows of the given identity keys; keys the ledger does not know are absent. Any count. */
   getContacts(keys: readonly string[]): Map<string, ContactEntry>;
+  /** Remembers every identity (key, e-mails, phones) the loaded records had, against their contacts. */
+  putIdentities(entries: readonly ContactIdentities[]): void;
+  /** The contact of each identity any loaded record had; identities never seen are absent. Any count. */
+  contactsByIdentity(identities: readonly string[]): Map<string, string>;
   /** Upserts all entries in one transaction. */
   putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void;
   /** The contact no longer exists on the target: the next run resolves the key afresh. */

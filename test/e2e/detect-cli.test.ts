@@ -51,9 +51,21 @@ describe('run and validate without a pipeline', () => {
   it('--pipeline forces one; a built-in name or .yaml path first is the pipeline', async () => {
     const cwd = fresh();
     const sample = join(SAMPLES, 'address-book.csv');
-    const forced = await runCli(['validate', '--pipeline', 'generic', sample, '--out', 'a'], { cwd });
+    const forced = await runCli(
+      ['validate', '--pipeline', 'generic', join(SAMPLES, 'generic.csv'), '--out', 'a'],
+      {
+        cwd,
+      },
+    );
     expect(forced.stdout).not.toContain('Detected pipeline');
     expect(readReport(join(cwd, 'a')).pipeline).toBe('generic');
+    // A built-in that would leave the export's e-mail columns unused is no choice: the fitting one is named.
+    const wrong = await runCli(['validate', '--pipeline', 'generic', sample, '--out', 'w'], { cwd });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(
+      /pipeline_mismatch: pipeline generic would leave the columns .*E-mail 1 - Value \(e-mail\)/,
+    );
+    expect(wrong.stderr).toContain('the built-in address-book-csv reads it');
     const named = await runCli(['validate', 'address-book-csv', sample, '--out', 'b'], { cwd });
     expect(named.stdout).not.toContain('Detected pipeline');
     expect(readReport(join(cwd, 'b')).pipeline).toBe('address-book-csv');

@@ -8,17 +8,24 @@ const write = (cwd: string, name: string, content: string) => writeFileSync(join
 describe('nothing silent (issue 14.3)', () => {
   it('columns the pipeline does not read are listed, with the column it most likely meant', async () => {
     const cwd = tempDir();
-    write(cwd, 'people.csv', 'name,email,Notes\nAnn Lee,ann@example.com,met at a fair\n');
+    write(cwd, 'people.csv', 'full_name,email,compnay,Notes\nAnn Lee,ann@example.com,Acme,met at a fair\n');
     const result = await runCli(['validate', 'generic', 'people.csv', '--out', 'out'], { cwd });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'people.csv: 2 columns not used by the pipeline: "name" (the pipeline reads "full_name"), "Notes"',
+      'people.csv: 2 columns not used by the pipeline: "compnay" (the pipeline reads "company"), "Notes"',
     );
     const report = readReport(join(cwd, 'out'));
     expect(report.inputs[0]).toMatchObject({
-      unusedColumns: ['name', 'Notes'],
-      suggestedColumns: { name: 'full_name' },
+      unusedColumns: ['compnay', 'Notes'],
+      suggestedColumns: { compnay: 'company' },
     });
+    // A name column the named built-in would not read loses the people's names: no run at all.
+    write(cwd, 'named.csv', 'name,email,Notes\nAnn Lee,ann@example.com,met at a fair\n');
+    const stopped = await runCli(['validate', 'generic', 'named.csv', '--out', 'named'], { cwd });
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toContain(
+      'pipeline_mismatch: pipeline generic would leave the columns name (name)',
+    );
   });
 
   it('a file with a header and no record says so by name: exit 0, and 1 with --strict', async () => {

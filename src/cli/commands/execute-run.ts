@@ -51,11 +51,13 @@ export const executeRun = async (
     const target = command === 'validate' ? undefined : await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
-    const { pipeline, inputs } = await choosePipeline(split, flags);
-    pipelineUsed = pipeline;
+    const { pipeline, inputPipelines, inputs } = await choosePipeline(split, flags);
+    // Inputs read with different pipelines: the rejected files of each are detected again.
+    pipelineUsed = inputPipelines ? '' : pipeline;
     const shown = progress;
     result = await runImport({
       pipeline,
+      ...(inputPipelines ? { inputPipelines } : {}),
       ...settingsOf(flags, numbers, inputs, dryRun),
       ...(target ? { target } : {}),
       signal: controller.signal,
@@ -183,19 +185,29 @@ const replayFlags = (flags: RunFlags, command: 'run' | 'validate'): string[] => 
   ];
 };
 
-/** The pipeline named on the command line, or the built-in detected from the first input's header. */
+/**
+ * The pipeline named on the command line (checked against each input), or the built-in detected
+ * from each input's own header: `inputPipelines` when they are not all the same.
+ */
 const choosePipeline = async (
   split: PipelineArgument,
   flags: RunFlags,
-): Promise<{ pipeline: string | Pipeline; inputs: string[] }> => {
-  if (split.pipeline !== undefined) return { pipeline: split.pipeline, inputs: split.inputs };
-  const { detectPipeline } = await import('../../run/detect-pipeline.js');
-  const detection = await detectPipeline(split.inputs[0]!, {
-    ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
-  });
-  // One line, never silent; on stderr under --json so stdout stays one JSON document.
-  (flags.json ? process.stderr : process.stdout).write(`Detected pipeline ${detection.reason}\n`);
-  return { pipeline: detection.pipeline, inputs: split.inputs };
+): Promise<{ pipeline: string | Pipeline; inputPipelines?: Pipeline[]; inputs: string[] }> => {
+  const { choosePipelines } = await import('../../run/detect-pipeline.js');
+  const options = flags.sheet !== undefined ? { sheet: flags.sheet } : {};
+  if (split.pipeline !== undefined) {
+    const { loadPipeline } = await import('../../mapping/load.js');
+    await choosePipelines(split.inputs, await loadPipeline(split.pipeline), options);
+    return { pipeline: split.pipeline, inputs: split.inputs };
+  }
+  const detections = await choosePipelines(split.inputs, undefined, options);
+  // One line an input, never silent; on stderr under --json so stdout stays one JSON document.
+  for (const detection of detections)
+    (flags.json ? process.stderr : process.stdout).write(`Detected pipeline ${detection.reason}\n`);
+  const pipelines = detections.map((detection) => detection.pipeline);
+  const [first] = pipelines;
+  const alike = pipelines.every((pipeline) => pipeline.name === first!.name);
+  return { pipeline: first!, ...(alike ? {} : { inputPipelines: pipelines }), inputs: split.inputs };
 };
 
 /**

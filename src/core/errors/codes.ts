@@ -41,6 +41,10 @@ export const RUN_CODES = {
   io_error:
     'A file or folder could not be read or written (full disk, file-size limit, read-only file system, permission, path too long).',
   internal_error: 'An unexpected error inside contact-import (a bug): exit 70.',
+  pipeline_mismatch:
+    'The pipeline named would leave a name or e-mail column of an input unused; another built-in reads it.',
+  phone_region:
+    'A phone column holds numbers without a country that fail under the region but pass under another.',
 } as const;
 
 export const ISSUE_CODES = {

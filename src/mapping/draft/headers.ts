@@ -21,7 +21,7 @@ const NONE: HeaderTarget = { section: 'fields', key: '' };
 const RULES: { pattern: RegExp; target: HeaderTarget }[] = [
   // Columns that describe another column's value (its type, label, display name) fill no field.
   { pattern: /\b(type|label|display name|yomi|phonetic|department|symbol|job description)\b/, target: NONE },
-  { pattern: /\b(assistant|manager|spouse|children|referred|maiden)\b/, target: NONE },
+  { pattern: /\b(assistant|manager|spouse|children|referred|maiden|owner)\b/, target: NONE },
   {
     pattern: /\b(address|adresse) .*\b(street|city|postal|zip|po box|region|state|country|extended)\b/,
     target: NONE,

@@ -100,7 +100,7 @@ describe('detectPipeline refuses, naming the candidates', () => {
     expect(message).toContain('no built-in pipeline fits its header well enough');
     expect(message).toMatch(/mail-client-csv \(1 column: First Name\)/);
     expect(message).toContain(
-      `draft one to edit: contact-import init ${path.join(dir, 'thin.csv')} --out my.yaml`,
+      `draft a pipeline that maps every column, check it, then run with it: contact-import init ${path.join(dir, 'thin.csv')} --out my.yaml && contact-import run my.yaml ${path.join(dir, 'thin.csv')}`,
     );
   });
 
