@@ -136,6 +136,7 @@ export class ChunkSender {
           planned.record,
           error.status === 413 ? 'record_too_large' : 'service_rejected',
           describe(error),
+          planned.contactId,
         );
       },
       gone: (planned) => {

@@ -3,6 +3,7 @@ import { basename, extname, join } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { IssuesFile } from '../report/issues-file.js';
+import { OutcomesFile } from '../report/outcomes-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
 import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
 import type { RunReport } from '../report/run-report.js';
@@ -46,7 +47,7 @@ export const writeHtmlReportFile = (
 };
 
 /** The files a run may write in its `--out` besides the rejected files. */
-const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv'];
+const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv', 'outcomes.csv'];
 /** Every format a rejected file can take (a workbook's rejects are CSV). */
 const REJECTED_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'vcf'];
 
@@ -65,12 +66,14 @@ export const outputPathsOf = (dir: string, inputs: readonly string[]): string[] 
 ];
 
 /**
- * The files of one run in `--out`: issues.csv, the rejected records of each input, report.json.
- * Issues and rejected records stream to disk as they happen.
+ * The files of one run in `--out`: issues.csv, outcomes.csv, the rejected records of each input,
+ * report.json. Issues, outcomes and rejected records stream to disk as they happen.
  */
 export class RunOutputs {
   readonly dir: string;
   readonly issues: IssuesFile;
+  /** One row per record read: what became of it (outcomes-file.ts). */
+  readonly outcomes: OutcomesFile;
   private readonly rejected = new Map<number, RejectedFile>();
   private readonly inputCount: number;
   private sources: ((input: number, row: number) => string | undefined) | undefined;
@@ -80,6 +83,7 @@ export class RunOutputs {
     this.inputCount = inputCount;
     prepareOutDir(dir);
     this.issues = new IssuesFile(join(dir, 'issues.csv'));
+    this.outcomes = new OutcomesFile(join(dir, 'outcomes.csv'));
   }
 
   addIssues(issues: Issue[]): void {
@@ -118,6 +122,7 @@ export class RunOutputs {
   }
 
   async close(): Promise<void> {
+    this.outcomes.close();
     await this.issues.close();
     await Promise.all([...this.rejected.values()].map((f) => f.close()));
   }

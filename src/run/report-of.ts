@@ -17,6 +17,8 @@ export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminate
 /** The run's files once its outputs are closed: issues.csv, the rejected files, issue counts. */
 export interface RunFiles {
   issuesPath: string;
+  /** outcomes.csv: one row per record read. */
+  outcomesPath: string;
   rejectedPaths: string[];
   topIssues: IssueCount[];
   topFields: FieldCount[];

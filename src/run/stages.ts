@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
-import { load, type LoadOutcome } from '../load/index.js';
+import { load, NOT_SENT, type LoadOutcome } from '../load/index.js';
 import type { Pipeline } from '../mapping/index.js';
 import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
@@ -319,6 +319,18 @@ const loadStage = async (
     result.error = error;
   }
   return result;
+};
+
+/**
+ * The staged records the load never took (it did not run, or stopped before them): pending, each
+ * with its outcomes.csv row, as the totals count them. Before the staging is closed.
+ */
+export const settleUnreached = (extract: ExtractResult): void => {
+  for (const places of extract.staging.unreached(1024)) {
+    for (const { file, row, line, key } of places) {
+      extract.outputs.outcomes.add({ file, row, line, outcome: 'pending', identity: key, reason: NOT_SENT });
+    }
+  }
 };
 
 /** The load's stop: the run's, and reading's failure when it loads while reading. */

@@ -130,6 +130,7 @@ const printOutcome = (
     result.reportPath,
     ...(result.htmlPath ? [result.htmlPath] : []),
     result.issuesPath,
+    result.outcomesPath,
     ...(result.changesPath ? [result.changesPath] : []),
     ...result.rejectedPaths,
   ];
