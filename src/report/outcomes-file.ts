@@ -36,7 +36,7 @@ export interface OutcomeRow {
   row: number;
   /** 1-based line where the record starts; 0 when unknown. */
   line: number;
-  outcome: RecordOutcomeName | UndoOutcomeName | `would_${string}`;
+  outcome: RecordOutcomeName | UndoOutcomeName;
   contactId?: string;
   /** The record's identity key (`email:ada@example.com`), '' for a record that has none. */
   identity?: string;

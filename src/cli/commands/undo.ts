@@ -118,6 +118,7 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
       result.reportPath,
       ...(result.htmlPath ? [result.htmlPath] : []),
       result.issuesPath,
+      result.outcomesPath,
       result.changesPath,
     ];
     if (flags.json) {
