@@ -3,6 +3,7 @@ import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { createBody } from './chunks.js';
+import { keepImages } from './known-image.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
 import type { StepHook } from './steps.js';
@@ -113,6 +114,7 @@ export const createChunk = async (
         p.contactId = ids[i]!;
         p.outcome = 'created';
       });
+      keepImages(ctx.scope, part, true);
       ctx.events.settled('created', part);
     },
     ctx.events.failed,
@@ -132,6 +134,7 @@ export const updateChunk = async (
 ): Promise<void> => {
   const done = (planned: Planned[]) => {
     ctx.scope.putContacts(planned.map((p) => ({ key: p.record.key, contactId: p.contactId!, hash: p.hash })));
+    keepImages(ctx.scope, planned, false);
     planned.forEach((p) => (p.outcome = 'updated'));
     ctx.events.settled('updated', planned);
   };
