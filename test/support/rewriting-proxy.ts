@@ -16,6 +16,8 @@ export interface RewritingProxy {
   forwarded: number[];
   /** The request bodies that went through, as they came (for byte-for-byte checks). */
   bodies: { method: string; path: string; body: Buffer }[];
+  /** Every request that came, with or without a body: `METHOD /path?query`. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
     maxBodyBytes: undefined,
     forwarded: [],
     bodies: [],
+    requests: [],
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -40,6 +43,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
           const value = req.headers[name];
           if (typeof value === 'string') headers[name] = value;
         }
+        proxy.requests.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
         if (body && proxy.maxBodyBytes !== undefined && body.length > proxy.maxBodyBytes) {
           res.writeHead(413, { 'content-type': 'application/json' });
