@@ -71,6 +71,8 @@ export interface LoadOutcome {
   searchReason?: string;
   /** The load ran while the inputs were still being read (a live run into an empty target). */
   whileReading?: boolean;
+  /** Records whose resolution searched the target, by why (resolve.ts `searched`). */
+  searched?: { unknown: number; changed: number };
 }
 
 /**
@@ -104,7 +106,9 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId, ...hook });
   const tally = new LoadTally(ctx.totals, ctx.outputs, () => ctx.staging.size, options.onProgress, dryRun);
   const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook });
+  const searched = { unknown: 0, changed: 0 };
   const outcome = (): LoadOutcome => ({
+    searched,
     references: refs.counts,
     reminders: sender.reminders,
     targetReset,
@@ -124,7 +128,16 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
     return outcome();
   }
 
-  const stoppedBy = await sendStaged(options, ctx, { scope, live, follows, start, refs, tally, sender });
+  const stoppedBy = await sendStaged(options, ctx, {
+    scope,
+    live,
+    follows,
+    start,
+    refs,
+    tally,
+    sender,
+    searched,
+  });
   if (stoppedBy !== undefined) throw stoppedBy;
   // Every record reached an outcome: nothing is left for a continuation.
   if (live && !options.signal?.aborted) {
@@ -146,6 +159,8 @@ interface LoadParts {
   refs: Awaited<ReturnType<typeof ensureReferences>>;
   tally: LoadTally;
   sender: ChunkSender;
+  /** Filled with the resolver's counts once its batches are done. */
+  searched: { unknown: number; changed: number };
 }
 
 /**
@@ -196,7 +211,10 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
     limits,
     halt,
     ...(ctx.changes ? { changes: ctx.changes } : {}),
-  }).finally(() => options.signal?.removeEventListener('abort', stop));
+  }).finally(() => {
+    options.signal?.removeEventListener('abort', stop);
+    Object.assign(parts.searched, resolver.searched);
+  });
   if (follows && live && stoppedBy === undefined && !options.signal?.aborted) {
     // The last records read may name groups, fields or categories no batch ensured.
     await refs.sync.ensure(ctx.references).catch((error: unknown) => (stoppedBy ??= error));

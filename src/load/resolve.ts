@@ -52,6 +52,11 @@ export const RESOLUTIONS_PER_COMMIT = 100;
 export class Resolver {
   private readonly cache = new Map<string, Promise<ContactResponse | undefined>>();
   private decided: Resolution[] = [];
+  /**
+   * Records whose resolution searched the target, by why: the ledger did not know them, or knew
+   * them and their write changed (their current values: the preview's and undo's before-image).
+   */
+  readonly searched = { unknown: 0, changed: 0 };
 
   constructor(
     private readonly options: {
@@ -125,10 +130,12 @@ export class Resolver {
           // Its before-image: a dry run's preview shows the old values, a live run's undo puts
           // them back. One exact search per changed known record, run ahead of the sends;
           // unchanged records cost nothing, so a rerun of the same file still sends nothing.
+          if (hasSearchableEmail(record)) this.searched.changed += 1;
           const found = await this.search(record, entry.contactId);
           plan.updates.push(this.decide(withFound({ ...open, contactId: entry.contactId }, found)));
           return;
         }
+        if (this.options.match === 'email' && hasSearchableEmail(record)) this.searched.unknown += 1;
         const found = await this.search(record);
         if (found) plan.updates.push(this.decide(withFound({ ...open, contactId: found.contact.id }, found)));
         else plan.creates.push(this.decide(open));
@@ -281,6 +288,9 @@ const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
   Object.fromEntries(
     SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
   ) as Partial<ContactResponse>;
+
+const hasSearchableEmail = (record: NormalizedRecord): boolean =>
+  (record.contact.contact_emails?.length ?? 0) > 0;
 
 const withFound = (planned: Planned, found: Found | undefined): Planned =>
   found ? { ...planned, current: found.contact, matchedEmail: found.email } : planned;

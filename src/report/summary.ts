@@ -66,7 +66,7 @@ export const formatSummary = (
     `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed` +
       throughput,
   );
-  const searchShare = searchShareLine(report.requests);
+  const searchShare = searchShareLine(report);
   if (searchShare) lines.push(`  ${searchShare}`);
   const top = extra.topIssues.slice(0, extra.topLimit ?? 5);
   if (top.length > 0) {
