@@ -41,8 +41,10 @@ export const formatSummary = (
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
       `failed ${n(totals.failed)}${totals.pending > 0 ? `, pending ${n(totals.pending)}` : ''}; warnings ${n(totals.warnings)}`,
   );
+  if (report.readingStopped) lines.push(`  ${readingStoppedText(report.readingStopped)}`);
   if (totals.pending > 0 && !report.dryRun) {
-    lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
+    const read = report.readingStopped ? ' of the records read' : '';
+    lines.push(`  ${n(totals.pending)}${read} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
@@ -114,3 +116,9 @@ const inputNotes = (report: RunReport): string[] => {
   }
   return lines;
 };
+
+/** Where a stop ended reading: the rows after it were never read, so no count includes them. */
+export const readingStoppedText = ({ file, row }: { file: string; row: number }): string =>
+  row > 0
+    ? `reading stopped at row ${n(row)} of ${file}; the rest was not read`
+    : `reading stopped before ${file}; it and the inputs after it were not read`;

@@ -42,6 +42,8 @@ export interface ExtractOptions {
 export interface ExtractContext extends ExtractSinks {
   /** Each input as soon as it is open, its counts live: a run stopped mid-input still lists it. */
   opened?: InputInfo[];
+  /** Set when a stop ended reading early: the last row read (0: none) of the input it stopped in. */
+  stoppedAt?: { file: string; row: number };
 }
 
 /** Bytes read so far, for progress: the inputs done, the one being read, and the total when known. */
@@ -71,7 +73,10 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
   };
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted) {
+      ctx.stoppedAt ??= { file: path, row: 0 };
+      break;
+    }
     const source = await openSource(path, options.pipeline.dialect, {
       signal: options.signal,
       stdin: options.stdin,
@@ -118,10 +123,13 @@ const extractInput = async (
     mapper,
   );
   const giveWay = options.loadMeanwhile === true;
+  let lastRow = 0;
+  let whole = false;
   try {
     try {
       for await (const item of source.items) {
         totals.read += 1;
+        lastRow = item.row;
         const dispatched = batches.add(item);
         if (dispatched) await dispatched;
         if ((totals.read & 1023) === 0) {
@@ -134,6 +142,7 @@ const extractInput = async (
         // of the time, and a 200,000-row run took 1.2 s longer (bench/README.md).
         if (giveWay && (totals.read & 31) === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      whole = !options.signal?.aborted;
     } catch (error) {
       stopIfInterrupted(error, options.signal);
     }
@@ -141,6 +150,7 @@ const extractInput = async (
   } finally {
     await batches.close();
   }
+  if (!whole && options.signal?.aborted) ctx.stoppedAt ??= { file: setup.file, row: lastRow };
 };
 
 /** What a normalize worker (or this thread) needs to map and normalize the rows of one input. */

@@ -113,6 +113,7 @@ export const buildRunReport = (
     issues: issueSummary(files.topIssues, files.topFields),
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
     ...(outcome?.searched ? { searched: outcome.searched } : {}),
+    ...(stages.extract?.stoppedAt ? { readingStopped: stages.extract.stoppedAt } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

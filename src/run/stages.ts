@@ -7,7 +7,7 @@ import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { openLedger, type Ledger } from '../state/index.js';
-import { extract, type ExtractOptions } from './extract.js';
+import { extract, type ExtractContext, type ExtractOptions } from './extract.js';
 import { hashInputs, type HashedInput } from './fingerprint.js';
 import type { RunSettings } from './options.js';
 import { RunOutputs } from './outputs.js';
@@ -76,6 +76,8 @@ export interface ExtractResult extends StageResult {
   outputs: RunOutputs;
   /** Set when the load will compare with what the target holds (changes.csv). */
   countOnly: boolean;
+  /** A stop ended reading early: where (extract.ts). */
+  stoppedAt?: { file: string; row: number };
 }
 
 export interface LoadResult extends StageResult {
@@ -236,6 +238,13 @@ const extractInto = async (
   how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
 ): Promise<void> => {
   const { settings, pipeline, options } = run;
+  const context: ExtractContext = {
+    outputs: result.outputs,
+    staging: result.staging,
+    references: result.references,
+    totals: result.counts,
+    opened: result.inputs,
+  };
   try {
     await extract(
       {
@@ -250,17 +259,12 @@ const extractInto = async (
         ...how,
         onRecord: onRead,
       },
-      {
-        outputs: result.outputs,
-        staging: result.staging,
-        references: result.references,
-        totals: result.counts,
-        opened: result.inputs,
-      },
+      context,
     );
   } catch (error) {
     result.error = error;
   }
+  if (context.stoppedAt) result.stoppedAt = context.stoppedAt;
 };
 
 /**
