@@ -53,12 +53,12 @@ export const runBatches = async (loop: BatchLoop): Promise<unknown> => {
     if (stopped() || !step.started) {
       // A chunk failed for good: the searches still queued for the batches ahead are dropped.
       halt.abort();
-      tally.pending(step.item.length);
+      tally.pending(step.item);
     } else if ('error' in step) {
       // The search failed, not the records: none of them was sent.
       stoppedBy ??= step.error;
       halt.abort();
-      tally.pending(step.item.length);
+      tally.pending(step.item);
     } else {
       try {
         await queueChunks(loop, step.value, stopped);

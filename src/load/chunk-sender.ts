@@ -151,6 +151,7 @@ export class ChunkSender {
           planned.record,
           error.status === 413 ? 'record_too_large' : 'service_rejected',
           describe(error),
+          planned.contactId,
         );
       },
       gone: (planned) => {

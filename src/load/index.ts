@@ -3,6 +3,7 @@ import { startResolution, type Continues, type ResolutionStart } from './continu
 import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { Staging } from '../package/staging.js';
+import type { NormalizedRecord } from '../normalize/record.js';
 import type { LoadCounts } from '../core/types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
 import { sendLateMerges } from './late-merges.js';
@@ -15,6 +16,7 @@ import { runBatches } from './batch-loop.js';
 import type { StepHook } from './steps.js';
 
 export type { FailedRecordSink } from './tally.js';
+export { NOT_SENT } from './tally.js';
 
 export interface LoadOptions {
   client?: ServiceClient;
@@ -69,6 +71,8 @@ export interface LoadOutcome {
   searchReason?: string;
   /** The load ran while the inputs were still being read (a live run into an empty target). */
   whileReading?: boolean;
+  /** Records whose resolution searched the target, by why (resolve.ts `searched`). */
+  searched?: { unknown: number; changed: number };
 }
 
 /**
@@ -100,9 +104,11 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const { runId, onStep } = options;
   const hook = onStep ? { onStep } : {};
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId, ...hook });
-  const tally = new LoadTally(ctx.totals, ctx.outputs, () => ctx.staging.size, options.onProgress);
+  const tally = new LoadTally(ctx.totals, ctx.outputs, () => ctx.staging.size, options.onProgress, dryRun);
   const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook });
+  const searched = { unknown: 0, changed: 0 };
   const outcome = (): LoadOutcome => ({
+    searched,
     references: refs.counts,
     reminders: sender.reminders,
     targetReset,
@@ -113,12 +119,25 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   });
   if (ctx.staging.keysOnly) {
     // A dry run with nothing to compare with: every staged identity would be created.
-    if (!options.signal?.aborted) tally.settleCount('created', ctx.staging.size);
-    else tally.pending(ctx.staging.size);
+    const stopped = options.signal?.aborted === true;
+    for (const places of ctx.staging.places(PLACES_BATCH)) {
+      ctx.staging.reach(places.length);
+      if (stopped) tally.pending(places);
+      else tally.settlePlaces('created', places);
+    }
     return outcome();
   }
 
-  const stoppedBy = await sendStaged(options, ctx, { scope, live, follows, start, refs, tally, sender });
+  const stoppedBy = await sendStaged(options, ctx, {
+    scope,
+    live,
+    follows,
+    start,
+    refs,
+    tally,
+    sender,
+    searched,
+  });
   if (stoppedBy !== undefined) throw stoppedBy;
   // Every record reached an outcome: nothing is left for a continuation.
   if (live && !options.signal?.aborted) {
@@ -127,6 +146,9 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   }
   return outcome();
 };
+
+/** Places read back from a keys-only staging at a time. */
+const PLACES_BATCH = 1024;
 
 interface LoadParts {
   scope: LedgerScope | undefined;
@@ -137,6 +159,8 @@ interface LoadParts {
   refs: Awaited<ReturnType<typeof ensureReferences>>;
   tally: LoadTally;
   sender: ChunkSender;
+  /** Filled with the resolver's counts once its batches are done. */
+  searched: { unknown: number; changed: number };
 }
 
 /**
@@ -169,9 +193,12 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
   const batchSize = Math.max(chunkSize * options.concurrency * 2, chunkSize);
   const limits = { count: chunkSize, bytes: maxBodyBytes };
   let stoppedBy = await runBatches({
-    batches: follows
-      ? ctx.staging.follow(batchSize, 2 * maxBodyBytes)
-      : ctx.staging.batches(batchSize, 2 * maxBodyBytes),
+    batches: reaching(
+      ctx.staging,
+      follows
+        ? ctx.staging.follow(batchSize, 2 * maxBodyBytes)
+        : ctx.staging.batches(batchSize, 2 * maxBodyBytes),
+    ),
     resolver,
     // Read meanwhile, a batch may name groups or custom fields (or categories) not created yet.
     ...(follows ? { beforePlan: () => refs.sync.ensure(ctx.references) } : {}),
@@ -184,7 +211,10 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
     limits,
     halt,
     ...(ctx.changes ? { changes: ctx.changes } : {}),
-  }).finally(() => options.signal?.removeEventListener('abort', stop));
+  }).finally(() => {
+    options.signal?.removeEventListener('abort', stop);
+    Object.assign(parts.searched, resolver.searched);
+  });
   if (follows && live && stoppedBy === undefined && !options.signal?.aborted) {
     // The last records read may name groups, fields or categories no batch ensured.
     await refs.sync.ensure(ctx.references).catch((error: unknown) => (stoppedBy ??= error));
@@ -203,6 +233,17 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
   }
   return stoppedBy;
 };
+
+/** The staging's batches, each told to it as taken: every record taken gets its outcome here. */
+async function* reaching(
+  staging: Staging,
+  batches: AsyncIterable<NormalizedRecord[]> | Iterable<NormalizedRecord[]>,
+): AsyncGenerator<NormalizedRecord[]> {
+  for await (const batch of batches) {
+    staging.reach(batch.length);
+    yield batch;
+  }
+}
 
 /** Reading failed before a load that waited for it began: nothing was sent. */
 const nothingLoaded = (): LoadOutcome => ({

@@ -7,6 +7,7 @@ import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
 import { SCALAR_FIELDS } from './field-changes.js';
 import { holdsEmail } from './answer-check.js';
 import { recordIdentities } from '../normalize/identity.js';
+import { parseImage, writeAdds, type KnownImage } from './known-image.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -32,6 +33,11 @@ export interface Plan {
 
 export type MatchMode = 'email' | 'none';
 
+/** A record's write before it is decided, with its contact's image when the ledger has one. */
+interface PreparedWrite extends Pick<Planned, 'record' | 'write' | 'json' | 'hash'> {
+  image?: KnownImage;
+}
+
 /**
  * DESIGN.md: ledger first (same hash: unchanged, not sent); then, with `--match email`, an exact
  * e-mail search (E4 `exactMatch`) for records the ledger does not know; a hit is an update, a miss a
@@ -48,6 +54,11 @@ export const RESOLUTIONS_PER_COMMIT = 100;
 export class Resolver {
   private readonly cache = new Map<string, Promise<ContactResponse | undefined>>();
   private decided: Resolution[] = [];
+  /**
+   * Records whose resolution searched the target, by why: the ledger did not know them, or knew
+   * them and their write changed (their current values: the preview's and undo's before-image).
+   */
+  readonly searched = { unknown: 0, changed: 0 };
 
   constructor(
     private readonly options: {
@@ -100,12 +111,13 @@ export class Resolver {
     const earlier =
       scope && runId && reuse ? scope.getResolutions(runId, keys) : new Map<string, Resolution>();
     const plan: Plan = { unchanged: [], updates: [], creates: [] };
+    const writes = this.writesOf(records, known);
     // Nothing can be searched (a target known empty, or none): each record is decided as it
     // comes, in input order, without a promise a record on the thread that sends.
     if (!this.searches) {
-      for (const record of records) {
+      for (const [i, record] of records.entries()) {
         const entry = known.get(record.key);
-        const open = this.decideKnown(plan, record, entry, earlier);
+        const open = this.decideKnown(plan, writes[i]!, entry, earlier);
         if (!open) continue;
         if (entry) plan.updates.push({ ...open, contactId: entry.contactId });
         else plan.creates.push(open);
@@ -113,18 +125,20 @@ export class Resolver {
       return plan;
     }
     await Promise.all(
-      records.map(async (record) => {
+      records.map(async (record, i) => {
         const entry = known.get(record.key);
-        const open = this.decideKnown(plan, record, entry, earlier);
+        const open = this.decideKnown(plan, writes[i]!, entry, earlier);
         if (!open) return;
         if (entry) {
           // Its before-image: a dry run's preview shows the old values, a live run's undo puts
           // them back. One exact search per changed known record, run ahead of the sends;
           // unchanged records cost nothing, so a rerun of the same file still sends nothing.
+          if (hasSearchableEmail(record)) this.searched.changed += 1;
           const found = await this.search(record, entry.contactId);
           plan.updates.push(this.decide(withFound({ ...open, contactId: entry.contactId }, found)));
           return;
         }
+        if (this.options.match === 'email' && hasSearchableEmail(record)) this.searched.unknown += 1;
         const found = await this.search(record);
         if (found) plan.updates.push(this.decide(withFound({ ...open, contactId: found.contact.id }, found)));
         else plan.creates.push(this.decide(open));
@@ -169,14 +183,13 @@ export class Resolver {
    */
   private decideKnown(
     plan: Plan,
-    record: NormalizedRecord,
+    prepared: PreparedWrite,
     entry: ContactEntry | undefined,
     earlier: Map<string, Resolution>,
   ): Planned | undefined {
-    const { write, json } = toWrite(record, this.options.ids);
-    // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
-    const hash = this.options.scope ? writeHash(json) : '';
-    if (entry?.hash === hash) {
+    const { record, write, json, hash, image } = prepared;
+    // The same write as last time, or one the contact holds already (empty cells keep the value).
+    if (entry && (entry.hash === hash || (image !== undefined && writeAdds(image, write).length === 0))) {
       plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
       return undefined;
     }
@@ -184,6 +197,29 @@ export class Resolver {
     if (!decided) return { record, write, json, hash };
     (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
     return undefined;
+  }
+
+  /**
+   * Each record's write and hash; for a record the ledger knows whose write changed, what the
+   * ledger's runs wrote to its contact (read only for those: an unchanged rerun reads no image).
+   */
+  private writesOf(records: readonly NormalizedRecord[], known: Map<string, ContactEntry>): PreparedWrite[] {
+    const { scope, ids } = this.options;
+    const writes = records.map((record) => {
+      const { write, json } = toWrite(record, ids);
+      // Only the ledger reads the hash; a dry run with no ledger skips the cost (the run's hot path).
+      return { record, write, json, hash: scope ? writeHash(json) : '' };
+    });
+    const changed = writes.filter((w) => {
+      const entry = known.get(w.record.key);
+      return entry !== undefined && entry.hash !== w.hash;
+    });
+    if (!scope || changed.length === 0) return writes;
+    const images = scope.getImages(changed.map((w) => w.record.key));
+    return writes.map((w) => {
+      const image = parseImage(images.get(w.record.key));
+      return image ? { ...w, image } : w;
+    });
   }
 
   /**
@@ -284,6 +320,9 @@ const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
   Object.fromEntries(
     SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
   ) as Partial<ContactResponse>;
+
+const hasSearchableEmail = (record: NormalizedRecord): boolean =>
+  (record.contact.contact_emails?.length ?? 0) > 0;
 
 const withFound = (planned: Planned, found: Found | undefined): Planned =>
   found ? { ...planned, current: found.contact, matchedEmail: found.email } : planned;

@@ -5,6 +5,7 @@ import { ImportError, isImportError } from '../core/errors/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
+import { keepImages } from './known-image.js';
 import { searchFinder, settleLostCreate } from './lost-creates.js';
 import type { Planned } from './resolve.js';
 import type { StepHook } from './steps.js';
@@ -120,6 +121,7 @@ export const createChunk = async (
       // The lost create's lookup recorded what it found itself.
       if (answered) recordAnswer(ctx.scope, idempotencyKey, ids, part, ctx.events);
       ctx.onStep?.('create-done');
+      keepImages(ctx.scope, part, true);
       settleCreated(part, ids, ctx.events);
     },
     ctx.events.failed,
@@ -179,6 +181,7 @@ export const updateChunk = async (
     planned.forEach((p) => (p.outcome = 'updated'));
     ctx.events.settled('updated', planned);
     ctx.scope.putContacts(planned.map((p) => ({ key: p.record.key, contactId: p.contactId!, hash: p.hash })));
+    keepImages(ctx.scope, planned, false);
   };
   const gone = (planned: Planned[]) => {
     for (const p of planned) {

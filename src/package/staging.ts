@@ -34,6 +34,7 @@ interface StagingMode {
   page?: Database.Statement;
   source?: Database.Statement;
   placesInOrder?: Database.Statement;
+  placesAfter?: Database.Statement;
 }
 
 /**
@@ -65,6 +66,9 @@ export class Staging {
   private readonly page: Database.Statement | undefined;
   private readonly source: Database.Statement | undefined;
   private readonly placesInOrder: Database.Statement | undefined;
+  private readonly placesAfter: Database.Statement | undefined;
+  /** Records, in first-seen order, that the load took (reach()): the rest never reached it. */
+  private reached = 0;
   /** File names by input index (a keys-only staging keeps the index only). */
   private readonly files = new Map<number, string>();
   private count = 0;
@@ -98,6 +102,7 @@ export class Staging {
     this.page = mode.page;
     this.source = mode.source;
     this.placesInOrder = mode.placesInOrder;
+    this.placesAfter = mode.placesAfter;
     this.addMany = this.db.transaction((entries: readonly StageEntry[]) => entries.map(this.addOne));
   }
 
@@ -120,6 +125,7 @@ export class Staging {
     const keyOf = (seq: number) => rows.read(seq).key;
     return {
       placesInOrder: this.db.prepare('SELECT input, row, line, key FROM identities ORDER BY seq'),
+      placesAfter: this.db.prepare('SELECT input, row, line, key FROM identities WHERE seq > ? ORDER BY seq'),
       addOne: (e) => {
         const first = index.claim(e.key, this.count + 1, keyOf);
         if (first === undefined) {
@@ -299,6 +305,45 @@ export class Staging {
       }
     }
     if (batch.length > 0) yield batch;
+  }
+
+  /** The load took the next `count` records, in first-seen order (each then gets its outcome there). */
+  reach(count: number): void {
+    this.reached += count;
+  }
+
+  /**
+   * Where each staged record the load never took came from, in first-seen order: what a run that
+   * stopped early (or never loaded) left pending.
+   */
+  *unreached(size: number): Generator<StagedPlace[]> {
+    let batch: StagedPlace[] = [];
+    const rows: Iterable<StagedPlace> = this.placesAfter
+      ? this.unreachedKeys()
+      : (function* (page: Database.Statement, after: number) {
+          for (;;) {
+            const found = page.all(after, size) as { seq: number; data: string }[];
+            if (found.length === 0) return;
+            after = found[found.length - 1]!.seq;
+            for (const { data } of found) {
+              const { file, row, line, input, key } = JSON.parse(data) as NormalizedRecord;
+              yield { file, row, line, input, key };
+            }
+          }
+        })(this.page!, this.reached);
+    for (const place of rows) {
+      batch.push(place);
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  private *unreachedKeys(): Generator<StagedPlace> {
+    const rows = this.placesAfter!.iterate(this.reached) as Iterable<Omit<StagedPlace, 'file'>>;
+    for (const row of rows) yield { ...row, file: this.files.get(row.input)! };
   }
 
   close(): void {

@@ -47,6 +47,13 @@ export interface RunReport {
   issues?: IssueSummary;
   /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
   continues?: { runId: string; loaded: number; toGo: number };
+  /** A stop ended reading early: the last row read of the input it stopped in; the rest was not read. */
+  readingStopped?: { file: string; row: number };
+  /**
+   * Records whose resolution searched the target, by why: `unknown` the ledger did not know them,
+   * `changed` it knew them and their write changed (their current values were looked up).
+   */
+  searched?: { unknown: number; changed: number };
   /** One sentence: why the run ended with its exit code (the summary's `Exit N:` line). */
   exitReason?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */

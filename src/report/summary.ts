@@ -42,8 +42,10 @@ export const formatSummary = (
       `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
       `failed ${n(totals.failed)}${totals.pending > 0 ? `, pending ${n(totals.pending)}` : ''}; warnings ${n(totals.warnings)}`,
   );
+  if (report.readingStopped) lines.push(`  ${readingStoppedText(report.readingStopped)}`);
   if (totals.pending > 0 && !report.dryRun) {
-    lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
+    const read = report.readingStopped ? ' of the records read' : '';
+    lines.push(`  ${n(totals.pending)}${read} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));
   if (report.status !== 'aborted') lines.push(...droppedColumnLines(report.inputs));
@@ -68,7 +70,7 @@ export const formatSummary = (
     `  requests ${n(report.requests.sent)} sent, ${n(report.requests.retried)} retried, ${n(report.requests.failed)} failed` +
       throughput,
   );
-  const searchShare = searchShareLine(report.requests);
+  const searchShare = searchShareLine(report);
   if (searchShare) lines.push(`  ${searchShare}`);
   const top = extra.topIssues.slice(0, extra.topLimit ?? 5);
   if (top.length > 0) {
@@ -120,3 +122,9 @@ const inputNotes = (report: RunReport): string[] => {
   }
   return lines;
 };
+
+/** Where a stop ended reading: the rows after it were never read, so no count includes them. */
+export const readingStoppedText = ({ file, row }: { file: string; row: number }): string =>
+  row > 0
+    ? `reading stopped at row ${n(row)} of ${file}; the rest was not read`
+    : `reading stopped before ${file}; it and the inputs after it were not read`;

@@ -45,6 +45,8 @@ export interface ExtractOptions {
 export interface ExtractContext extends ExtractSinks {
   /** Each input as soon as it is open, its counts live: a run stopped mid-input still lists it. */
   opened?: InputInfo[];
+  /** Set when a stop ended reading early: the last row read (0: none) of the input it stopped in. */
+  stoppedAt?: { file: string; row: number };
 }
 
 /** Bytes read so far, for progress: the inputs done, the one being read, and the total when known. */
@@ -74,7 +76,10 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
   };
   for (const [input, path] of options.inputs.entries()) {
     // Interrupted: stop reading; what was read is staged and accounted for by the load stage.
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted) {
+      ctx.stoppedAt ??= { file: path, row: 0 };
+      break;
+    }
     const pipeline = options.pipelines?.[input] ?? options.pipeline;
     const source = await openSource(path, pipeline.dialect, {
       signal: options.signal,
@@ -126,11 +131,14 @@ const extractInput = async (
   );
   const giveWay = options.loadMeanwhile === true;
   let stopped = false;
+  let lastRow = 0;
+  let whole = false;
   try {
     try {
       for await (const item of source.items) {
         totals.read += 1;
         if (item.kind === 'row' && item.warnings) noteReadWarnings(ctx.outputs, item);
+        lastRow = item.row;
         const dispatched = batches.add(item);
         if (dispatched) await dispatched;
         if ((totals.read & 1023) === 0) {
@@ -147,6 +155,7 @@ const extractInput = async (
         if (giveWay && (totals.read & 31) === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       source.info.readWhole = !stopped;
+      whole = !options.signal?.aborted;
     } catch (error) {
       stopIfInterrupted(error, options.signal);
     }
@@ -155,6 +164,7 @@ const extractInput = async (
     await batches.close();
     phoneDrops.finish(source.info);
   }
+  if (!whole && options.signal?.aborted) ctx.stoppedAt ??= { file: setup.file, row: lastRow };
 };
 
 /** What a normalize worker (or this thread) needs to map and normalize the rows of one input. */

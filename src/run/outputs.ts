@@ -4,6 +4,7 @@ import { describeIoProblem, ImportError } from '../core/errors/index.js';
 import { makeFolder } from '../core/make-folder.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { IssuesFile } from '../report/issues-file.js';
+import { OutcomesFile } from '../report/outcomes-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
 import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
 import type { RunReport } from '../report/run-report.js';
@@ -57,7 +58,7 @@ export const removeOutput = (path: string): void => {
 };
 
 /** The files a run may write in its `--out` besides the rejected files. */
-const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv'];
+const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv', 'outcomes.csv'];
 /** Every format a rejected file can take (a workbook's rejects are CSV). */
 const REJECTED_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'vcf'];
 
@@ -76,12 +77,14 @@ export const outputPathsOf = (dir: string, inputs: readonly string[]): string[] 
 ];
 
 /**
- * The files of one run in `--out`: issues.csv, the rejected records of each input, report.json.
- * Issues and rejected records stream to disk as they happen.
+ * The files of one run in `--out`: issues.csv, outcomes.csv, the rejected records of each input,
+ * report.json. Issues, outcomes and rejected records stream to disk as they happen.
  */
 export class RunOutputs {
   readonly dir: string;
   readonly issues: IssuesFile;
+  /** One row per record read: what became of it (outcomes-file.ts). */
+  readonly outcomes: OutcomesFile;
   private readonly rejected = new Map<number, RejectedFile>();
   private readonly inputCount: number;
   private sources: ((input: number, row: number) => string | undefined) | undefined;
@@ -91,6 +94,7 @@ export class RunOutputs {
     this.inputCount = inputCount;
     prepareOutDir(dir);
     this.issues = new IssuesFile(join(dir, 'issues.csv'));
+    this.outcomes = new OutcomesFile(join(dir, 'outcomes.csv'));
   }
 
   addIssues(issues: Issue[]): void {
@@ -134,6 +138,7 @@ export class RunOutputs {
    */
   async close(): Promise<void> {
     const results = await Promise.allSettled([
+      Promise.resolve().then(() => this.outcomes.close()),
       this.issues.close(),
       ...[...this.rejected.values()].map((f) => f.close()),
     ]);

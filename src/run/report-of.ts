@@ -39,6 +39,8 @@ export const EXIT = {
 /** The run's files once its outputs are closed: issues.csv, the rejected files, issue counts. */
 export interface RunFiles {
   issuesPath: string;
+  /** outcomes.csv: one row per record read. */
+  outcomesPath: string;
   rejectedPaths: string[];
   topIssues: IssueCount[];
   topFields: FieldCount[];
@@ -135,6 +137,8 @@ export const buildRunReport = (
     ...(reused && stages.open.previous ? { inputsUnchangedSince: stages.open.previous.runId } : {}),
     issues: issueSummary(files.topIssues, files.topFields),
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
+    ...(outcome?.searched ? { searched: outcome.searched } : {}),
+    ...(stages.extract?.stoppedAt ? { readingStopped: stages.extract.stoppedAt } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

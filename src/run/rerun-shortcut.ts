@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ISSUE_CODES, type IssueCode } from '../core/errors/index.js';
 import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
 import { commitFile, discardFile, outputError, temporaryPathFor } from '../report/atomic-file.js';
+import { carryOutcomes } from '../report/outcomes-file.js';
 import type { RunReport } from '../report/run-report.js';
 import type { InputFingerprint, Ledger, RunSnapshot } from '../state/index.js';
 
@@ -107,6 +108,8 @@ export interface ShortcutCheck {
   targetEmpty: boolean;
 }
 
+const OUTCOMES_FILE = 'outcomes.csv';
+
 const no = (reason: string): ShortcutDecision => ({ use: false, reason });
 
 const sameInput = (a: InputFingerprint, b: InputFingerprint): boolean =>
@@ -135,6 +138,15 @@ export const decideShortcut = async (check: ShortcutCheck): Promise<ShortcutDeci
   const loaded = totals.created + totals.updated + totals.unchanged;
   if (check.targetEmpty && loaded > 0)
     return no(`the target holds no contacts, but the last run ${id} left ${loaded}`);
+  // Its outcomes.csv becomes this run's (a run from before outcomes.csv is read again instead).
+  const outcomes = join(snapshot.data.outDir, OUTCOMES_FILE);
+  if (
+    !(await stat(outcomes).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    return no(`the last run ${id} left no ${outcomes}`);
   for (const output of snapshot.data.outputs) {
     const path = join(snapshot.data.outDir, output.name);
     const size = await stat(path).then(
@@ -158,6 +170,8 @@ export interface ShortcutOutcome {
   topFields: FieldCount[];
   /** The files written in `outDir` with their sizes, for this run's own snapshot. */
   outputs: RunSnapshot['outputs'];
+  /** outcomes.csv: the earlier run's rows, what it loaded now `unchanged`. */
+  outcomesPath: string;
 }
 
 /**
@@ -177,6 +191,12 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
     });
     commitFile(temporary, to);
   }
+  const outcomesPath = join(outDir, OUTCOMES_FILE);
+  await carryOutcomes(
+    join(snapshot.outDir, OUTCOMES_FILE),
+    outcomesPath,
+    `inputs unchanged since run ${previous.runId}: not read again`,
+  );
   const { totals } = report;
   const paths = snapshot.outputs.map((o) => join(outDir, o.name));
   return {
@@ -199,6 +219,7 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
     topIssues: snapshot.topIssues,
     topFields: (report.issues?.byField ?? []).map((f) => ({ ...f, examples: [] })),
     outputs: snapshot.outputs,
+    outcomesPath,
   };
 };
 

@@ -50,6 +50,8 @@ export interface RunResult {
   /** report.html beside report.json; absent only if it could not be written (logged). */
   htmlPath?: string;
   issuesPath: string;
+  /** outcomes.csv: one row per record read, what became of it. */
+  outcomesPath: string;
   /** changes.csv: written when the run resolved against a target (it could see the contacts). */
   changesPath?: string;
   rejectedPaths: string[];

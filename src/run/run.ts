@@ -25,7 +25,14 @@ import {
 } from './outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import type { RunOptions, RunResult } from './run-types.js';
-import { connectRunTarget, extractAndLoadStages, openStage, shortcutStage, type RunFrame } from './stages.js';
+import {
+  connectRunTarget,
+  extractAndLoadStages,
+  openStage,
+  settleUnreached,
+  shortcutStage,
+  type RunFrame,
+} from './stages.js';
 import { buildRunReport, endOf, snapshotOf, type RunFiles, type StageResults } from './report-of.js';
 
 export { EXIT, interruptedExitCode } from './report-of.js';
@@ -162,6 +169,7 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
     ...(htmlPath ? { htmlPath } : {}),
     ...(changes ? { changesPath: changes.path } : {}),
     issuesPath: files.issuesPath,
+    outcomesPath: files.outcomesPath,
     rejectedPaths: files.rejectedPaths,
     topIssues: files.topIssues,
     ...(local ? { local: { db: local.db, keyFile: local.keyFile } } : {}),
@@ -227,6 +235,7 @@ const runStages = async (run: RunFrame): Promise<{ stages: StageResults; samples
     samples = stopSampling(sampler, live, stages);
   } finally {
     samples ??= sampler.stop();
+    if (stages.extract) settleUnreached(stages.extract);
     stages.extract?.staging.close();
     try {
       stages.load?.changes?.close();
@@ -267,8 +276,15 @@ const logEnd = (run: RunFrame, stages: StageResults): void => {
 const closeOutputs = async (run: RunFrame, stages: StageResults): Promise<RunFiles> => {
   const reused = stages.shortcut?.outcome;
   if (reused) {
-    const { issuesPath, rejectedPaths, topIssues, topFields } = reused;
-    return { issuesPath, rejectedPaths, topIssues, topFields, warnings: reused.totals.warnings };
+    const { issuesPath, outcomesPath, rejectedPaths, topIssues, topFields } = reused;
+    return {
+      issuesPath,
+      outcomesPath,
+      rejectedPaths,
+      topIssues,
+      topFields,
+      warnings: reused.totals.warnings,
+    };
   }
   // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
   const outputs = stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length);
@@ -280,6 +296,7 @@ const closeOutputs = async (run: RunFrame, stages: StageResults): Promise<RunFil
   const topIssues = outputs.issues.topCodes();
   return {
     issuesPath: outputs.issues.path,
+    outcomesPath: outputs.outcomes.path,
     rejectedPaths: outputs.rejectedPaths(),
     topIssues,
     topFields: outputs.issues.topFields(),

@@ -58,6 +58,13 @@ export const batchSettler = (
         totals.rejected += 1;
         const errors = outcome.issues.filter((issue) => issue.severity === 'error');
         outputs.reject(input, { raw: item.raw, row: item.row, errors: errors.map((e) => e.message) });
+        outputs.outcomes.add({
+          file: item.file,
+          row: item.row,
+          line: item.line,
+          outcome: 'rejected',
+          reason: errors.map((e) => e.message).join('; '),
+        });
       }
     }
     if (staged.length > 0) stage(ctx, staged, entries);
@@ -80,6 +87,13 @@ const rejectProblem = (ctx: ExtractSinks, input: number, item: SourceProblem): v
     message,
   });
   ctx.outputs.reject(input, { raw: item.raw, row: item.row, errors: [message] });
+  ctx.outputs.outcomes.add({
+    file: item.file,
+    row: item.row,
+    line: item.line,
+    outcome: 'rejected',
+    reason: message,
+  });
 };
 
 /** Stages the batch's records in one transaction; their references noted, their duplicates said. */
@@ -90,7 +104,10 @@ const stage = (ctx: ExtractSinks, staged: RecordSummary[], entries: StageEntry[]
     ctx.references.collect(record);
     if (!result.duplicateOf) return;
     ctx.totals.duplicates += 1;
-    ctx.outputs.issues.add(duplicateIssue(record, result.duplicateOf));
+    const issue = duplicateIssue(record, result.duplicateOf);
+    ctx.outputs.issues.add(issue);
+    const { file, row, line, key } = record;
+    ctx.outputs.outcomes.add({ file, row, line, outcome: 'duplicate', identity: key, reason: issue.message });
   });
 };
 

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { WaitEvent } from '../client/index.js';
 import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
-import { load, type LoadOutcome } from '../load/index.js';
+import { load, NOT_SENT, type LoadOutcome } from '../load/index.js';
 import type { Pipeline } from '../mapping/index.js';
 import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { openLedger, type Ledger } from '../state/index.js';
-import { extract, type ExtractOptions } from './extract.js';
+import { extract, type ExtractContext, type ExtractOptions } from './extract.js';
 import { hashInputs, type HashedInput } from './fingerprint.js';
 import type { RunSettings } from './options.js';
 import { RunOutputs } from './outputs.js';
@@ -114,6 +114,8 @@ export interface ExtractResult extends StageResult {
   outputs: RunOutputs;
   /** Set when the load will compare with what the target holds (changes.csv). */
   countOnly: boolean;
+  /** A stop ended reading early: where (extract.ts). */
+  stoppedAt?: { file: string; row: number };
 }
 
 export interface LoadResult extends StageResult {
@@ -275,6 +277,13 @@ const extractInto = async (
   how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
 ): Promise<void> => {
   const { settings, pipeline, pipelines, options } = run;
+  const context: ExtractContext = {
+    outputs: result.outputs,
+    staging: result.staging,
+    references: result.references,
+    totals: result.counts,
+    opened: result.inputs,
+  };
   try {
     await extract(
       {
@@ -290,17 +299,12 @@ const extractInto = async (
         ...how,
         onRecord: onRead,
       },
-      {
-        outputs: result.outputs,
-        staging: result.staging,
-        references: result.references,
-        totals: result.counts,
-        opened: result.inputs,
-      },
+      context,
     );
   } catch (error) {
     result.error = error;
   }
+  if (context.stoppedAt) result.stoppedAt = context.stoppedAt;
 };
 
 /**
@@ -359,6 +363,18 @@ const loadStage = async (
     result.error = error;
   }
   return result;
+};
+
+/**
+ * The staged records the load never took (it did not run, or stopped before them): pending, each
+ * with its outcomes.csv row, as the totals count them. Before the staging is closed.
+ */
+export const settleUnreached = (extract: ExtractResult): void => {
+  for (const places of extract.staging.unreached(1024)) {
+    for (const { file, row, line, key } of places) {
+      extract.outputs.outcomes.add({ file, row, line, outcome: 'pending', identity: key, reason: NOT_SENT });
+    }
+  }
 };
 
 /** The load's stop: the run's, and reading's failure when it loads while reading. */

@@ -70,7 +70,33 @@ export class SqliteLedgerScope implements LedgerScope {
   }
 
   forgetContact(key: string): void {
-    guarded(this.file, 'forget a contact', () => this.statements.deleteContact.run(this.scopeId, key));
+    guarded(this.file, 'forget a contact', () => {
+      this.statements.deleteContact.run(this.scopeId, key);
+      this.statements.deleteImage.run(this.scopeId, key);
+    });
+  }
+
+  getImages(keys: readonly string[]): Map<string, string> {
+    return guarded(this.file, 'read contact images', () => {
+      const found = new Map<string, string>();
+      for (const [key, image] of this.statements.imageLookup.rows([this.scopeId], keys))
+        found.set(key, image);
+      return found;
+    });
+  }
+
+  putImages(entries: readonly { key: string; image: string }[]): void {
+    if (entries.length === 0) return;
+    // Lost to a power loss, an image costs one update that changes nothing: no fsync.
+    withoutFsync(this.db, () =>
+      guarded(this.file, 'write contact images', () => {
+        this.db
+          .transaction(() => {
+            for (const e of entries) this.statements.upsertImage.run(this.scopeId, e.key, e.image);
+          })
+          .immediate();
+      }),
+    );
   }
 
   hasContacts(): boolean {

@@ -166,6 +166,21 @@ const SCHEMA_V7 = `
     SELECT scope_id, key, contact_id FROM contacts;
 `;
 
+/**
+ * v8: what this ledger's runs wrote to each contact, merged under the merge rules
+ * (load/known-image.ts), so a record whose write the contact already holds (a rerun whose only
+ * difference is empty cells) is `unchanged` and not sent. A rowid table: an image is most of a
+ * row. Absent for contacts loaded before: those are compared by hash alone, as before.
+ */
+const SCHEMA_V8 = `
+  CREATE TABLE contact_images (
+    scope_id TEXT NOT NULL,
+    key      TEXT NOT NULL,     -- identity key, as in contacts
+    image    TEXT NOT NULL,     -- JSON KnownImage
+    PRIMARY KEY (scope_id, key)
+  );
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -177,6 +192,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V5),
   (db) => db.exec(SCHEMA_V6),
   (db) => db.exec(SCHEMA_V7),
+  (db) => db.exec(SCHEMA_V8),
 ];
 
 /**

@@ -59,6 +59,7 @@ export class RunEffectStatements {
   private readonly mark: Database.Statement;
   private readonly forgetArchived: Database.Statement;
   private readonly staleHash: Database.Statement;
+  private readonly forgetImage: Database.Statement;
   private readonly insertUndone: Database.Statement;
   private readonly selectUndone: Database.Statement;
   private readonly deleteUndone: Database.Statement;
@@ -82,6 +83,8 @@ export class RunEffectStatements {
     this.staleHash = db.prepare(
       `UPDATE contacts SET hash = 'undone' WHERE scope_id = ? AND key = ? AND contact_id = ?`,
     );
+    // An undone contact no longer holds what the runs wrote: the next run compares nothing with it.
+    this.forgetImage = db.prepare('DELETE FROM contact_images WHERE scope_id = ? AND key = ?');
     this.insertUndone = db.prepare(
       'INSERT INTO undone_contacts (scope_id, contact_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
@@ -145,6 +148,7 @@ export class RunEffectStatements {
       .transaction(() => {
         for (const { effect, mark } of settled) {
           this.mark.run(JSON.stringify(mark), runId, effect.contactId);
+          if (mark.outcome !== 'notUndone') this.forgetImage.run(scopeId, effect.key);
           if (mark.outcome === 'archived') {
             this.forgetArchived.run(scopeId, effect.key, effect.contactId);
             this.insertUndone.run(scopeId, effect.contactId);

@@ -12,6 +12,10 @@ type NamedTable = 'groups' | 'custom_fields';
 export class ScopeStatements {
   readonly upsertContact: Database.Statement;
   readonly deleteContact: Database.Statement;
+  readonly upsertImage: Database.Statement;
+  readonly deleteImage: Database.Statement;
+  /** key, image of contact images for many keys. */
+  readonly imageLookup: KeyLookup<[string, string]>;
   readonly upsertReminder: Database.Statement;
   readonly upsertGroup: Database.Statement;
   readonly upsertCustomField: Database.Statement;
@@ -40,6 +44,15 @@ export class ScopeStatements {
        ON CONFLICT (scope_id, key) DO UPDATE SET contact_id = excluded.contact_id, hash = excluded.hash`,
     );
     this.deleteContact = db.prepare('DELETE FROM contacts WHERE scope_id = ? AND key = ?');
+    this.upsertImage = db.prepare(
+      `INSERT INTO contact_images (scope_id, key, image) VALUES (?, ?, ?)
+       ON CONFLICT (scope_id, key) DO UPDATE SET image = excluded.image`,
+    );
+    this.deleteImage = db.prepare('DELETE FROM contact_images WHERE scope_id = ? AND key = ?');
+    this.imageLookup = new KeyLookup<[string, string]>(
+      db,
+      (keys) => `SELECT key, image FROM contact_images WHERE scope_id = ? AND key IN (${keys})`,
+    );
     this.upsertReminder = db.prepare(
       `INSERT INTO reminders (scope_id, key, id, hash) VALUES (?, ?, ?, ?)
        ON CONFLICT (scope_id, key) DO UPDATE SET id = excluded.id, hash = excluded.hash`,
@@ -74,6 +87,7 @@ export class ScopeStatements {
       'undone_contacts',
       'resolutions',
       'contact_identities',
+      'contact_images',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);

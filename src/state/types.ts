@@ -114,6 +114,13 @@ export interface LedgerScope {
   putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void;
   /** The contact no longer exists on the target: the next run resolves the key afresh. */
   forgetContact(key: string): void;
+  /**
+   * What this ledger's runs wrote to each contact, merged (load/known-image.ts), as JSON text;
+   * keys without one are absent. Any count.
+   */
+  getImages(keys: readonly string[]): Map<string, string>;
+  /** Upserts the images in one transaction; written only once the target applied the write. */
+  putImages(entries: readonly { key: string; image: string }[]): void;
   /** Whether the ledger knows any contact of this scope. */
   hasContacts(): boolean;
   /**

@@ -1,5 +1,6 @@
 import type { Issue } from '../core/types.js';
 import type { ChangeRow } from '../report/html/model.js';
+import type { OutcomeRow } from '../report/outcomes-file.js';
 import type { Decision } from './decide.js';
 import type { UndoTotals } from './report.js';
 
@@ -66,3 +67,47 @@ export const issuesOf = (t: Tracked): Issue[] => {
 /** The fields this undo put back (or would): changes.csv rows, old = what the run wrote. */
 export const restoredRows = (t: Tracked): ChangeRow[] =>
   t.state === 'settled' && !t.decision.earlier ? t.decision.restored : [];
+
+/** What an undo did to each contact or definition, as outcomes.csv says it. */
+const UNDO_OUTCOME: Record<Decision['outcome'], { done: string; would: string }> = {
+  archived: { done: 'archived', would: 'would_archive' },
+  restored: { done: 'restored', would: 'would_restore' },
+  conflicts: { done: 'conflict', would: 'would_conflict' },
+  notUndone: { done: 'not_undone', would: 'not_undone' },
+};
+
+/**
+ * The undo's outcomes.csv row of one journaled effect: archived, restored, conflict, not_undone
+ * (`would_...` in a dry run), `already_undone` when an earlier undo settled it, `failed`, or
+ * `pending` when the undo stopped before it.
+ */
+export const undoOutcomeRow = (t: Tracked, dryRun: boolean): OutcomeRow => {
+  const d = t.decision;
+  const { effect } = d;
+  const contact = effect.kind === 'created' || effect.kind === 'updated';
+  const outcome: OutcomeRow['outcome'] =
+    t.state === 'failed'
+      ? 'failed'
+      : t.state === 'open'
+        ? 'pending'
+        : d.earlier
+          ? 'already_undone'
+          : (UNDO_OUTCOME[d.outcome][dryRun ? 'would' : 'done'] as OutcomeRow['outcome']);
+  const reasons = [
+    ...(t.state === 'failed' ? [`${t.error ?? 'the request failed'}; the same command tries again`] : []),
+    ...(t.state === 'open' ? ['not sent: the undo stopped first; the same command sends it'] : []),
+    ...(d.earlier ? [`an earlier undo ${d.outcome === 'archived' ? 'archived' : 'settled'} it`] : []),
+    ...d.conflicts.map((c) => `${c.field} is "${c.now}" on the service, the run wrote "${c.wrote}"; kept`),
+    ...d.restored.map((r) => `${r.field} put back to "${r.new}"`),
+    ...d.notes,
+  ];
+  return {
+    file: effect.file,
+    row: effect.row,
+    line: 0,
+    outcome,
+    contactId: effect.contactId,
+    identity: contact ? effect.key : `${effect.kind === 'group' ? 'group' : 'custom field'}: ${effect.key}`,
+    reason: reasons.join('; '),
+  };
+};

@@ -4,6 +4,7 @@ import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { IssuesFile } from '../report/issues-file.js';
+import { OutcomesFile } from '../report/outcomes-file.js';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { ProgressSampler } from '../report/progress-samples.js';
 import type { RunStatus } from '../report/run-report.js';
@@ -12,12 +13,19 @@ import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
 import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
-import { acquireRunLock, openLedger, type Ledger, type LedgerScope, type StoredRun } from '../state/index.js';
+import {
+  acquireRunLock,
+  openLedger,
+  type Ledger,
+  type LedgerScope,
+  type RunEffect,
+  type StoredRun,
+} from '../state/index.js';
 import { sendUndo, type UndoStep } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
 import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
 import { lookUpContact } from './lookup.js';
-import { countOutcomes, issuesOf, restoredRows, type Tracked } from './outcome.js';
+import { countOutcomes, issuesOf, restoredRows, undoOutcomeRow, type Tracked } from './outcome.js';
 import { emptyUndoTotals, undoExitReason, undoModel, type UndoReport } from './report.js';
 
 export interface UndoOptions {
@@ -47,6 +55,8 @@ export interface UndoResult {
   htmlPath?: string;
   issuesPath: string;
   changesPath: string;
+  /** outcomes.csv: one row per contact (or definition) the run journaled, what the undo did to it. */
+  outcomesPath: string;
 }
 
 interface Settings {
@@ -167,7 +177,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
     await target?.close();
   }
   const samples = sampler.stop();
-  return finish(options, ctx, { tracked, waiting: waiting.length, status, failure, target, samples });
+  return finish(options, ctx, { tracked, waiting, status, failure, target, samples });
 };
 
 /**
@@ -266,24 +276,39 @@ const asUndoError = (error: unknown): ImportError => {
 
 interface UndoEnd {
   tracked: Tracked[];
-  waiting: number;
+  /** Every effect the run journaled, in order; `tracked` holds the decisions of the first ones. */
+  waiting: RunEffect[];
   status: RunStatus;
   failure: ImportError | undefined;
   target: ConnectedTarget | undefined;
   samples: ReturnType<ProgressSampler['stop']>;
 }
 
-/** Writes the undo's outputs (issues.csv, changes.csv, report.json, report.html) and ends its run in the ledger. */
+/**
+ * Writes the undo's outputs (issues.csv, changes.csv, outcomes.csv, report.json, report.html) and
+ * ends its run in the ledger.
+ */
 const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Promise<UndoResult> => {
   const { outDir, runId } = ctx;
   const issues = new IssuesFile(join(outDir, 'issues.csv'));
   const changes = new ChangesFile(join(outDir, 'changes.csv'));
+  const outcomes = new OutcomesFile(join(outDir, 'outcomes.csv'));
   for (const t of run.tracked) {
     issuesOf(t).forEach((issue) => issues.add(issue));
     changes.add(restoredRows(t));
+    outcomes.add(undoOutcomeRow(t, ctx.settings.dryRun));
+  }
+  // Stopped before deciding (a lookup failed): the rest is pending, each still listed.
+  for (const effect of run.waiting.slice(run.tracked.length)) {
+    const open: Tracked = {
+      decision: { effect, outcome: 'notUndone', restored: [], conflicts: [], notes: [] },
+      state: 'open',
+    };
+    outcomes.add(undoOutcomeRow(open, ctx.settings.dryRun));
   }
   await issues.close();
   changes.close();
+  outcomes.close();
   const report = undoReportOf(options, ctx, run);
   const reportPath = join(outDir, 'report.json');
   writeFileAtomic(reportPath, `${JSON.stringify(report, null, 2)}\n`);
@@ -309,6 +334,7 @@ const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Pro
     htmlPath: html.path,
     issuesPath: issues.path,
     changesPath: changes.path,
+    outcomesPath: outcomes.path,
   };
 };
 
@@ -316,7 +342,7 @@ const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Pro
 const undoReportOf = (options: UndoOptions, ctx: UndoContext, run: UndoEnd): UndoReport => {
   const { runId, stored, settings } = ctx;
   const totals = emptyUndoTotals();
-  totals.read = run.waiting;
+  totals.read = run.waiting.length;
   countOutcomes(run.tracked, totals);
   const finished = new Date();
   const effects = run.tracked.map((t) => t.decision.effect);

@@ -38,6 +38,8 @@ export interface RewritingProxy {
   forwarded: number[];
   /** The request bodies that went through, as they came (for byte-for-byte checks). */
   bodies: { method: string; path: string; body: Buffer }[];
+  /** Every request that came, with or without a body: `METHOD /path?query`. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
     maxBodyBytes: undefined,
     forwarded: [],
     bodies: [],
+    requests: [],
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -66,6 +69,7 @@ export async function startRewritingProxy(upstream: string): Promise<RewritingPr
           const value = req.headers[name];
           if (typeof value === 'string') headers[name] = value;
         }
+        proxy.requests.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
         const own = proxy.answer?.({
           method: req.method ?? 'GET',

@@ -128,6 +128,7 @@ const printOutcome = (
     result.reportPath,
     ...(result.htmlPath ? [result.htmlPath] : []),
     result.issuesPath,
+    result.outcomesPath,
     ...(result.changesPath ? [result.changesPath] : []),
     ...result.rejectedPaths,
   ].filter((file) => existsSync(file));

@@ -113,6 +113,7 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
       result.reportPath,
       ...(result.htmlPath ? [result.htmlPath] : []),
       result.issuesPath,
+      result.outcomesPath,
       result.changesPath,
     ];
     if (flags.json) {

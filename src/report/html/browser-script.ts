@@ -63,7 +63,7 @@ export const BROWSER_SCRIPT = String.raw`
         line('records loaded', p.loaded, '#16a34a', 'records'),
         line('requests', p.requests, '#2563eb', 'requests', [6, 4]),
         line('retries', p.retries, '#dc2626', 'requests', [2, 3])
-      ] },
+      ].filter(function (d) { return d.data.length > 0; }) },
       options: {
         animation: false, responsive: true, maintainAspectRatio: false, parsing: false, normalized: true,
         interaction: { mode: 'nearest', axis: 'x', intersect: false },

@@ -88,7 +88,8 @@ export const pageData = (model: ReportModel): PageData => {
     data.progress = {
       t: samples.map((s) => Math.round(s.t / 100) / 10),
       read: samples.map((s) => s.read),
-      loaded: samples.map((s) => s.loaded),
+      // A dry run loads nothing: its course shows what it read, not a load it did not make.
+      loaded: model.dryRun ? [] : samples.map((s) => s.loaded),
       requests: samples.map((s) => s.requests),
       retries: samples.map((s) => s.retries),
     };

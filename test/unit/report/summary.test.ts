@@ -103,10 +103,20 @@ describe('formatSummary', () => {
       failed: 0,
       byEndpoint: { 'GET /v1/search/contacts': counts(searches), 'POST /v1/contacts/': counts(creates) },
     });
-    const dominated = formatSummary(report({ requests: requests(9_800, 300) }), { files: [], topIssues: [] });
-    expect(dominated).toContain(
-      '9,800 of 10,100 requests were e-mail searches: the target held contacts this ledger did not know',
+    const dominated = formatSummary(
+      report({ requests: requests(9_800, 300), searched: { unknown: 9_000, changed: 0 } }),
+      { files: [], topIssues: [] },
     );
+    expect(dominated).toContain(
+      '9,800 of 10,100 requests were e-mail searches: for 9,000 records this ledger did not know',
+    );
+    // A ledger that knew every record searched for their current values, and says so.
+    const known = formatSummary(
+      report({ requests: requests(9_800, 300), searched: { unknown: 0, changed: 9_700 } }),
+      { files: [], topIssues: [] },
+    );
+    expect(known).toContain('for 9,700 records it knew whose values changed');
+    expect(known).not.toContain('did not know');
     const balanced = formatSummary(report({ requests: requests(100, 300) }), { files: [], topIssues: [] });
     expect(balanced).not.toContain('e-mail searches');
   });

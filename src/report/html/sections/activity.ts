@@ -40,6 +40,7 @@ export const activitySection = (model: ReportModel): SafeHtml => {
     model.samples.length >= 2
       ? chartBox('chart-progress', 0, 'Records and requests over time', 300)
       : html`<p class="note">The run was too short for a course over time.</p>`;
+  if (model.dryRun) return plannedActivity(model, chart);
   return html`<section id="activity">
     <h2>Requests and throughput</h2>
     ${cards([
@@ -53,6 +54,25 @@ export const activitySection = (model: ReportModel): SafeHtml => {
         value: reused ? '–' : perSecond(loaded, durationMs),
         color: COLORS.created,
       },
+    ])}
+    ${chart}${endpoints(model)}
+  </section>`;
+};
+
+/**
+ * A dry run writes nothing and loads nothing: its page shows what it read and how it looked
+ * contacts up (searches only, to plan), never a figure of sending or loading.
+ */
+const plannedActivity = (model: ReportModel, chart: SafeHtml): SafeHtml => {
+  const { requests, totals, durationMs } = model;
+  return html`<section id="activity">
+    <h2>Reading and look-ups (dry run: nothing written)</h2>
+    ${cards([
+      { label: 'look-ups (searches)', value: requests.sent, color: COLORS.updated, id: 'lookups-sent' },
+      { label: 'look-ups retried', value: requests.retried, color: COLORS.pending, id: 'requests-retried' },
+      { label: 'look-ups failed', value: requests.failed, color: COLORS.rejected, id: 'requests-failed' },
+      { label: 'duration', value: duration(durationMs) },
+      { label: 'read / s', value: perSecond(totals.read, durationMs) },
     ])}
     ${chart}${endpoints(model)}
   </section>`;
