@@ -60,26 +60,19 @@ describe('workbook bounds', () => {
       zipOf(workbookParts(HEADER, { name: 'xl/sharedStrings.xml', data: Buffer.from(strings) })),
     );
     const zip = await openWorkbookZip(path, 'strings.xlsx');
+    const read = (strings: number, chars: number) =>
+      readSharedStrings(zip, 'xl/sharedStrings.xml', 'strings.xlsx', { strings, chars });
     try {
-      expect(
-        await readSharedStrings(zip, 'xl/sharedStrings.xml', 'strings.xlsx', { strings: 5, chars: 20 }),
-      ).toEqual(Array(5).fill('abcd'));
-      expect(
-        await errorOf(
-          readSharedStrings(zip, 'xl/sharedStrings.xml', 'strings.xlsx', { strings: 4, chars: 100 }),
-        ),
-      ).toMatchObject({
-        code: 'input_unreadable',
-        message: expect.stringContaining('hold more than 4 strings'),
-      });
-      expect(
-        await errorOf(
-          readSharedStrings(zip, 'xl/sharedStrings.xml', 'strings.xlsx', { strings: 100, chars: 19 }),
-        ),
-      ).toMatchObject({
-        code: 'input_unreadable',
-        message: expect.stringContaining('hold more than 19 characters'),
-      });
+      expect(await read(5, 20)).toEqual(Array(5).fill('abcd'));
+      for (const [strings, chars, said] of [
+        [4, 100, 'hold more than 4 strings'],
+        [100, 19, 'hold more than 19 characters'],
+      ] as const) {
+        expect(await errorOf(read(strings, chars))).toMatchObject({
+          code: 'input_unreadable',
+          message: expect.stringContaining(said),
+        });
+      }
     } finally {
       await zip.close();
     }
