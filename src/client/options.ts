@@ -24,7 +24,10 @@ export const CLIENT_DEFAULTS = {
 export type ResolvedClientOptions = Required<
   Pick<ClientOptions, 'apiKey' | 'keySource' | keyof typeof CLIENT_DEFAULTS>
 > &
-  Pick<ClientOptions, 'signal' | 'onRetry' | 'random' | 'pacing'> & { baseUrl: string };
+  Pick<ClientOptions, 'signal' | 'onRetry' | 'random' | 'pacing'> & {
+    baseUrl: string;
+    legacy?: { origin: string; authHeader?: string };
+  };
 
 /** Every option checked once, with its default; errors name the option and what it expected. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
@@ -65,5 +68,19 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
+    ...(options.legacy ? { legacy: legacyOf(options.legacy) } : {}),
   };
 }
+
+/** A header name as HTTP allows one (RFC 9110 token); the key must not go out in anything else. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const legacyOf = (legacy: NonNullable<ClientOptions['legacy']>): { origin: string; authHeader?: string } | undefined => {
+  if (legacy.authHeader !== undefined && !HEADER_NAME.test(legacy.authHeader))
+    throw new TypeError(`Client option legacy.authHeader is "${legacy.authHeader}"; expected an HTTP header name.`);
+  if (legacy.baseUrl === undefined && legacy.authHeader === undefined) return undefined;
+  return {
+    origin: legacy.baseUrl !== undefined ? parseTargetUrl(legacy.baseUrl).url : '',
+    ...(legacy.authHeader !== undefined ? { authHeader: legacy.authHeader } : {}),
+  };
+};

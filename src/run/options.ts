@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ImportError } from '../core/errors/index.js';
 import { isSupportedRegion } from '../normalize/index.js';
 import { nearest } from '../core/nearest.js';
+import { parseMaxArchive, type ArchiveThreshold } from '../sync/index.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from './defaults.js';
 
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
@@ -19,6 +20,18 @@ const maxRejectsSchema = z.union([
     .transform((text): RejectThreshold =>
       text.endsWith('%') ? { percent: Number(text.slice(0, -1)) } : { count: Number(text) },
     ),
+]);
+
+const maxArchiveSchema = z.union([
+  z
+    .number()
+    .int()
+    .min(0)
+    .transform((count): ArchiveThreshold => ({ count })),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?%$|^\d+$/, 'expected a whole number or a percentage such as 10%')
+    .transform((text): ArchiveThreshold => parseMaxArchive(text)),
 ]);
 
 /** DESIGN.md "Request size": the default body limit (defaults.ts). */
@@ -73,6 +86,13 @@ export const runSettingsSchema = z
       .optional(),
     maxRejects: maxRejectsSchema.prefault(RUN_DEFAULTS.maxRejects),
     strict: z.boolean().default(RUN_DEFAULTS.strict),
+    /** `--sync NAME`: the inputs are the truth for the contacts of sync scope NAME (src/sync/). */
+    sync: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected a name of letters, digits, . _ - (up to 64)')
+      .optional(),
+    /** `--max-archive N|P%`: the most contacts one sync run may archive (default 10%, at least 5). */
+    maxArchive: maxArchiveSchema.optional(),
     /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
     reread: z.boolean().default(RUN_DEFAULTS.reread),
   })
@@ -105,6 +125,7 @@ export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly st
   if (result.success) {
     Object.freeze(result.data.inputs);
     Object.freeze(result.data.maxRejects);
+    if (result.data.maxArchive) Object.freeze(result.data.maxArchive);
     return Object.freeze(result.data);
   }
   const issue = result.error.issues[0]!;

@@ -10,6 +10,7 @@ import { exitReason } from '../report/next-step.js';
 import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
 import type { ExtractResult, LoadResult, OpenResult, RunFrame, ShortcutResult } from './stages.js';
+import type { SyncResult } from './sync-stage.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = { ok: 0, rejects: 1, stopped: 2, interrupted: 130, terminated: 143 } as const;
@@ -30,6 +31,7 @@ export interface StageResults {
   shortcut?: ShortcutResult;
   extract?: ExtractResult;
   load?: LoadResult;
+  sync?: SyncResult;
 }
 
 /** How the run ended: the first stage error stops it (aborted), a stop signal interrupts it. */
@@ -37,7 +39,7 @@ export const endOf = (
   stages: StageResults,
   signal: AbortSignal | undefined,
 ): { status: RunStatus; failure?: ImportError } => {
-  const error = [stages.open, stages.shortcut, stages.extract, stages.load].find(
+  const error = [stages.open, stages.shortcut, stages.extract, stages.sync, stages.load].find(
     (stage) => stage?.error !== undefined,
   )?.error;
   if (error === undefined) return { status: signal?.aborted ? 'interrupted' : 'completed' };
@@ -110,6 +112,7 @@ export const buildRunReport = (
     ...(reused && stages.open.previous ? { inputsUnchangedSince: stages.open.previous.runId } : {}),
     issues: issueSummary(files.topIssues, files.topFields),
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
+    ...(stages.sync?.counts ? { sync: stages.sync.counts } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

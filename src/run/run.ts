@@ -147,6 +147,7 @@ const definitionOf = (settings: RunSettings, pipeline: Pipeline): { definition?:
           ...(settings.maxBodyBytes !== DEFAULT_MAX_BODY_BYTES
             ? { maxBodyBytes: settings.maxBodyBytes }
             : {}),
+          ...(settings.sync !== undefined ? { sync: settings.sync } : {}),
         }),
       };
 
@@ -210,7 +211,7 @@ const stopSampling = (
 
 /** The command layer prints the one clear line; the log keeps the detail at info. */
 const logEnd = (run: RunFrame, stages: StageResults): void => {
-  const stopped = [stages.open, stages.shortcut, stages.extract, stages.load].some(
+  const stopped = [stages.open, stages.shortcut, stages.extract, stages.sync, stages.load].some(
     (s) => s?.error !== undefined,
   );
   if (!stopped) return;

@@ -71,6 +71,7 @@ export class ScopeStatements {
       'continuations',
       'undone_contacts',
       'resolutions',
+      'sync_members',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);

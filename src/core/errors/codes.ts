@@ -33,6 +33,8 @@ export const RUN_CODES = {
   undo_refused: 'The run cannot be undone (a dry run, an undo, or another target).',
   interrupted: 'The run was interrupted.',
   aborted: 'The run was aborted.',
+  sync_guard:
+    'A sync run would archive more contacts than --max-archive allows, or its input was not read whole; nothing was sent.',
 } as const;
 
 export const ISSUE_CODES = {
