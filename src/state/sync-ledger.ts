@@ -42,7 +42,7 @@ export interface StoredSyncEffect extends SyncEffect {
 export class SyncLedger {
   private readonly owners: KeyLookup<[string, string, string, string, number]>;
   private readonly upsert: Database.Statement;
-  private readonly setArchived: Database.Statement;
+  private readonly archivedFlag: Database.Statement;
   private readonly insertEffect: Database.Statement;
 
   constructor(
@@ -61,7 +61,7 @@ export class SyncLedger {
        ON CONFLICT (scope_id, contact_id) DO UPDATE SET key = excluded.key, sent = excluded.sent, archived = 0
        WHERE sync_members.sync = excluded.sync`,
     );
-    this.setArchived = db.prepare(
+    this.archivedFlag = db.prepare(
       'UPDATE sync_members SET archived = ? WHERE scope_id = ? AND sync = ? AND contact_id = ?',
     );
     this.insertEffect = db.prepare(
@@ -127,7 +127,7 @@ export class SyncLedger {
     guarded(this.file, 'record archived members', () => {
       this.db
         .transaction(() => {
-          for (const id of contactIds) this.setArchived.run(archived ? 1 : 0, this.scopeId, this.sync, id);
+          for (const id of contactIds) this.archivedFlag.run(archived ? 1 : 0, this.scopeId, this.sync, id);
           this.journal(
             runId,
             contactIds.map((contactId) => ({
@@ -137,6 +137,17 @@ export class SyncLedger {
               value: String(!archived),
             })),
           );
+        })
+        .immediate();
+    });
+  }
+
+  /** The archived flags alone, with no journal (an undo putting a member back as it was). */
+  setArchived(contactIds: readonly string[], archived: boolean): void {
+    guarded(this.file, 'record archived members', () => {
+      this.db
+        .transaction(() => {
+          for (const id of contactIds) this.archivedFlag.run(archived ? 1 : 0, this.scopeId, this.sync, id);
         })
         .immediate();
     });

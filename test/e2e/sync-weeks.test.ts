@@ -162,6 +162,29 @@ describe('run --sync: four weekly exports in a row', () => {
     expect(await byEmail(svc)).toEqual(after3);
     expect(readReport(join(dir, 'w4'))).toMatchObject({ status: 'aborted', error: { code: 'sync_guard' } });
 
+    // Undo of week 2: employee 1 unarchived, the removed e-mails and phone back, the title back;
+    // employee 0 came back in week 3 already (a conflict, kept).
+    const undoDry = await cli(svc, dir, ['undo', join(dir, 'w2'), '--dry-run', '--out', join(dir, 'u-dry')]);
+    expect(undoDry.code, undoDry.stderr).toBe(1);
+    expect(await byEmail(svc)).toEqual(after3);
+    const undo = await cli(svc, dir, ['undo', join(dir, 'w2'), '--out', join(dir, 'u')]);
+    expect(undo.code, undo.stderr).toBe(1);
+    const undone = JSON.parse(readFileSync(join(dir, 'u', 'report.json'), 'utf8')) as { sync: unknown };
+    expect(undone.sync).toEqual({ unarchived: 1, archived: 0, valuesRestored: 3, fieldsRestored: 1, conflicts: 1 });
+    const afterUndo = await byEmail(svc);
+    const now = (i: number) => afterUndo.get(`employee.${i}@hr.example.com`);
+    expect([now(0)?.is_archived, now(1)?.is_archived]).toEqual([false, false]);
+    expect(emailsOf(now(2))).toEqual(['e2.private@example.org', 'employee.2@hr.example.com']);
+    expect(emailsOf(now(3))).toEqual(['e3.private@example.org', 'employee.3@hr.example.com']);
+    expect(phonesOf(now(4))).toEqual(['4155551004', '4155552004']);
+    expect(now(5)?.job_title).toBe('Engineer 5');
+    expect(changesOf(join(dir, 'u'))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ contact_id: id(1), field: 'is_archived', old: 'true', new: 'false' }),
+        expect.objectContaining({ contact_id: id(5), field: 'job_title', old: '', new: 'Engineer 5' }),
+      ]),
+    );
+
     // Contacts outside the scope were never touched by any of it.
     expect(await outside()).toEqual(untouched);
   });
