@@ -138,6 +138,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
     inputs: [stored.runId],
     dryRun: settings.dryRun,
     startedAt: ctx.started.toISOString(),
+    outDir: ctx.outDir,
   });
   log?.info({ runId, undoOf: stored.runId, effects: waiting.length }, 'undo started');
   try {

@@ -185,6 +185,23 @@ describe('run --sync: four weekly exports in a row', () => {
       ]),
     );
 
+    // The state's runs, newest first, as a scheduler's log reads them.
+    const runs = await runCli(['runs', '--state', join(dir, 'state'), '--json'], { cwd: dir });
+    expect(runs.code, runs.stderr).toBe(0);
+    const listed = JSON.parse(runs.stdout) as { command: string; sync: string | null; status: string; exitCode: number; out: string }[];
+    expect(listed.map((r) => [r.command, r.sync, r.status, r.exitCode])).toEqual([
+      ['undo', null, 'completed', 1],
+      ['dry run', null, 'completed', 1],
+      ['run', 'hr', 'aborted', 2],
+      ['run', 'hr', 'completed', 0],
+      ['run', 'hr', 'completed', 0],
+      ['dry run', 'hr', 'completed', 0],
+      ['run', 'hr', 'completed', 0],
+      ['run', 'contractors', 'completed', 0],
+      ['run', null, 'completed', 0],
+    ]);
+    expect(listed[2]!.out).toBe(join(dir, 'w4'));
+
     // Contacts outside the scope were never touched by any of it.
     expect(await outside()).toEqual(untouched);
   });
