@@ -8,7 +8,9 @@ export interface RunListing {
   runId: string;
   startedAt: string;
   finishedAt: string | null;
+  /** An undo is `undo` whether dry or not; `dryRun` tells. */
   command: 'run' | 'dry run' | 'undo';
+  dryRun: boolean;
   pipeline: string | null;
   /** The sync scope (`--sync NAME`), null for other runs. */
   sync: string | null;
@@ -34,6 +36,7 @@ const listingOf = (row: StoredRunRow): RunListing => {
     startedAt: row.startedAt,
     finishedAt: row.finishedAt ?? null,
     command: undo ? 'undo' : row.dryRun ? 'dry run' : 'run',
+    dryRun: row.dryRun,
     pipeline: undo ? null : row.pipeline,
     sync: row.sync ?? null,
     inputs: row.inputs,

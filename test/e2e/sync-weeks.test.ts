@@ -188,10 +188,21 @@ describe('run --sync: four weekly exports in a row', () => {
     // The state's runs, newest first, as a scheduler's log reads them.
     const runs = await runCli(['runs', '--state', join(dir, 'state'), '--json'], { cwd: dir });
     expect(runs.code, runs.stderr).toBe(0);
-    const listed = JSON.parse(runs.stdout) as { command: string; sync: string | null; status: string; exitCode: number; out: string }[];
+    const listed = JSON.parse(runs.stdout) as {
+      command: string;
+      dryRun: boolean;
+      sync: string | null;
+      status: string;
+      exitCode: number;
+      out: string;
+    }[];
+    expect(listed.slice(0, 2).map((r) => [r.command, r.dryRun])).toEqual([
+      ['undo', false],
+      ['undo', true],
+    ]);
     expect(listed.map((r) => [r.command, r.sync, r.status, r.exitCode])).toEqual([
       ['undo', null, 'completed', 1],
-      ['dry run', null, 'completed', 1],
+      ['undo', null, 'completed', 1],
       ['run', 'hr', 'aborted', 2],
       ['run', 'hr', 'completed', 0],
       ['run', 'hr', 'completed', 0],
