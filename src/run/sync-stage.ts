@@ -1,7 +1,25 @@
+import type { ChangeSink } from '../load/previews.js';
+import type { Staging } from '../package/staging.js';
 import type { Ledger } from '../state/index.js';
 import { planSync, runSyncPhase, type SyncCounts, type SyncPlan } from '../sync/index.js';
+import type { RunSettings } from './options.js';
+import type { RunOptions } from './run-types.js';
 import type { ConnectedTarget } from './target.js';
-import type { ExtractResult, LoadResult, RunFrame } from './stages.js';
+
+/** What the sync stage reads of the run (stages.ts RunFrame) and of its extract and load stages. */
+interface RunPart {
+  settings: RunSettings;
+  runId: string;
+  options: Pick<RunOptions, 'signal' | 'hooks'>;
+}
+interface ExtractPart {
+  staging: Staging;
+  headerFields: ReadonlyMap<number, readonly string[]>;
+}
+interface LoadPart {
+  error?: unknown;
+  changes?: ChangeSink;
+}
 
 /** The sync stage's result: its plan (the guard passed), what it did, or what stopped it. */
 export interface SyncResult {
@@ -17,7 +35,7 @@ type Opened = { target: ConnectedTarget; ledger?: Ledger };
  * and the guard (`--max-archive`). Undefined when the run is no sync run or has no ledger scope
  * (a dry run into a local service never loaded into: nothing to compare with).
  */
-export const syncPlanStage = (run: RunFrame, opened: Opened, extract: ExtractResult): SyncResult | undefined => {
+export const syncPlanStage = (run: RunPart, opened: Opened, extract: ExtractPart): SyncResult | undefined => {
   const name = run.settings.sync;
   const { ledger, target } = opened;
   if (name === undefined || !ledger || !target.scopeId) return undefined;
@@ -35,10 +53,10 @@ export const syncPlanStage = (run: RunFrame, opened: Opened, extract: ExtractRes
  * gone ones archived (src/sync/phase.ts); a dry run only counts and lists them in changes.csv.
  */
 export const syncApplyStage = async (
-  run: RunFrame,
+  run: RunPart,
   opened: Opened,
-  extract: ExtractResult,
-  load: LoadResult,
+  extract: ExtractPart,
+  load: LoadPart,
   result: SyncResult,
 ): Promise<void> => {
   const { plan } = result;
