@@ -75,9 +75,13 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 /** A header name as HTTP allows one (RFC 9110 token); the key must not go out in anything else. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const legacyOf = (legacy: NonNullable<ClientOptions['legacy']>): { origin: string; authHeader?: string } | undefined => {
+const legacyOf = (
+  legacy: NonNullable<ClientOptions['legacy']>,
+): { origin: string; authHeader?: string } | undefined => {
   if (legacy.authHeader !== undefined && !HEADER_NAME.test(legacy.authHeader))
-    throw new TypeError(`Client option legacy.authHeader is "${legacy.authHeader}"; expected an HTTP header name.`);
+    throw new TypeError(
+      `Client option legacy.authHeader is "${legacy.authHeader}"; expected an HTTP header name.`,
+    );
   if (legacy.baseUrl === undefined && legacy.authHeader === undefined) return undefined;
   return {
     origin: legacy.baseUrl !== undefined ? parseTargetUrl(legacy.baseUrl).url : '',

@@ -48,7 +48,13 @@ export interface RunReport {
   /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
   continues?: { runId: string; loaded: number; toGo: number };
   /** `run --sync NAME`: what the run did (a dry run: would do) to the scope's contacts. */
-  sync?: { scope: string; archived: number; unarchived: number; valuesRemoved: number; fieldsCleared: number };
+  sync?: {
+    scope: string;
+    archived: number;
+    unarchived: number;
+    valuesRemoved: number;
+    fieldsCleared: number;
+  };
   /** One sentence: why the run ended with its exit code (the summary's `Exit N:` line). */
   exitReason?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */

@@ -1,5 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { createRowMapper, fieldsInHeader, unusedColumns, type Pipeline, type UnusedColumns } from '../mapping/index.js';
+import {
+  createRowMapper,
+  fieldsInHeader,
+  unusedColumns,
+  type Pipeline,
+  type UnusedColumns,
+} from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
 import type { InputInfo, Issue, OpenedSource } from '../core/types.js';
@@ -109,7 +115,8 @@ const extractInput = async (
   // (a normalize worker, a thread of its own, builds its own from the setup).
   const mapper = createRowMapper(options.pipeline, source.header, setup.file, source.headerLine ?? 0);
   noteHeader(ctx.outputs, options.pipeline, source, mapper.headerIssues);
-  if (source.header !== undefined) ctx.headerFields?.set(input, fieldsInHeader(options.pipeline, source.header));
+  if (source.header !== undefined)
+    ctx.headerFields?.set(input, fieldsInHeader(options.pipeline, source.header));
   // Batches bounded by rows and size go to the workers in read order and are settled in that
   // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.

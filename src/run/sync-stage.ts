@@ -61,10 +61,12 @@ export const syncApplyStage = async (
 ): Promise<void> => {
   const { plan } = result;
   const { settings, options } = run;
-  const scope = opened.ledger && opened.target.scopeId ? opened.ledger.scope(opened.target.scopeId) : undefined;
+  const scope =
+    opened.ledger && opened.target.scopeId ? opened.ledger.scope(opened.target.scopeId) : undefined;
   result.counts = { scope: settings.sync!, archived: 0, unarchived: 0, valuesRemoved: 0, fieldsCleared: 0 };
   // A load that stopped early leaves records unsent: who is gone cannot be told, nothing is archived.
-  if (!plan || !scope || load.error !== undefined || options.signal?.aborted || extract.staging.keysOnly) return;
+  if (!plan || !scope || load.error !== undefined || options.signal?.aborted || extract.staging.keysOnly)
+    return;
   try {
     result.counts = await runSyncPhase({
       plan,

@@ -92,7 +92,8 @@ function countTraffic(app: FastifyInstance, traffic: Traffic): void {
 
 /** The `Authorization` value a request authenticates with: E11's own header when it has one. */
 const authorizationOf = (request: FastifyRequest, legacyHeader: string | undefined): string | undefined => {
-  if (legacyHeader === undefined || !request.url.startsWith('/api/rest/')) return request.headers.authorization;
+  if (legacyHeader === undefined || !request.url.startsWith('/api/rest/'))
+    return request.headers.authorization;
   const value = request.headers[legacyHeader.toLowerCase()];
   return typeof value === 'string' ? `Bearer ${value}` : undefined;
 };

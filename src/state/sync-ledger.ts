@@ -100,7 +100,13 @@ export class SyncLedger {
       const others = new Set<string>();
       for (const [contactId, sync, key, sent, archived] of this.owners.rows([this.scopeId], contactIds)) {
         if (sync !== this.sync) others.add(contactId);
-        else mine.set(contactId, { contactId, key, sent: JSON.parse(sent) as SentValues, archived: archived === 1 });
+        else
+          mine.set(contactId, {
+            contactId,
+            key,
+            sent: JSON.parse(sent) as SentValues,
+            archived: archived === 1,
+          });
       }
       return { mine, others };
     });
@@ -110,7 +116,11 @@ export class SyncLedger {
    * Members joined or refreshed with what was sent (and no longer archived), with the effects that
    * got them there, in one commit: the next run compares with exactly what the target was sent.
    */
-  commit(runId: string, members: readonly Omit<SyncMember, 'archived'>[], effects: readonly SyncEffect[]): void {
+  commit(
+    runId: string,
+    members: readonly Omit<SyncMember, 'archived'>[],
+    effects: readonly SyncEffect[],
+  ): void {
     guarded(this.file, 'record sync members', () => {
       this.db
         .transaction(() => {
@@ -172,7 +182,9 @@ export const syncEffectsOf = (db: Database.Database, file: string, runId: string
   guarded(file, 'read the sync journal', () =>
     (
       db
-        .prepare('SELECT seq, sync, contact_id, kind, detail, undo FROM sync_effects WHERE run_id = ? ORDER BY seq')
+        .prepare(
+          'SELECT seq, sync, contact_id, kind, detail, undo FROM sync_effects WHERE run_id = ? ORDER BY seq',
+        )
         .all(runId) as {
         seq: number;
         sync: string;

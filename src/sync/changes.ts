@@ -19,4 +19,11 @@ export const changeRowsOf = (batch: BatchPlan): ChangeRow[] =>
 
 /** An archive belongs to no record (the person is in no input): file and row stay empty (row 0). */
 export const archiveRows = (contactIds: readonly string[]): ChangeRow[] =>
-  contactIds.map((contactId) => ({ file: '', row: 0, contactId, field: 'is_archived', old: 'false', new: 'true' }));
+  contactIds.map((contactId) => ({
+    file: '',
+    row: 0,
+    contactId,
+    field: 'is_archived',
+    old: 'false',
+    new: 'true',
+  }));

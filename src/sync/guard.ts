@@ -48,4 +48,3 @@ export const checkArchiveGuard = (plan: {
     { field: 'maxArchive' },
   );
 };
-

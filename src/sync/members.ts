@@ -45,8 +45,10 @@ export const planBatch = (
     plan.present.push(contactId);
     if (others.has(contactId)) continue;
     const now = sentValuesOf(record.contact);
-    plan.members.push({ contactId, key: record.key, sent: now });
     const member = mine.get(contactId);
+    // Rewritten only when it changed: a weekly run where most people are as they were writes little.
+    if (!member || member.archived || JSON.stringify(member.sent) !== JSON.stringify(now))
+      plan.members.push({ contactId, key: record.key, sent: now });
     if (!member) continue;
     const diff = diffSent(member.sent, now, clearableOf(record.input));
     if (isEmptyDiff(diff) && !member.archived) continue;

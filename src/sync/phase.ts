@@ -44,7 +44,13 @@ export interface SyncPhaseOptions {
  */
 export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCounts> => {
   const { plan, staging, dryRun } = options;
-  const counts: SyncCounts = { scope: plan.scope, archived: 0, unarchived: 0, valuesRemoved: 0, fieldsCleared: 0 };
+  const counts: SyncCounts = {
+    scope: plan.scope,
+    archived: 0,
+    unarchived: 0,
+    valuesRemoved: 0,
+    fieldsCleared: 0,
+  };
   const clearable = new Map<number, ReadonlySet<string>>();
   const clearableOf = (input: number) => {
     let set = clearable.get(input);

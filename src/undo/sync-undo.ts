@@ -44,7 +44,13 @@ export const undoSyncEffects = async (ctx: {
 }): Promise<{ counts: SyncUndoCounts; rows: ChangeRow[]; issues: Issue[] } | undefined> => {
   const effects = ctx.ledger.syncEffects(ctx.runId);
   if (effects.length === 0) return undefined;
-  const counts: SyncUndoCounts = { unarchived: 0, archived: 0, valuesRestored: 0, fieldsRestored: 0, conflicts: 0 };
+  const counts: SyncUndoCounts = {
+    unarchived: 0,
+    archived: 0,
+    valuesRestored: 0,
+    fieldsRestored: 0,
+    conflicts: 0,
+  };
   const byContact = new Map<string, StoredSyncEffect[]>();
   for (const e of effects.filter((e) => e.undo === undefined)) {
     byContact.set(e.contactId, [...(byContact.get(e.contactId) ?? []), e]);
@@ -66,12 +72,19 @@ export const undoSyncEffects = async (ctx: {
     await ctx.client.bulkUpdateContacts(chunk.map((u) => ({ contactId: u.contactId, data: u.data })));
     settle(ctx, chunk);
   }
-  if (!ctx.signal?.aborted) settle(ctx, undos.filter((u) => Object.keys(u.data).length === 0));
+  if (!ctx.signal?.aborted)
+    settle(
+      ctx,
+      undos.filter((u) => Object.keys(u.data).length === 0),
+    );
   return { counts, rows, issues };
 };
 
 /** Recorded once the target applied them: the members' archived flags, the effects settled. */
-const settle = (ctx: { ledger: Ledger; scopeId: string; undoRunId: string }, done: readonly ContactUndo[]) => {
+const settle = (
+  ctx: { ledger: Ledger; scopeId: string; undoRunId: string },
+  done: readonly ContactUndo[],
+) => {
   for (const u of done) {
     const sync = u.effects[0]!.sync;
     if (u.data.is_archived !== undefined)
@@ -109,7 +122,11 @@ const decide = (
     if (e.kind === 'archived' || e.kind === 'unarchived') {
       const archive = e.kind === 'unarchived';
       if (now !== undefined && now.is_archived === archive) {
-        conflict('is_archived', String(now.is_archived), `is_archived is ${now.is_archived} on the service already`);
+        conflict(
+          'is_archived',
+          String(now.is_archived),
+          `is_archived is ${now.is_archived} on the service already`,
+        );
         continue;
       }
       undo.data.is_archived = archive;
@@ -119,14 +136,21 @@ const decide = (
       if (e.field === 'contact_emails') {
         undo.data.contact_emails = [...(undo.data.contact_emails ?? []), { email: e.value }];
       } else {
-        undo.data.contact_phone_numbers = [...(undo.data.contact_phone_numbers ?? []), { phone_number: e.value }];
+        undo.data.contact_phone_numbers = [
+          ...(undo.data.contact_phone_numbers ?? []),
+          { phone_number: e.value },
+        ];
       }
       counts.valuesRestored += 1;
       row(e.field, '', e.value);
     } else {
       const current = (now as Record<string, unknown> | undefined)?.[e.field];
       if (current !== null && current !== undefined) {
-        conflict(e.field, String(current), `${e.field} is "${String(current)}" on the service, set since the run cleared it`);
+        conflict(
+          e.field,
+          String(current),
+          `${e.field} is "${String(current)}" on the service, set since the run cleared it`,
+        );
         continue;
       }
       (undo.data as Record<string, unknown>)[e.field] = e.value;

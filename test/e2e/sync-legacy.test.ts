@@ -22,13 +22,25 @@ const writeWeek = (dir: string, name: string, dropped: boolean): string => {
 
 const sync = (svc: TestService, dir: string, file: string, extra: string[]) =>
   runCli(
-    ['run', 'generic', file, '--sync', 'hr', '--target', svc.service.url, '--state', join(dir, 'state'), ...extra],
+    [
+      'run',
+      'generic',
+      file,
+      '--sync',
+      'hr',
+      '--target',
+      svc.service.url,
+      '--state',
+      join(dir, 'state'),
+      ...extra,
+    ],
     { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
   );
 
 const secondEmails = async (svc: TestService): Promise<number> =>
-  (await svc.client.local.contacts()).filter((c) => c.contact_emails.some((e) => e.email.includes('.second@')))
-    .length;
+  (await svc.client.local.contacts()).filter((c) =>
+    c.contact_emails.some((e) => e.email.includes('.second@')),
+  ).length;
 
 describe('E11 for sync removals: --legacy-target and --legacy-auth-header', () => {
   it('sends E11 to --legacy-target and everything else to --target', async () => {

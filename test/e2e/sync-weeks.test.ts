@@ -75,7 +75,15 @@ describe('run --sync: four weekly exports in a row', () => {
     const plain = writeExport(dir, 'plain.csv', everyone(100, 102));
     expect((await cli(svc, dir, ['run', 'generic', plain, '--out', join(dir, 'plain')])).code).toBe(0);
     const contractors = writeExport(dir, 'contractors.csv', everyone(200, 203));
-    const other = await cli(svc, dir, ['run', 'generic', contractors, '--sync', 'contractors', '--out', join(dir, 'c1')]);
+    const other = await cli(svc, dir, [
+      'run',
+      'generic',
+      contractors,
+      '--sync',
+      'contractors',
+      '--out',
+      join(dir, 'c1'),
+    ]);
     expect(other.code, other.stderr).toBe(0);
     const outside = async () =>
       [...(await byEmail(svc)).values()].filter((c) => !/^Employee Number\d\d?$/.test(String(c.full_name)));
@@ -94,12 +102,32 @@ describe('run --sync: four weekly exports in a row', () => {
     // Week 2: employees 0 and 1 left, 2 and 3 dropped their second e-mail, 4 lost a phone, 5's
     // title was emptied; the company column is gone from the export (a dropped column clears nothing).
     const week2People = everyone(2, 20).map((p) =>
-      p.i === 2 || p.i === 3 ? { ...p, email2: false } : p.i === 4 ? { ...p, phone2: false } : p.i === 5 ? { ...p, title: false } : p,
+      p.i === 2 || p.i === 3
+        ? { ...p, email2: false }
+        : p.i === 4
+          ? { ...p, phone2: false }
+          : p.i === 5
+            ? { ...p, title: false }
+            : p,
     );
-    const week2 = writeExport(dir, 'week2.csv', week2People, HEADER.filter((c) => c !== 'company'));
+    const week2 = writeExport(
+      dir,
+      'week2.csv',
+      week2People,
+      HEADER.filter((c) => c !== 'company'),
+    );
     const before2 = await byEmail(svc);
     const sentBefore = writes(svc);
-    const dry = await cli(svc, dir, ['run', 'generic', week2, '--sync', 'hr', '--dry-run', '--out', join(dir, 'w2-dry')]);
+    const dry = await cli(svc, dir, [
+      'run',
+      'generic',
+      week2,
+      '--sync',
+      'hr',
+      '--dry-run',
+      '--out',
+      join(dir, 'w2-dry'),
+    ]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(writes(svc)).toBe(sentBefore);
     expect(await byEmail(svc)).toEqual(before2);
@@ -116,9 +144,24 @@ describe('run --sync: four weekly exports in a row', () => {
       expect.arrayContaining([
         { file: '', row: '', contact_id: id(0), field: 'is_archived', old: 'false', new: 'true' },
         { file: '', row: '', contact_id: id(1), field: 'is_archived', old: 'false', new: 'true' },
-        expect.objectContaining({ contact_id: id(2), field: 'contact_emails', old: 'e2.private@example.org', new: '' }),
-        expect.objectContaining({ contact_id: id(3), field: 'contact_emails', old: 'e3.private@example.org', new: '' }),
-        expect.objectContaining({ contact_id: id(4), field: 'contact_phone_numbers', old: '+14155552004', new: '' }),
+        expect.objectContaining({
+          contact_id: id(2),
+          field: 'contact_emails',
+          old: 'e2.private@example.org',
+          new: '',
+        }),
+        expect.objectContaining({
+          contact_id: id(3),
+          field: 'contact_emails',
+          old: 'e3.private@example.org',
+          new: '',
+        }),
+        expect.objectContaining({
+          contact_id: id(4),
+          field: 'contact_phone_numbers',
+          old: '+14155552004',
+          new: '',
+        }),
         expect.objectContaining({ contact_id: id(5), field: 'job_title', old: 'Engineer 5', new: '' }),
       ]),
     );
@@ -142,7 +185,12 @@ describe('run --sync: four weekly exports in a row', () => {
     expect(svc.service.requestCounts()['PUT /api/rest/contacts/:id']).toBe(3);
 
     // Week 3: employee 0 comes back with a new e-mail beside the old one.
-    const week3 = writeExport(dir, 'week3.csv', [{ i: 0 }, ...week2People], HEADER.filter((c) => c !== 'company'));
+    const week3 = writeExport(
+      dir,
+      'week3.csv',
+      [{ i: 0 }, ...week2People],
+      HEADER.filter((c) => c !== 'company'),
+    );
     const w3 = await cli(svc, dir, ['run', 'generic', week3, '--sync', 'hr', '--out', join(dir, 'w3')]);
     expect(w3.code, w3.stderr).toBe(0);
     expect(readReport(join(dir, 'w3')).sync).toMatchObject({ archived: 0, unarchived: 1 });
@@ -152,7 +200,12 @@ describe('run --sync: four weekly exports in a row', () => {
 
     // Week 4: the export was cut off after 8 rows: 11 of 19 would be archived. Refused, nothing sent.
     const sentBefore4 = writes(svc);
-    const week4 = writeExport(dir, 'week4.csv', week2People.slice(0, 8), HEADER.filter((c) => c !== 'company'));
+    const week4 = writeExport(
+      dir,
+      'week4.csv',
+      week2People.slice(0, 8),
+      HEADER.filter((c) => c !== 'company'),
+    );
     const w4 = await cli(svc, dir, ['run', 'generic', week4, '--sync', 'hr', '--out', join(dir, 'w4')]);
     expect(w4.code).toBe(2);
     const line = w4.stderr.trim().split('\n');
@@ -170,7 +223,13 @@ describe('run --sync: four weekly exports in a row', () => {
     const undo = await cli(svc, dir, ['undo', join(dir, 'w2'), '--out', join(dir, 'u')]);
     expect(undo.code, undo.stderr).toBe(1);
     const undone = JSON.parse(readFileSync(join(dir, 'u', 'report.json'), 'utf8')) as { sync: unknown };
-    expect(undone.sync).toEqual({ unarchived: 1, archived: 0, valuesRestored: 3, fieldsRestored: 1, conflicts: 1 });
+    expect(undone.sync).toEqual({
+      unarchived: 1,
+      archived: 0,
+      valuesRestored: 3,
+      fieldsRestored: 1,
+      conflicts: 1,
+    });
     const afterUndo = await byEmail(svc);
     const now = (i: number) => afterUndo.get(`employee.${i}@hr.example.com`);
     expect([now(0)?.is_archived, now(1)?.is_archived]).toEqual([false, false]);

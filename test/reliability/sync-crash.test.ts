@@ -11,7 +11,10 @@ const t = perTest();
 
 const writeStaff = (dir: string, name: string, from: number, to: number): string => {
   const path = join(dir, name);
-  const rows = Array.from({ length: to - from }, (_, k) => [`Staff Member${from + k}`, `staff.${from + k}@example.com`]);
+  const rows = Array.from({ length: to - from }, (_, k) => [
+    `Staff Member${from + k}`,
+    `staff.${from + k}@example.com`,
+  ]);
   writeFileSync(path, stringify([['full_name', 'email'], ...rows]));
   return path;
 };
@@ -34,7 +37,19 @@ describe('a sync run killed in its archive phase', () => {
     const env = { CONTACT_IMPORT_API_KEY: svc.key };
     const week1 = writeStaff(dir, 'week1.csv', 0, 60);
     const w1 = await runCli(
-      ['run', 'generic', week1, '--sync', 'hr', '--target', proxy.url, '--state', state, '--out', join(dir, 'w1')],
+      [
+        'run',
+        'generic',
+        week1,
+        '--sync',
+        'hr',
+        '--target',
+        proxy.url,
+        '--state',
+        state,
+        '--out',
+        join(dir, 'w1'),
+      ],
       { cwd: dir, env },
     );
     expect(w1.code, w1.stderr).toBe(0);
@@ -42,8 +57,19 @@ describe('a sync run killed in its archive phase', () => {
 
     // Week 2: the first 30 left; archived 10 a chunk. Killed once the second chunk was applied.
     const week2 = writeStaff(dir, 'week2.csv', 30, 60);
-    const run = { pipeline: 'generic', inputs: [week2], target: proxy.url, stateDir: state, sync: 'hr', maxArchive: '50%', chunkSize: 10 };
-    const killed = await runHooked({ run: { ...run, outDir: join(dir, 'killed') }, killAt: 'sync-archived:2' }, { cwd: dir, env });
+    const run = {
+      pipeline: 'generic',
+      inputs: [week2],
+      target: proxy.url,
+      stateDir: state,
+      sync: 'hr',
+      maxArchive: '50%',
+      chunkSize: 10,
+    };
+    const killed = await runHooked(
+      { run: { ...run, outDir: join(dir, 'killed') }, killAt: 'sync-archived:2' },
+      { cwd: dir, env },
+    );
     expect(killed.signal, `${killed.code} ${killed.stderr} ${killed.stdout}`).toBe('SIGKILL');
     // Week 1 archived nothing: every archive the proxy saw so far is the killed run's.
     const sentByKilled = archivesSent(proxy.bodies);
@@ -51,11 +77,30 @@ describe('a sync run killed in its archive phase', () => {
     const writesBefore = proxy.bodies.length;
 
     const again = await runCli(
-      ['run', 'generic', week2, '--sync', 'hr', '--max-archive', '50%', '--chunk-size', '10', '--target', proxy.url, '--state', state, '--out', join(dir, 'again')],
+      [
+        'run',
+        'generic',
+        week2,
+        '--sync',
+        'hr',
+        '--max-archive',
+        '50%',
+        '--chunk-size',
+        '10',
+        '--target',
+        proxy.url,
+        '--state',
+        state,
+        '--out',
+        join(dir, 'again'),
+      ],
       { cwd: dir, env },
     );
     expect(again.code, again.stderr).toBe(0);
-    expect(readReport(join(dir, 'again'))).toMatchObject({ totals: { unchanged: 30 }, sync: { archived: 20 } });
+    expect(readReport(join(dir, 'again'))).toMatchObject({
+      totals: { unchanged: 30 },
+      sync: { archived: 20 },
+    });
     // The rerun sent archives only: the chunk whose answer the ledger never recorded, and the last one.
     const rerun = proxy.bodies.slice(writesBefore).filter((b) => b.method !== 'GET');
     expect(rerun.every((b) => b.method === 'PUT' && b.path === '/v1/contacts/')).toBe(true);

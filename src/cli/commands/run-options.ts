@@ -78,7 +78,8 @@ export const withLoadFlags = <T>(yargs: Argv<T>) =>
     })
     .option('max-archive', {
       type: 'string',
-      describe: 'with --sync: most contacts one run may archive, N or P% (default 10% of the scope, at least 5)',
+      describe:
+        'with --sync: most contacts one run may archive, N or P% (default 10% of the scope, at least 5)',
     })
     .option('legacy-target', {
       type: 'string',

@@ -75,6 +75,8 @@ describe('--max-archive', () => {
     expect(() => checkArchiveGuard({ scope: 'hr', archives: 6, active: 20, threshold: undefined })).toThrow(
       /sync scope "hr": this run would archive 6 of 20 contacts, more than --max-archive 10% \(at least 5\) allows \(5\)/,
     );
-    expect(() => checkArchiveGuard({ scope: 'hr', archives: 5, active: 20, threshold: undefined })).not.toThrow();
+    expect(() =>
+      checkArchiveGuard({ scope: 'hr', archives: 5, active: 20, threshold: undefined }),
+    ).not.toThrow();
   });
 });
