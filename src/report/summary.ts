@@ -44,6 +44,7 @@ export const formatSummary = (
   if (totals.pending > 0 && !report.dryRun) {
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
+  if (report.sync) lines.push(syncLine(report.sync, verb));
   lines.push(...inputNotes(report));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
@@ -114,3 +115,8 @@ const inputNotes = (report: RunReport): string[] => {
   }
   return lines;
 };
+
+/** `--sync`: what the run did to the scope's contacts beyond its creates and updates. */
+const syncLine = (sync: NonNullable<RunReport['sync']>, verb: string): string =>
+  `  sync ${sync.scope}: ${verb}archived ${n(sync.archived)}, ${verb}unarchived ${n(sync.unarchived)}, ` +
+  `values ${verb}removed ${n(sync.valuesRemoved)}, fields ${verb}cleared ${n(sync.fieldsCleared)}`;

@@ -122,6 +122,11 @@ export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly st
     );
   }
   const result = runSettingsSchema.safeParse(settings);
+  if (result.success && result.data.maxArchive !== undefined && result.data.sync === undefined) {
+    throw new ImportError('config_invalid', 'option maxArchive: --max-archive needs --sync NAME', {
+      field: 'maxArchive',
+    });
+  }
   if (result.success) {
     Object.freeze(result.data.inputs);
     Object.freeze(result.data.maxRejects);
