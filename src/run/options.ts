@@ -2,37 +2,30 @@ import { z } from 'zod';
 import { ImportError } from '../core/errors/index.js';
 import { isSupportedRegion } from '../normalize/index.js';
 import { nearest } from '../core/nearest.js';
-import { parseMaxArchive, type ArchiveThreshold } from '../sync/index.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from './defaults.js';
 
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
 export type RejectThreshold = { count: number } | { percent: number };
 
-const maxRejectsSchema = z.union([
-  z
-    .number()
-    .int()
-    .min(0)
-    .transform((count): RejectThreshold => ({ count })),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?%?$/, 'expected a whole number or a percentage such as 5%')
-    .transform((text): RejectThreshold =>
-      text.endsWith('%') ? { percent: Number(text.slice(0, -1)) } : { count: Number(text) },
-    ),
-]);
+/** `N` or `P%` (a flag's text, or a number from a library caller): a count or a share. */
+const countOrPercent = (pattern: RegExp, example: string) =>
+  z.union([
+    z
+      .number()
+      .int()
+      .min(0)
+      .transform((count): RejectThreshold => ({ count })),
+    z
+      .string()
+      .regex(pattern, `expected a whole number or a percentage such as ${example}`)
+      .transform((text): RejectThreshold =>
+        text.endsWith('%') ? { percent: Number(text.slice(0, -1)) } : { count: Number(text) },
+      ),
+  ]);
 
-const maxArchiveSchema = z.union([
-  z
-    .number()
-    .int()
-    .min(0)
-    .transform((count): ArchiveThreshold => ({ count })),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?%$|^\d+$/, 'expected a whole number or a percentage such as 10%')
-    .transform((text): ArchiveThreshold => parseMaxArchive(text)),
-]);
+const maxRejectsSchema = countOrPercent(/^\d+(\.\d+)?%?$/, '5%');
+/** An archive count is whole; a share may have decimals. */
+const maxArchiveSchema = countOrPercent(/^\d+(\.\d+)?%$|^\d+$/, '10%');
 
 /** DESIGN.md "Request size": the default body limit (defaults.ts). */
 export const DEFAULT_MAX_BODY_BYTES = RUN_DEFAULTS.maxBodyBytes;

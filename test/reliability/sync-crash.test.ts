@@ -35,23 +35,25 @@ describe('a sync run killed in its archive phase', () => {
     t.closeLater(() => proxy.close());
     const state = join(dir, 'state');
     const env = { CONTACT_IMPORT_API_KEY: svc.key };
-    const week1 = writeStaff(dir, 'week1.csv', 0, 60);
-    const w1 = await runCli(
-      [
-        'run',
-        'generic',
-        week1,
-        '--sync',
-        'hr',
-        '--target',
-        proxy.url,
-        '--state',
-        state,
-        '--out',
-        join(dir, 'w1'),
-      ],
-      { cwd: dir, env },
-    );
+    const syncRun = (file: string, out: string, extra: string[] = []) =>
+      runCli(
+        [
+          'run',
+          'generic',
+          file,
+          '--sync',
+          'hr',
+          ...extra,
+          '--target',
+          proxy.url,
+          '--state',
+          state,
+          '--out',
+          join(dir, out),
+        ],
+        { cwd: dir, env },
+      );
+    const w1 = await syncRun(writeStaff(dir, 'week1.csv', 0, 60), 'w1');
     expect(w1.code, w1.stderr).toBe(0);
     const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, c]));
 
@@ -76,26 +78,7 @@ describe('a sync run killed in its archive phase', () => {
     expect(sentByKilled).toHaveLength(20);
     const writesBefore = proxy.bodies.length;
 
-    const again = await runCli(
-      [
-        'run',
-        'generic',
-        week2,
-        '--sync',
-        'hr',
-        '--max-archive',
-        '50%',
-        '--chunk-size',
-        '10',
-        '--target',
-        proxy.url,
-        '--state',
-        state,
-        '--out',
-        join(dir, 'again'),
-      ],
-      { cwd: dir, env },
-    );
+    const again = await syncRun(week2, 'again', ['--max-archive', '50%', '--chunk-size', '10']);
     expect(again.code, again.stderr).toBe(0);
     expect(readReport(join(dir, 'again'))).toMatchObject({
       totals: { unchanged: 30 },
