@@ -42,7 +42,7 @@ const secondEmails = async (svc: TestService): Promise<number> =>
     c.contact_emails.some((e) => e.email.includes('.second@')),
   ).length;
 
-describe('E11 for sync removals: --legacy-target and --legacy-auth-header', () => {
+describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { timeout: 180_000 }, () => {
   it('sends E11 to --legacy-target and everything else to --target', async () => {
     const svc = await t.start();
     const dir = t.dir();

@@ -274,5 +274,5 @@ describe('run --sync: four weekly exports in a row', () => {
 
     // Contacts outside the scope were never touched by any of it.
     expect(await outside()).toEqual(untouched);
-  });
+  }, 300_000);
 });

@@ -27,7 +27,7 @@ const archivesSent = (bodies: { method: string; path: string; body: Buffer }[]):
     .filter((e) => e.data.is_archived === true)
     .map((e) => e.contactId);
 
-describe('a sync run killed in its archive phase', () => {
+describe('a sync run killed in its archive phase', { timeout: 180_000 }, () => {
   it('is finished by the same command: every archive applied and journaled once, nothing else touched', async () => {
     const svc = await t.start();
     const dir = t.dir();
