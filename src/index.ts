@@ -1,5 +1,6 @@
 /** contact-import as a library: the same core the command line is a thin layer over. */
 export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './run/run.js';
+export { listRuns, type RunListing } from './run/runs-list.js';
 export type { RunHooks, RunStep } from './run/hooks.js';
 export {
   undoRun,

@@ -96,6 +96,7 @@ export function createCaller(clientOptions: ClientOptions): Caller {
             ...(headers ? { headers } : {}),
             ...(signal ? { signal } : {}),
             ...(policy.timeoutMs !== undefined ? { timeoutMs: policy.timeoutMs } : {}),
+            ...(endpoint.base ? { base: endpoint.base } : {}),
             onSent: () => {
               counter.count(key, 'sent');
               if (attemptNumber > 1) counter.count(key, 'retried');

@@ -39,6 +39,8 @@ export interface Endpoint<
   /** The route as API.md writes it, ids as `{id}`: also the key of the per-endpoint counts. */
   route: string;
   retry: RetryClass;
+  /** `legacy`: the older endpoint, under `{legacy_base_url}` (E11); absent: under the target. */
+  base?: 'legacy';
   /**
    * The body the service accepts, from the schemas it validates with: it types `parts`' body. The
    * client does not validate bodies itself (records are validated before they are staged, and the

@@ -177,6 +177,7 @@ export const API_ENDPOINTS = {
   legacyUpdateContact: defineEndpoint({
     method: 'PUT',
     route: '/api/rest/contacts/{id}',
+    base: 'legacy',
     retry: 'update',
     request: legacyUpdateBodySchema,
     response: contactAnswer,

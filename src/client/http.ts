@@ -31,6 +31,8 @@ export interface HttpRequest {
   onSent?: () => void;
   /** Replaces the transport's base timeout for this request (the start probe). */
   timeoutMs?: number;
+  /** `legacy`: E11, sent to the legacy origin with its own authentication header. */
+  base?: 'legacy';
 }
 
 export interface HttpResponse {
@@ -64,6 +66,14 @@ export interface TransportOptions {
   stopWaiting?: AbortSignal;
   /** Told before each pace or gate wait, with its length. */
   onWait?: (ms: number) => void;
+  /** Where E11 goes (`--legacy-target`) and the header its key goes in (`--legacy-auth-header`). */
+  legacy?: LegacyTarget;
+}
+
+/** E11's origin, and the header that carries the key bare instead of `Authorization: Bearer`. */
+export interface LegacyTarget {
+  origin: string;
+  authHeader?: string;
 }
 
 export interface Transport {
@@ -91,14 +101,18 @@ export function createTransport(options: TransportOptions): Transport {
   });
   const agent = createAgent(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
-  const authorization = `Bearer ${options.apiKey}`;
+  const authorization = { authorization: `Bearer ${options.apiKey}` };
+  const legacyAuthorization = options.legacy?.authHeader
+    ? { [options.legacy.authHeader.toLowerCase()]: options.apiKey }
+    : authorization;
   const pacer = pacerOf(options);
 
   async function sendNow(req: HttpRequest): Promise<HttpResponse> {
     const ctx = context(req.method, req.path);
     if (req.signal?.aborted) throw errorFromTransport(ctx, 'aborted', req.signal.reason, options.timeoutMs);
     const body = req.bodyJson ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
-    const headers = headersOf(req, authorization, body !== undefined);
+    const legacy = req.base === 'legacy';
+    const headers = headersOf(req, legacy ? legacyAuthorization : authorization, body !== undefined);
     // Serialized before the pace: the start the pacer counts is then close to the real send.
     const start = pacer ? await pacedStart(pacer, req, ctx, options) : undefined;
     // The timeout starts once the attempt does: waiting at the gate is not the service's delay.
@@ -107,7 +121,8 @@ export function createTransport(options: TransportOptions): Transport {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
       req.onSent?.();
-      const response = await request(origin + req.path + queryString(req.query), {
+      const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
+      const response = await request(base + req.path + queryString(req.query), {
         dispatcher: agent,
         method: req.method,
         headers,
@@ -193,11 +208,15 @@ const createAgent = (options: TransportOptions): Agent =>
     connect: { timeout: options.connectTimeoutMs },
   });
 
-const headersOf = (req: HttpRequest, authorization: string, json: boolean): Record<string, string> => ({
+const headersOf = (
+  req: HttpRequest,
+  authorization: Record<string, string>,
+  json: boolean,
+): Record<string, string> => ({
   accept: 'application/json',
   'user-agent': 'contact-import',
   ...req.headers,
-  authorization,
+  ...authorization,
   ...(json ? { 'content-type': 'application/json' } : {}),
 });
 

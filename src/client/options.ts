@@ -28,6 +28,7 @@ export type ResolvedClientOptions = Required<
 > &
   Pick<ClientOptions, 'signal' | 'stopWaiting' | 'onRetry' | 'onWait' | 'random' | 'pacing'> & {
     baseUrl: string;
+    legacy?: { origin: string; authHeader?: string };
   };
 
 /** Every option checked once, with its default; errors name the option and what it expected. */
@@ -72,5 +73,23 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     ...(options.onWait ? { onWait: options.onWait } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.pacing !== undefined ? { pacing: options.pacing } : {}),
+    ...(options.legacy ? { legacy: legacyOf(options.legacy) } : {}),
   };
 }
+
+/** A header name as HTTP allows one (RFC 9110 token); the key must not go out in anything else. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const legacyOf = (
+  legacy: NonNullable<ClientOptions['legacy']>,
+): { origin: string; authHeader?: string } | undefined => {
+  if (legacy.authHeader !== undefined && !HEADER_NAME.test(legacy.authHeader))
+    throw new TypeError(
+      `Client option legacy.authHeader is "${legacy.authHeader}"; expected an HTTP header name.`,
+    );
+  if (legacy.baseUrl === undefined && legacy.authHeader === undefined) return undefined;
+  return {
+    origin: legacy.baseUrl !== undefined ? parseTargetUrl(legacy.baseUrl).url : '',
+    ...(legacy.authHeader !== undefined ? { authHeader: legacy.authHeader } : {}),
+  };
+};

@@ -94,6 +94,11 @@ export interface ClientOptions {
    * are spaced to stay just under the rate the 429 revealed. `false` turns this off. Default on.
    */
   pacing?: PacingOptions | false;
+  /**
+   * E11's `{legacy_base_url}` (`--legacy-target`; default `baseUrl`) and the header that carries
+   * the key there instead of `Authorization: Bearer` (`--legacy-auth-header`).
+   */
+  legacy?: { baseUrl?: string; authHeader?: string };
 }
 
 export interface CallOptions {

@@ -173,3 +173,14 @@ const nearestColumn = (column: string, candidates: string[]): string | undefined
     return other === wanted || other.endsWith(wanted) || other.startsWith(wanted);
   });
 };
+
+/**
+ * The contact fields (`fields.*` of the pipeline) a header has a column for: what an empty cell
+ * of that header can clear on the target in a sync run (a dropped column clears nothing).
+ */
+export const fieldsInHeader = (pipeline: Pipeline, header: readonly string[]): string[] => {
+  const index = new ColumnIndex(header);
+  return references(pipeline)
+    .filter((ref) => ref.target.startsWith('fields.') && ref.columns.some((c) => matches(c, index)))
+    .map((ref) => ref.target.slice('fields.'.length));
+};

@@ -3,4 +3,4 @@ export type { Pipeline, PipelineSummary } from './pipeline.js';
 export { BUILTIN_DIR, listPipelines, loadPipeline, parsePipeline } from './load.js';
 export { createRowMapper, type RowMapper } from './row-mapper.js';
 export { MAPPABLE_FIELDS, pipelineFileSchema, type PipelineFile } from './schema.js';
-export { unusedColumns, type UnusedColumns } from './header-check.js';
+export { fieldsInHeader, unusedColumns, type UnusedColumns } from './header-check.js';

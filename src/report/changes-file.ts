@@ -35,7 +35,15 @@ export class ChangesFile {
     for (const row of rows) {
       this.total += 1;
       if (this.sample.length < MAX_CHANGE_ROWS) this.sample.push(row);
-      const cells = [row.file, String(row.row), row.contactId, row.field, row.old, row.new];
+      // Row 0: the change belongs to no record (a sync run's archive); its file and row stay empty.
+      const cells = [
+        row.file,
+        row.row === 0 ? '' : String(row.row),
+        row.contactId,
+        row.field,
+        row.old,
+        row.new,
+      ];
       this.batch.push(stringify([cells.map(escapeFormula)]));
       if (this.batch.length >= BATCH) this.flush();
     }

@@ -54,6 +54,14 @@ export interface RunReport {
    * `changed` it knew them and their write changed (their current values were looked up).
    */
   searched?: { unknown: number; changed: number };
+  /** `run --sync NAME`: what the run did (a dry run: would do) to the scope's contacts. */
+  sync?: {
+    scope: string;
+    archived: number;
+    unarchived: number;
+    valuesRemoved: number;
+    fieldsCleared: number;
+  };
   /** One sentence: why the run ended with its exit code (the summary's `Exit N:` line). */
   exitReason?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */

@@ -47,6 +47,7 @@ export const formatSummary = (
     const read = report.readingStopped ? ' of the records read' : '';
     lines.push(`  ${n(totals.pending)}${read} not sent yet: run the same command to continue`);
   }
+  if (report.sync) lines.push(syncLine(report.sync, verb));
   lines.push(...inputNotes(report));
   if (report.status !== 'aborted') lines.push(...droppedColumnLines(report.inputs));
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
@@ -128,3 +129,7 @@ export const readingStoppedText = ({ file, row }: { file: string; row: number })
   row > 0
     ? `reading stopped at row ${n(row)} of ${file}; the rest was not read`
     : `reading stopped before ${file}; it and the inputs after it were not read`;
+/** `--sync`: what the run did to the scope's contacts beyond its creates and updates. */
+const syncLine = (sync: NonNullable<RunReport['sync']>, verb: string): string =>
+  `  sync ${sync.scope}: ${verb}archived ${n(sync.archived)}, ${verb}unarchived ${n(sync.unarchived)}, ` +
+  `values ${verb}removed ${n(sync.valuesRemoved)}, fields ${verb}cleared ${n(sync.fieldsCleared)}`;

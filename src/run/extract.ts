@@ -1,5 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { createRowMapper, unusedColumns, type Pipeline, type UnusedColumns } from '../mapping/index.js';
+import {
+  createRowMapper,
+  fieldsInHeader,
+  unusedColumns,
+  type Pipeline,
+  type UnusedColumns,
+} from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
 import type { InputInfo, Issue, OpenedSource, SourceRow } from '../core/types.js';
@@ -47,6 +53,8 @@ export interface ExtractContext extends ExtractSinks {
   opened?: InputInfo[];
   /** Set when a stop ended reading early: the last row read (0: none) of the input it stopped in. */
   stoppedAt?: { file: string; row: number };
+  /** Filled with the contact fields each input's header has a column for, by input index (sync). */
+  headerFields?: Map<number, string[]>;
 }
 
 /** Bytes read so far, for progress: the inputs done, the one being read, and the total when known. */
@@ -118,6 +126,7 @@ const extractInput = async (
   // (a normalize worker, a thread of its own, builds its own from the setup).
   const mapper = createRowMapper(pipeline, source.header, setup.file, source.headerLine ?? 0);
   noteHeader(ctx.outputs, pipeline, source, mapper.headerIssues);
+  if (source.header !== undefined) ctx.headerFields?.set(input, fieldsInHeader(pipeline, source.header));
   // Batches bounded by rows and size go to the workers in read order and are settled in that
   // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
   // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.

@@ -22,6 +22,8 @@ export interface DefinitionInput {
   match: string;
   /** `--max-body-bytes` when set: it decides which records are `record_too_large`. */
   maxBodyBytes?: number;
+  /** `--sync NAME`: a sync run reuses only a run of the same scope. */
+  sync?: string;
 }
 
 const sha256File = async (path: string, signal?: AbortSignal): Promise<string> => {
@@ -120,6 +122,7 @@ export const definitionFingerprint = (input: DefinitionInput): string | undefine
     match: input.match,
     // Only when given, so the fingerprints of runs before the option existed still match.
     ...(input.maxBodyBytes !== undefined ? { maxBodyBytes: input.maxBodyBytes } : {}),
+    ...(input.sync !== undefined ? { sync: input.sync } : {}),
   });
   return createHash('sha256')
     .update(text ?? '')

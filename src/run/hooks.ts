@@ -1,7 +1,8 @@
 import type { LoadStep, StepHook } from '../load/steps.js';
+import type { SyncStep } from '../sync/index.js';
 
 /** The steps a run passes (load/steps.ts), and `read`: the reader reported progress (every 1,024 records, and at each input's end). */
-export type RunStep = 'read' | LoadStep;
+export type RunStep = 'read' | LoadStep | SyncStep;
 
 /**
  * Hooks a caller of `runImport` injects to observe a run at exact places; the command line never

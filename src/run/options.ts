@@ -7,19 +7,25 @@ import { RUN_BOUNDS, RUN_DEFAULTS } from './defaults.js';
 /** `--max-rejects N` or `N%`: how many rejected + failed records a run may have and still exit 0. */
 export type RejectThreshold = { count: number } | { percent: number };
 
-const maxRejectsSchema = z.union([
-  z
-    .number()
-    .int()
-    .min(0)
-    .transform((count): RejectThreshold => ({ count })),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?%?$/, 'expected a whole number or a percentage such as 5%')
-    .transform((text): RejectThreshold =>
-      text.endsWith('%') ? { percent: Number(text.slice(0, -1)) } : { count: Number(text) },
-    ),
-]);
+/** `N` or `P%` (a flag's text, or a number from a library caller): a count or a share. */
+const countOrPercent = (pattern: RegExp, example: string) =>
+  z.union([
+    z
+      .number()
+      .int()
+      .min(0)
+      .transform((count): RejectThreshold => ({ count })),
+    z
+      .string()
+      .regex(pattern, `expected a whole number or a percentage such as ${example}`)
+      .transform((text): RejectThreshold =>
+        text.endsWith('%') ? { percent: Number(text.slice(0, -1)) } : { count: Number(text) },
+      ),
+  ]);
+
+const maxRejectsSchema = countOrPercent(/^\d+(\.\d+)?%?$/, '5%');
+/** An archive count is whole; a share may have decimals. */
+const maxArchiveSchema = countOrPercent(/^\d+(\.\d+)?%$|^\d+$/, '10%');
 
 /** DESIGN.md "Request size": the default body limit (defaults.ts). */
 export const DEFAULT_MAX_BODY_BYTES = RUN_DEFAULTS.maxBodyBytes;
@@ -80,6 +86,13 @@ export const runSettingsSchema = z
       .optional(),
     maxRejects: maxRejectsSchema.prefault(RUN_DEFAULTS.maxRejects),
     strict: z.boolean().default(RUN_DEFAULTS.strict),
+    /** `--sync NAME`: the inputs are the truth for the contacts of sync scope NAME (src/sync/). */
+    sync: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected a name of letters, digits, . _ - (up to 64)')
+      .optional(),
+    /** `--max-archive N|P%`: the most contacts one sync run may archive (default 10%, at least 5). */
+    maxArchive: maxArchiveSchema.optional(),
     /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
     reread: z.boolean().default(RUN_DEFAULTS.reread),
   })
@@ -109,9 +122,15 @@ export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly st
     );
   }
   const result = runSettingsSchema.safeParse(settings);
+  if (result.success && result.data.maxArchive !== undefined && result.data.sync === undefined) {
+    throw new ImportError('config_invalid', 'option maxArchive: --max-archive needs --sync NAME', {
+      field: 'maxArchive',
+    });
+  }
   if (result.success) {
     Object.freeze(result.data.inputs);
     Object.freeze(result.data.maxRejects);
+    if (result.data.maxArchive) Object.freeze(result.data.maxArchive);
     return Object.freeze(result.data);
   }
   const issue = result.error.issues[0]!;

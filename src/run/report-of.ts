@@ -25,6 +25,7 @@ import {
   type RunFrame,
   type ShortcutResult,
 } from './stages.js';
+import type { SyncResult } from './sync-stage.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = {
@@ -56,6 +57,7 @@ export interface StageResults {
   load?: LoadResult;
   /** Closing and writing the run's files (issues.csv, rejected files, changes.csv, report.html). */
   outputs?: { error?: unknown };
+  sync?: SyncResult;
 }
 
 /** How the run ended: the first stage error stops it (aborted), a stop signal interrupts it. */
@@ -63,7 +65,7 @@ export const endOf = (
   stages: StageResults,
   signal: AbortSignal | undefined,
 ): { status: RunStatus; failure?: ImportError } => {
-  const error = [stages.open, stages.shortcut, stages.extract, stages.load, stages.outputs].find(
+  const error = [stages.open, stages.shortcut, stages.extract, stages.sync, stages.load, stages.outputs].find(
     (stage) => stage?.error !== undefined,
   )?.error;
   if (error === undefined) return { status: signal?.aborted ? 'interrupted' : 'completed' };
@@ -139,6 +141,7 @@ export const buildRunReport = (
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
     ...(outcome?.searched ? { searched: outcome.searched } : {}),
     ...(stages.extract?.stoppedAt ? { readingStopped: stages.extract.stoppedAt } : {}),
+    ...(stages.sync?.counts ? { sync: stages.sync.counts } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

@@ -194,6 +194,7 @@ const definitionOf = (
           ...(settings.maxBodyBytes !== DEFAULT_MAX_BODY_BYTES
             ? { maxBodyBytes: settings.maxBodyBytes }
             : {}),
+          ...(settings.sync !== undefined ? { sync: settings.sync } : {}),
         }),
       };
 
@@ -262,7 +263,7 @@ const stopSampling = (
 
 /** The command layer prints the one clear line; the log keeps the detail at info. */
 const logEnd = (run: RunFrame, stages: StageResults): void => {
-  const stopped = [stages.open, stages.shortcut, stages.extract, stages.load].some(
+  const stopped = [stages.open, stages.shortcut, stages.extract, stages.sync, stages.load].some(
     (s) => s?.error !== undefined,
   );
   if (!stopped) return;

@@ -16,6 +16,7 @@ import { applyShortcut, decideShortcut, type PreviousRun, type ShortcutOutcome }
 import { connectTarget, type ConnectedTarget } from './target.js';
 import { inTargetTurn } from './target-turn.js';
 import type { RunOptions } from './run-types.js';
+import { syncApplyStage, syncPlanStage, type SyncResult } from './sync-stage.js';
 
 /** What every stage knows of the run it is part of. */
 export interface RunFrame {
@@ -116,6 +117,8 @@ export interface ExtractResult extends StageResult {
   countOnly: boolean;
   /** A stop ended reading early: where (extract.ts). */
   stoppedAt?: { file: string; row: number };
+  /** The contact fields each input's header has a column for, by input index (sync clears). */
+  headerFields: Map<number, string[]>;
 }
 
 export interface LoadResult extends StageResult {
@@ -166,6 +169,8 @@ export const openStage = async (run: RunFrame): Promise<OpenResult> => {
         inputs: settings.inputs,
         dryRun: settings.dryRun,
         startedAt: run.started.toISOString(),
+        outDir: run.outDir,
+        ...(settings.sync !== undefined ? { sync: settings.sync } : {}),
       });
     }
     run.log?.info(
@@ -207,10 +212,12 @@ export const extractAndLoadStages = async (
   run: RunFrame,
   opened: Opened,
   progress: { onRead: OnRead; onLoad: OnLoad; onReadEnd: () => void },
-): Promise<{ extract: ExtractResult; load?: LoadResult }> => {
+): Promise<{ extract: ExtractResult; load?: LoadResult; sync?: SyncResult }> => {
   const extract = prepareExtract(run, opened);
   const { settings } = run;
+  // A sync run reads its inputs whole before it sends anything: its guard needs all of them.
   const follows =
+    settings.sync === undefined &&
     !settings.dryRun &&
     opened.target.client !== undefined &&
     opened.ledger !== undefined &&
@@ -220,7 +227,11 @@ export const extractAndLoadStages = async (
     await extractInto(run, opened, extract, progress.onRead);
     progress.onReadEnd();
     if (extract.error !== undefined) return { extract };
-    return { extract, load: await loadStage(run, opened, extract, progress.onLoad) };
+    const sync = syncPlanStage(run, opened, extract);
+    if (sync?.error !== undefined) return { extract, sync };
+    const load = await loadStage(run, opened, extract, progress.onLoad);
+    if (sync) await syncApplyStage(run, opened, extract, load, sync);
+    return { extract, load, ...(sync ? { sync } : {}) };
   }
   const readingFailed = new AbortController();
   let readingEnded!: (ok: boolean) => void;
@@ -265,6 +276,7 @@ const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
     references: new References(),
     outputs: new RunOutputs(run.outDir, settings.inputs.length),
     countOnly,
+    headerFields: new Map(),
   };
 };
 
@@ -283,6 +295,7 @@ const extractInto = async (
     references: result.references,
     totals: result.counts,
     opened: result.inputs,
+    headerFields: result.headerFields,
   };
   try {
     await extract(
@@ -323,7 +336,7 @@ const loadStage = async (
   const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
   const result: LoadResult = { counts: emptyLoadCounts() };
   // Only a target's answers show a contact's values: without one there is nothing to compare.
-  if (target.client && !extracted.countOnly)
+  if ((target.client || settings.sync !== undefined) && !extracted.countOnly)
     result.changes = new ChangesFile(join(run.outDir, 'changes.csv'));
   const { changes } = result;
   try {

@@ -42,6 +42,8 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
   /** Counts requests in flight, for the process that started the service. */
   traffic?: Traffic;
+  /** E11 (`/api/rest/`) reads the key bare from this header instead of `Authorization: Bearer`. */
+  legacyAuthHeader?: string;
 }
 
 /** Requests being handled now and the most at once so far (what a client's concurrency reached). */
@@ -88,10 +90,18 @@ function countTraffic(app: FastifyInstance, traffic: Traffic): void {
   });
 }
 
+/** The `Authorization` value a request authenticates with: E11's own header when it has one. */
+const authorizationOf = (request: FastifyRequest, legacyHeader: string | undefined): string | undefined => {
+  if (legacyHeader === undefined || !request.url.startsWith('/api/rest/'))
+    return request.headers.authorization;
+  const value = request.headers[legacyHeader.toLowerCase()];
+  return typeof value === 'string' ? `Bearer ${value}` : undefined;
+};
+
 /** Authenticates (401), then rate limit (429) and fail-rate (503), all before the body is read. */
 function guardRequests(app: FastifyInstance, options: AppOptions): void {
   app.addHook('onRequest', async (request) => {
-    const userId = options.keys.resolve(request.headers.authorization);
+    const userId = options.keys.resolve(authorizationOf(request, options.legacyAuthHeader));
     if (userId === undefined) throw unauthorized();
     request.userId = userId;
     const retryAfter = options.faults.rateLimited(userId);

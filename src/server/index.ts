@@ -41,6 +41,8 @@ export interface LocalServiceOptions {
   idempotency?: boolean;
   /** Told about every unexpected error (answered 500); the service never logs by itself. */
   onInternalError?: (error: unknown) => void;
+  /** E11 takes the key bare in this header instead of `Authorization: Bearer` (a legacy gateway). */
+  legacyAuthHeader?: string;
 }
 
 export interface LocalService {
@@ -135,6 +137,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
       bodyTimeoutMs: options.bodyTimeoutMs,
       idempotency: options.idempotency,
+      ...(options.legacyAuthHeader ? { legacyAuthHeader: options.legacyAuthHeader } : {}),
     });
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const { port } = app.server.address() as AddressInfo;

@@ -34,7 +34,16 @@ export type {
   EffectKind,
   RunEffect,
   StoredRun,
+  StoredRunRow,
   UndoMark,
   UndoOutcome,
   UpdateEffect,
 } from './types.js';
+export {
+  SyncLedger,
+  type SentValues,
+  type StoredSyncEffect,
+  type SyncEffect,
+  type SyncEffectKind,
+  type SyncMember,
+} from './sync-ledger.js';

@@ -181,6 +181,39 @@ const SCHEMA_V8 = `
   );
 `;
 
+/**
+ * v9: sync scopes (`run --sync NAME`). A contact belongs to at most one scope of a ledger scope
+ * (the first sync run that created or matched it); `sent` is what the last sync run sent for it
+ * (its e-mails, phones and scalar fields), the base the next run's removals and clears are found
+ * against. `sync_effects` journals what a sync run archived, unarchived, removed and cleared, for
+ * `undo`; apart from run_effects because one contact may be both updated and cleared by one run.
+ */
+const SCHEMA_V9 = `
+  CREATE TABLE sync_members (
+    scope_id   TEXT NOT NULL,
+    sync       TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    key        TEXT NOT NULL,      -- identity key when it joined
+    sent       TEXT NOT NULL,      -- JSON SentValues (src/state/sync-ledger.ts)
+    archived   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (scope_id, contact_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX sync_members_by_scope ON sync_members (scope_id, sync, key);
+  CREATE TABLE sync_effects (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     TEXT NOT NULL,
+    scope_id   TEXT NOT NULL,
+    sync       TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,      -- archived | unarchived | removed | cleared
+    detail     TEXT NOT NULL,      -- JSON: the field and the value it held
+    undo       TEXT                -- JSON once an undo settled it
+  );
+  CREATE INDEX sync_effects_by_run ON sync_effects (run_id);
+  ALTER TABLE runs ADD COLUMN sync TEXT;     -- the run's sync scope, NULL without --sync
+  ALTER TABLE runs ADD COLUMN out_dir TEXT;  -- the run's folder (report.json), for contact-import runs
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -193,6 +226,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V6),
   (db) => db.exec(SCHEMA_V7),
   (db) => db.exec(SCHEMA_V8),
+  (db) => db.exec(SCHEMA_V9),
 ];
 
 /**

@@ -5,6 +5,7 @@ import { describeIoProblem, ImportError } from '../core/errors/index.js';
 import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
 import { migrate } from './migrations.js';
 import { guarded } from './sqlite-errors.js';
+import { settleSyncEffects, syncEffectsOf, SyncLedger, type StoredSyncEffect } from './sync-ledger.js';
 import type {
   Ledger,
   LedgerScope,
@@ -14,6 +15,7 @@ import type {
   RunStart,
   RunSummary,
   StoredRun,
+  StoredRunRow,
 } from './types.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
@@ -98,8 +100,8 @@ class SqliteLedger implements Ledger {
   ) {
     this.statements = new ScopeStatements(db);
     this.insertRun = db.prepare(
-      `INSERT INTO runs (run_id, scope_id, pipeline, inputs, dry_run, status, started_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+      `INSERT INTO runs (run_id, scope_id, pipeline, inputs, dry_run, status, started_at, sync, out_dir)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
     );
     this.updateRun = db.prepare(
       'UPDATE runs SET status = ?, finished_at = ?, report = ?, snapshot = ? WHERE run_id = ?',
@@ -161,6 +163,8 @@ class SqliteLedger implements Ledger {
         JSON.stringify(run.inputs),
         run.dryRun ? 1 : 0,
         run.startedAt,
+        run.sync ?? null,
+        run.outDir ?? null,
       );
     });
   }
@@ -213,6 +217,53 @@ class SqliteLedger implements Ledger {
         overlapped: row.overlapped === 1,
       };
     });
+  }
+
+  syncScope(scopeId: string, sync: string): SyncLedger {
+    return new SyncLedger(this.db, this.file, scopeId, sync);
+  }
+
+  syncEffects(runId: string): StoredSyncEffect[] {
+    return syncEffectsOf(this.db, this.file, runId);
+  }
+
+  settleSyncEffects(settled: readonly { seq: number; mark: unknown }[]): void {
+    if (settled.length > 0) settleSyncEffects(this.db, this.file, settled);
+  }
+
+  allRuns(): StoredRunRow[] {
+    return guarded(this.file, 'read runs', () =>
+      (
+        this.db
+          .prepare(
+            `SELECT run_id, pipeline, inputs, dry_run, status, started_at, finished_at, report, sync, out_dir
+             FROM runs ORDER BY started_at DESC, rowid DESC`,
+          )
+          .all() as {
+          run_id: string;
+          pipeline: string;
+          inputs: string;
+          dry_run: number;
+          status: string;
+          started_at: string;
+          finished_at: string | null;
+          report: string | null;
+          sync: string | null;
+          out_dir: string | null;
+        }[]
+      ).map((row) => ({
+        runId: row.run_id,
+        pipeline: row.pipeline,
+        inputs: (parseJson(row.inputs) as string[] | undefined) ?? [],
+        dryRun: row.dry_run === 1,
+        status: row.status,
+        startedAt: row.started_at,
+        ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+        ...(row.report === null ? {} : { report: parseJson(row.report) }),
+        ...(row.sync === null ? {} : { sync: row.sync }),
+        ...(row.out_dir === null ? {} : { outDir: row.out_dir }),
+      })),
+    );
   }
 
   close(): void {

@@ -88,6 +88,7 @@ export class ScopeStatements {
       'resolutions',
       'contact_identities',
       'contact_images',
+      'sync_members',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);

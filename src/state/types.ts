@@ -1,3 +1,4 @@
+import type { StoredSyncEffect, SyncLedger } from './sync-ledger.js';
 import type { IssueCount } from '../core/types.js';
 import type { Continuation } from './continuation.js';
 import type { ContactIdentities } from './identities.js';
@@ -49,6 +50,10 @@ export interface RunStart {
   dryRun: boolean;
   /** ISO 8601. */
   startedAt: string;
+  /** `run --sync NAME`: the sync scope. */
+  sync?: string;
+  /** The run's folder. */
+  outDir?: string;
 }
 
 /** One input file as a run found it: the path as given, its size in bytes, the sha256 of its bytes. */
@@ -222,8 +227,31 @@ export interface Ledger {
   lastLoadRun(scopeId: string): LoadRun | undefined;
   /** Any run by id, in any scope; undefined when the ledger has none. */
   findRun(runId: string): StoredRun | undefined;
+  /** Sync scope `sync` (`run --sync NAME`) of a ledger scope: its members and journal. */
+  syncScope(scopeId: string, sync: string): SyncLedger;
+  /** What sync runs did in run `runId`, in order (for `undo`). */
+  syncEffects(runId: string): StoredSyncEffect[];
+  /** Marks sync effects settled by an undo. */
+  settleSyncEffects(settled: readonly { seq: number; mark: unknown }[]): void;
+  /** Every run the ledger holds, in any scope, newest first (`contact-import runs`). */
+  allRuns(): StoredRunRow[];
   /** Closes the database; further calls throw. Closing twice is a no-op. */
   close(): void;
+}
+
+/** A run as the ledger holds it, for listing. */
+export interface StoredRunRow {
+  runId: string;
+  pipeline: string;
+  inputs: string[];
+  dryRun: boolean;
+  status: string;
+  startedAt: string;
+  finishedAt?: string;
+  /** report.json as stored; absent while it runs. */
+  report?: unknown;
+  sync?: string;
+  outDir?: string;
 }
 
 export interface OpenLedgerOptions {

@@ -1,3 +1,4 @@
+import type { SyncUndoCounts } from './sync-undo.js';
 import type { FieldCount, IssueCount } from '../core/types.js';
 import type { RunStatus } from '../report/run-report.js';
 import { baseModel } from '../report/html/run-model.js';
@@ -35,6 +36,8 @@ export interface UndoReport {
   requests: RequestCounts & { byEndpoint: Record<string, RequestCounts> };
   exitCode: number;
   exitReason: string;
+  /** The undo of a sync run: what it took back of the archives, removals and clears. */
+  sync?: SyncUndoCounts;
   error?: { code: string; message: string };
 }
 

@@ -26,6 +26,7 @@ import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js'
 import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
 import { lookUpContact } from './lookup.js';
 import { countOutcomes, issuesOf, restoredRows, undoOutcomeRow, type Tracked } from './outcome.js';
+import { undoSyncEffects } from './sync-undo.js';
 import { emptyUndoTotals, undoExitReason, undoModel, type UndoReport } from './report.js';
 
 export interface UndoOptions {
@@ -139,6 +140,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
   })).start();
   let status: RunStatus = 'completed';
   let failure: ImportError | undefined;
+  let sync: SyncUndo | undefined;
   ledger.startRun({
     runId,
     scopeId: stored.scopeId,
@@ -146,6 +148,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
     inputs: [stored.runId],
     dryRun: settings.dryRun,
     startedAt: ctx.started.toISOString(),
+    outDir: ctx.outDir,
   });
   log?.info({ runId, undoOf: stored.runId, effects: waiting.length }, 'undo started');
   try {
@@ -168,6 +171,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
       tracked.filter((t) => t.state === 'settled' && !t.decision.earlier),
     );
     await sendOpen(options, { ...ctx, scope, client }, tracked);
+    sync = await undoSyncOf(options, ctx, target, (t) => (target = t));
     if (options.signal?.aborted) status = 'interrupted';
   } catch (error) {
     status = options.signal?.aborted && !isImportError(error) ? 'interrupted' : 'aborted';
@@ -177,7 +181,40 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
     await target?.close();
   }
   const samples = sampler.stop();
-  return finish(options, ctx, { tracked, waiting, status, failure, target, samples });
+  return finish(options, ctx, {
+    tracked,
+    waiting,
+    status,
+    failure,
+    target,
+    samples,
+    ...(sync ? { sync } : {}),
+  });
+};
+
+type SyncUndo = NonNullable<Awaited<ReturnType<typeof undoSyncEffects>>>;
+
+/** What a sync run did beyond its loads (sync-undo.ts), taken back; connects when it must. */
+const undoSyncOf = async (
+  options: UndoOptions,
+  ctx: UndoContext,
+  connected: ConnectedTarget | undefined,
+  onConnect: (target: ConnectedTarget) => void,
+): Promise<SyncUndo | undefined> => {
+  const { ledger, stored, settings, runId } = ctx;
+  if (ledger.syncEffects(stored.runId).length === 0) return undefined;
+  let target = connected;
+  if (!target) onConnect((target = await connectFor(options, ctx)));
+  return undoSyncEffects({
+    ledger,
+    scopeId: stored.scopeId,
+    runId: stored.runId,
+    undoRunId: runId,
+    client: target.client,
+    dryRun: settings.dryRun,
+    chunkSize: settings.chunkSize,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 };
 
 /**
@@ -282,6 +319,7 @@ interface UndoEnd {
   failure: ImportError | undefined;
   target: ConnectedTarget | undefined;
   samples: ReturnType<ProgressSampler['stop']>;
+  sync?: SyncUndo;
 }
 
 /**
@@ -306,6 +344,8 @@ const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Pro
     };
     outcomes.add(undoOutcomeRow(open, ctx.settings.dryRun));
   }
+  run.sync?.issues.forEach((issue) => issues.add(issue));
+  changes.add(run.sync?.rows ?? []);
   await issues.close();
   changes.close();
   outcomes.close();
@@ -344,6 +384,8 @@ const undoReportOf = (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Und
   const totals = emptyUndoTotals();
   totals.read = run.waiting.length;
   countOutcomes(run.tracked, totals);
+  // A field set since the sync run cleared it is a conflict like any other.
+  totals.conflicts += run.sync?.counts.conflicts ?? 0;
   const finished = new Date();
   const effects = run.tracked.map((t) => t.decision.effect);
   const partial = {
@@ -364,6 +406,7 @@ const undoReportOf = (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Und
     },
     requests: run.target?.client?.stats() ?? { sent: 0, retried: 0, failed: 0, byEndpoint: {} },
     exitCode: undoExitCode(run.status, options.signal, totals),
+    ...(run.sync ? { sync: run.sync.counts } : {}),
     ...(run.failure ? { error: { code: run.failure.code, message: run.failure.message } } : {}),
   };
   return { ...partial, exitReason: undoExitReason(partial) };

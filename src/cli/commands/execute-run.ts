@@ -1,6 +1,6 @@
 import { API_KEY_ENV, resolveApiKey } from '../../client/api-key.js';
 import { parseTargetUrl } from '../../client/target-url.js';
-import { isImportError } from '../../core/errors/index.js';
+import { ImportError, isImportError } from '../../core/errors/index.js';
 import type { RunResult } from '../../run/run.js';
 import { RUN_DEFAULTS } from '../../run/defaults.js';
 import type { RunSettingsInput } from '../../run/options.js';
@@ -60,6 +60,7 @@ export const executeRun = async (
       ...(inputPipelines ? { inputPipelines } : {}),
       ...settingsOf(flags, numbers, inputs, dryRun),
       ...(target ? { target } : {}),
+      ...legacyClientOf(flags),
       signal: controller.signal,
       stdin: process.stdin,
       logger,
@@ -98,7 +99,29 @@ const settingsOf = (
   region: flags.region || undefined,
   strict: flags.strict,
   reread: flags.reread,
+  sync: flags.sync,
+  maxArchive: flags.maxArchive,
 });
+
+/** `--legacy-target` / `--legacy-auth-header`: where E11 goes and the header its key goes in. */
+const legacyClientOf = (flags: RunFlags) => {
+  if (flags.legacyTarget === undefined && flags.legacyAuthHeader === undefined) return {};
+  const baseUrl =
+    flags.legacyTarget !== undefined ? parseTargetUrl(flags.legacyTarget, '--legacy-target').url : undefined;
+  if (flags.legacyAuthHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(flags.legacyAuthHeader))
+    throw new ImportError(
+      'usage',
+      `--legacy-auth-header must be an HTTP header name such as X-Api-Key, got "${flags.legacyAuthHeader}"`,
+    );
+  return {
+    client: {
+      legacy: {
+        ...(baseUrl !== undefined ? { baseUrl } : {}),
+        ...(flags.legacyAuthHeader !== undefined ? { authHeader: flags.legacyAuthHeader } : {}),
+      },
+    },
+  };
+};
 
 /** Nothing beside --json's one document; a plain line every interval when stderr is a log. */
 const startProgress = (flags: RunFlags): ProgressDisplay | undefined => {

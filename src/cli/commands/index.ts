@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { initCommand } from './init.js';
 import { pipelinesCommand } from './pipelines.js';
 import { runCommand } from './run.js';
+import { runsCommand } from './runs.js';
 import { serveCommand } from './serve.js';
 import { undoCommand } from './undo.js';
 import { validateCommand } from './validate.js';
@@ -12,6 +13,7 @@ export const commands: CommandModule<any, any>[] = [
   runCommand,
   validateCommand,
   undoCommand,
+  runsCommand,
   serveCommand,
   pipelinesCommand,
   initCommand,

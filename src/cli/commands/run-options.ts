@@ -74,6 +74,24 @@ export const withLoadFlags = <T>(yargs: Argv<T>) =>
     .option('max-wait', {
       type: 'string',
       describe: `longest wait in seconds when the target asks for one (Retry-After, its rate limit); longer stops the run (default ${D.maxWait})`,
+    })
+    .option('sync', {
+      type: 'string',
+      describe:
+        'sync scope NAME: the inputs are the truth for the contacts runs with --sync NAME loaded (gone ones archived, removed e-mails/phones removed, emptied cells cleared)',
+    })
+    .option('max-archive', {
+      type: 'string',
+      describe:
+        'with --sync: most contacts one run may archive, N or P% (default 10% of the scope, at least 5)',
+    })
+    .option('legacy-target', {
+      type: 'string',
+      describe: "origin of the older update endpoint E11 (default: the target's)",
+    })
+    .option('legacy-auth-header', {
+      type: 'string',
+      describe: 'header carrying the API key to E11 (default Authorization: Bearer)',
     });
 
 export interface RunFlags {
@@ -94,6 +112,11 @@ export interface RunFlags {
   region?: string;
   maxRejects?: string;
   strict?: boolean;
+  /** `run` only: the sync scope, the archive guard, where E11 is and how it takes the key. */
+  sync?: string;
+  maxArchive?: string;
+  legacyTarget?: string;
+  legacyAuthHeader?: string;
   /** `run` only: take the full path even for inputs identical to the last run's. */
   reread?: boolean;
   json: boolean;

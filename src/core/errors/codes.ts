@@ -45,6 +45,8 @@ export const RUN_CODES = {
     'The pipeline named would leave a name or e-mail column of an input unused; another built-in reads it.',
   phone_region:
     'A phone column holds numbers without a country that fail under the region but pass under another.',
+  sync_guard:
+    'A sync run would archive more contacts than --max-archive allows, or its input was not read whole; nothing was sent.',
 } as const;
 
 export const ISSUE_CODES = {

@@ -1,0 +1,221 @@
+import type Database from 'better-sqlite3';
+import { KeyLookup } from './key-lookup.js';
+import { guarded } from './sqlite-errors.js';
+
+/** What a sync run sent for one contact: the base the next run finds removals and clears against. */
+export interface SentValues {
+  emails: string[];
+  /** Each phone as sent (`phone_number`), with its label when it had one. */
+  phones: { phone_number: string; label?: string }[];
+  /** Scalar fields with a value, by field name. */
+  fields: Record<string, string>;
+}
+
+export interface SyncMember {
+  contactId: string;
+  key: string;
+  sent: SentValues;
+  archived: boolean;
+}
+
+export type SyncEffectKind = 'archived' | 'unarchived' | 'removed' | 'cleared';
+
+/** One thing a sync run did to a contact; `field`/`value`: the list or field and what it held. */
+export interface SyncEffect {
+  contactId: string;
+  kind: SyncEffectKind;
+  field: string;
+  value: string;
+}
+
+export interface StoredSyncEffect extends SyncEffect {
+  seq: number;
+  sync: string;
+  /** Set once an undo settled it. */
+  undo?: unknown;
+}
+
+/**
+ * The ledger's record of one sync scope (`run --sync NAME`) of a ledger scope: its members, what
+ * was last sent to each, which are archived, and what each sync run did (for `undo`).
+ */
+export class SyncLedger {
+  private readonly owners: KeyLookup<[string, string, string, string, number]>;
+  private readonly upsert: Database.Statement;
+  private readonly archivedFlag: Database.Statement;
+  private readonly insertEffect: Database.Statement;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    readonly scopeId: string,
+    readonly sync: string,
+  ) {
+    this.owners = new KeyLookup(
+      db,
+      (ids) =>
+        `SELECT contact_id, sync, key, sent, archived FROM sync_members WHERE scope_id = ? AND contact_id IN (${ids})`,
+    );
+    this.upsert = db.prepare(
+      `INSERT INTO sync_members (scope_id, sync, contact_id, key, sent, archived) VALUES (?, ?, ?, ?, ?, 0)
+       ON CONFLICT (scope_id, contact_id) DO UPDATE SET key = excluded.key, sent = excluded.sent, archived = 0
+       WHERE sync_members.sync = excluded.sync`,
+    );
+    this.archivedFlag = db.prepare(
+      'UPDATE sync_members SET archived = ? WHERE scope_id = ? AND sync = ? AND contact_id = ?',
+    );
+    this.insertEffect = db.prepare(
+      `INSERT INTO sync_effects (run_id, scope_id, sync, contact_id, kind, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** Members of this scope, archived or not, in key order: the keys only (a run holds them all). */
+  *memberKeys(): Generator<{ contactId: string; key: string; archived: boolean }> {
+    const rows = this.db
+      .prepare(
+        'SELECT contact_id, key, archived FROM sync_members WHERE scope_id = ? AND sync = ? ORDER BY key',
+      )
+      .raw(true)
+      .iterate(this.scopeId, this.sync) as Iterable<[string, string, number]>;
+    for (const [contactId, key, archived] of rows) yield { contactId, key, archived: archived === 1 };
+  }
+
+  /** How many members are not archived: what `--max-archive N%` is a share of. */
+  activeCount(): number {
+    return guarded(this.file, 'count sync members', () => {
+      const row = this.db
+        .prepare('SELECT count(*) AS n FROM sync_members WHERE scope_id = ? AND sync = ? AND archived = 0')
+        .get(this.scopeId, this.sync) as { n: number };
+      return row.n;
+    });
+  }
+
+  /**
+   * The members among `contactIds`, by contact id: `mine` those of this scope, `others` the ids
+   * another sync scope holds (never touched by this one).
+   */
+  lookUp(contactIds: readonly string[]): { mine: Map<string, SyncMember>; others: Set<string> } {
+    return guarded(this.file, 'read sync members', () => {
+      const mine = new Map<string, SyncMember>();
+      const others = new Set<string>();
+      for (const [contactId, sync, key, sent, archived] of this.owners.rows([this.scopeId], contactIds)) {
+        if (sync !== this.sync) others.add(contactId);
+        else
+          mine.set(contactId, {
+            contactId,
+            key,
+            sent: JSON.parse(sent) as SentValues,
+            archived: archived === 1,
+          });
+      }
+      return { mine, others };
+    });
+  }
+
+  /**
+   * Members joined or refreshed with what was sent (and no longer archived), with the effects that
+   * got them there, in one commit: the next run compares with exactly what the target was sent.
+   */
+  commit(
+    runId: string,
+    members: readonly Omit<SyncMember, 'archived'>[],
+    effects: readonly SyncEffect[],
+  ): void {
+    guarded(this.file, 'record sync members', () => {
+      this.db
+        .transaction(() => {
+          for (const m of members)
+            this.upsert.run(this.scopeId, this.sync, m.contactId, m.key, JSON.stringify(m.sent));
+          this.journal(runId, effects);
+        })
+        .immediate();
+    });
+  }
+
+  /** Members archived (or brought back) on the target, with the journal of it, in one commit. */
+  markArchived(runId: string, contactIds: readonly string[], archived: boolean): void {
+    guarded(this.file, 'record archived members', () => {
+      this.db
+        .transaction(() => {
+          for (const id of contactIds) this.archivedFlag.run(archived ? 1 : 0, this.scopeId, this.sync, id);
+          this.journal(
+            runId,
+            contactIds.map((contactId) => ({
+              contactId,
+              kind: archived ? 'archived' : 'unarchived',
+              field: 'is_archived',
+              value: String(!archived),
+            })),
+          );
+        })
+        .immediate();
+    });
+  }
+
+  /** The archived flags alone, with no journal (an undo putting a member back as it was). */
+  setArchived(contactIds: readonly string[], archived: boolean): void {
+    guarded(this.file, 'record archived members', () => {
+      this.db
+        .transaction(() => {
+          for (const id of contactIds) this.archivedFlag.run(archived ? 1 : 0, this.scopeId, this.sync, id);
+        })
+        .immediate();
+    });
+  }
+
+  private journal(runId: string, effects: readonly SyncEffect[]): void {
+    for (const e of effects) {
+      this.insertEffect.run(
+        runId,
+        this.scopeId,
+        this.sync,
+        e.contactId,
+        e.kind,
+        JSON.stringify({ field: e.field, value: e.value }),
+      );
+    }
+  }
+}
+
+/** What sync runs did in a run (any scope), in order; for `undo`. */
+export const syncEffectsOf = (db: Database.Database, file: string, runId: string): StoredSyncEffect[] =>
+  guarded(file, 'read the sync journal', () =>
+    (
+      db
+        .prepare(
+          'SELECT seq, sync, contact_id, kind, detail, undo FROM sync_effects WHERE run_id = ? ORDER BY seq',
+        )
+        .all(runId) as {
+        seq: number;
+        sync: string;
+        contact_id: string;
+        kind: SyncEffectKind;
+        detail: string;
+        undo: string | null;
+      }[]
+    ).map((row) => {
+      const detail = JSON.parse(row.detail) as { field: string; value: string };
+      return {
+        seq: row.seq,
+        sync: row.sync,
+        contactId: row.contact_id,
+        kind: row.kind,
+        field: detail.field,
+        value: detail.value,
+        ...(row.undo !== null ? { undo: JSON.parse(row.undo) as unknown } : {}),
+      };
+    }),
+  );
+
+/** Marks journaled sync effects as settled by an undo (never sent again). */
+export const settleSyncEffects = (
+  db: Database.Database,
+  file: string,
+  settled: readonly { seq: number; mark: unknown }[],
+): void =>
+  guarded(file, 'record a sync undo', () => {
+    const update = db.prepare('UPDATE sync_effects SET undo = ? WHERE seq = ?');
+    db.transaction(() => {
+      for (const s of settled) update.run(JSON.stringify(s.mark), s.seq);
+    }).immediate();
+  });

@@ -1,0 +1,99 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { describe, expect, it } from 'vitest';
+import { readReport, runCli, type TestService } from './harness.js';
+import { perTest } from '../support/per-test.js';
+import { startRewritingProxy } from '../support/rewriting-proxy.js';
+
+const t = perTest();
+
+/** Three people, each with two e-mails, or `dropped` without the second one. */
+const writeWeek = (dir: string, name: string, dropped: boolean): string => {
+  const path = join(dir, name);
+  const rows = [0, 1, 2].map((i) => [
+    `Legacy Person${i}`,
+    `legacy.${i}@example.com`,
+    dropped ? '' : `legacy.${i}.second@example.com`,
+  ]);
+  writeFileSync(path, stringify([['full_name', 'email', 'email_2'], ...rows]));
+  return path;
+};
+
+const sync = (svc: TestService, dir: string, file: string, extra: string[]) =>
+  runCli(
+    [
+      'run',
+      'generic',
+      file,
+      '--sync',
+      'hr',
+      '--target',
+      svc.service.url,
+      '--state',
+      join(dir, 'state'),
+      ...extra,
+    ],
+    { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
+  );
+
+const secondEmails = async (svc: TestService): Promise<number> =>
+  (await svc.client.local.contacts()).filter((c) =>
+    c.contact_emails.some((e) => e.email.includes('.second@')),
+  ).length;
+
+describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { timeout: 180_000 }, () => {
+  it('sends E11 to --legacy-target and everything else to --target', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const proxy = await startRewritingProxy(svc.service.url);
+    t.closeLater(() => proxy.close());
+    const legacy = ['--legacy-target', proxy.url];
+    const w1 = await sync(svc, dir, writeWeek(dir, 'w1.csv', false), [...legacy, '--out', join(dir, 'w1')]);
+    expect(w1.code, w1.stderr).toBe(0);
+    expect(await secondEmails(svc)).toBe(3);
+    const w2 = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), [...legacy, '--out', join(dir, 'w2')]);
+    expect(w2.code, w2.stderr).toBe(0);
+    expect(await secondEmails(svc)).toBe(0);
+    expect(proxy.bodies.map((b) => `${b.method} ${b.path.replace(/[0-9a-f-]{36}/, '{id}')}`)).toEqual([
+      'PUT /api/rest/contacts/{id}',
+      'PUT /api/rest/contacts/{id}',
+      'PUT /api/rest/contacts/{id}',
+    ]);
+    expect(readReport(join(dir, 'w2')).requests.byEndpoint['PUT /api/rest/contacts/{id}']).toMatchObject({
+      sent: 3,
+      failed: 0,
+    });
+  });
+
+  it('puts the key in the header --legacy-auth-header names; without it such a target refuses E11 (exit 2, key not shown)', async () => {
+    const svc = await t.start({ legacyAuthHeader: 'X-Legacy-Key' });
+    const dir = t.dir();
+    const w1 = await sync(svc, dir, writeWeek(dir, 'w1.csv', false), ['--out', join(dir, 'w1')]);
+    expect(w1.code, w1.stderr).toBe(0);
+    const refused = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), ['--out', join(dir, 'refused')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/auth_failed/);
+    expect(refused.stderr + refused.stdout).not.toContain(svc.key);
+    expect(await secondEmails(svc)).toBe(3);
+    const w2 = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), [
+      '--legacy-auth-header',
+      'X-Legacy-Key',
+      '--out',
+      join(dir, 'w2'),
+    ]);
+    expect(w2.code, w2.stderr).toBe(0);
+    expect(await secondEmails(svc)).toBe(0);
+  });
+
+  it('retries E11 through the service faults like every endpoint', async () => {
+    const svc = await t.start({ failRate: 0.3, seed: 7 });
+    const dir = t.dir();
+    expect((await sync(svc, dir, writeWeek(dir, 'w1.csv', false), ['--out', join(dir, 'w1')])).code).toBe(0);
+    const w2 = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), ['--out', join(dir, 'w2')]);
+    expect(w2.code, w2.stderr).toBe(0);
+    expect(await secondEmails(svc)).toBe(0);
+    expect(svc.service.injectedFaults().failed).toBeGreaterThan(0);
+    expect(readReport(join(dir, 'w2')).requests.retried).toBeGreaterThan(0);
+  });
+});
