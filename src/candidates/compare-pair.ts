@@ -1,0 +1,89 @@
+/**
+ * One pair's comparison vector: a level per field (comparisons.ts), with evidence counted once.
+ *
+ * - First and last name written the other way round on one side compare as if in place.
+ * - An e-mail local part made from the person's name (`robert.smith`, `rsmith`) agreeing with
+ *   another made from the same name says only that the names agree, which they already do: it is
+ *   not counted again.
+ * - A phone or street shared by two people with one last name and clearly different first names
+ *   is a household's (relatives), not evidence that they are one person.
+ */
+import {
+  birthdayLevel,
+  companyLevel,
+  emailLevel,
+  exactLevel,
+  FIELD,
+  FIELD_COUNT,
+  firstNameLevel,
+  lastNameLevel,
+  NULL,
+  phoneLevel,
+  textLevel,
+} from './comparisons.js';
+import type { Nicknames } from './nicknames.js';
+import type { Prepared } from './prepare.js';
+
+export interface PairComparison {
+  levels: Int8Array;
+  /** The names compared with B's first and last name exchanged. */
+  swapped: boolean;
+}
+
+/** Compares two people into `into` (a reused buffer); returns whether the names were swapped. */
+export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into: Int8Array): boolean => {
+  let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
+  let last = lastNameLevel(a, b.last, b.lastCodes);
+  let swapped = false;
+  if (first < 3 || last < 3) {
+    const swappedFirst = firstNameLevel(a, b, b.last, b.lastCodes, nicknames);
+    const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
+    if (swappedFirst >= 3 && swappedLast >= 3 && swappedFirst + swappedLast > first + last) {
+      first = swappedFirst;
+      last = swappedLast;
+      swapped = true;
+    }
+  }
+  into[FIELD.first] = first;
+  into[FIELD.last] = last;
+  let email = emailLevel(a, b);
+  if ((email === 2 || email === 1) && first >= 3 && last >= 3 && namesMakeLocals(a, b)) email = NULL;
+  into[FIELD.email] = email;
+  const household = last >= 3 && first === 0;
+  into[FIELD.phone] = household ? NULL : phoneLevel(a, b);
+  into[FIELD.company] = companyLevel(a.company, b.company);
+  into[FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
+  into[FIELD.birthday] = birthdayLevel(a.birth, b.birth);
+  into[FIELD.street] = household ? NULL : textLevel(a.street, b.street, 0.88);
+  into[FIELD.postcode] = exactLevel(a.postcode, b.postcode);
+  into[FIELD.city] = textLevel(a.city, b.city);
+  return swapped;
+};
+
+export const newLevels = (): Int8Array => new Int8Array(FIELD_COUNT);
+
+/** Whether every local part the two share (or nearly) is one made from the person's name. */
+const namesMakeLocals = (a: Prepared, b: Prepared): boolean =>
+  a.locals.every((local) => madeFromName(local, a)) && b.locals.every((local) => madeFromName(local, b));
+
+const DIGITS = /\d+/gu;
+
+/** `robertsmith`, `smithrobert`, `rsmith`, `roberts`, `robert`, `smith`, with digits or not. */
+export const madeFromName = (local: string, person: Prepared): boolean => {
+  const letters = local.replace(DIGITS, '');
+  const { first, last } = person;
+  if (letters === '' || first === '' || last === '') return false;
+  const f = first[0]!;
+  const l = last[0]!;
+  return (
+    letters === first + last ||
+    letters === last + first ||
+    letters === f + last ||
+    letters === first + l ||
+    letters === last + f ||
+    letters === l + first ||
+    letters === first ||
+    letters === last ||
+    person.firstRoots.some((root) => letters === root + last || letters === root[0] + last)
+  );
+};
