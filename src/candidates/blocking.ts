@@ -1,7 +1,7 @@
 /**
  * Blocking: which pairs are compared at all. Each person gets a few keys (phonetic last name and
  * a first initial, the same with the names the other way round, e-mail local part, phone,
- * birth date, postcode and street number); people sharing a key form a block and are compared
+ * birth date, a name's sound with the birth year, postcode and street number); people sharing a key form a block and are compared
  * pair by pair. Cost grows with the sum of the blocks' squares, so a block larger than
  * `maxBlock` (a common name, a switchboard number) is not compared whole: its people, in name
  * order, are compared with their `window` nearest neighbours only, and the block is counted.
@@ -39,7 +39,13 @@ export const keysOf = (p: Prepared): string[] => {
   if (firstCode && p.last !== '') keys.push(`n:${firstCode}|${initialOf(p.last)}`);
   for (const local of p.locals) if (local.length >= 3 && !/^\d+$/u.test(local)) keys.push(`e:${local}`);
   for (const phone of p.phones) keys.push(`p:${phone}`);
-  if (p.birth?.year !== undefined) keys.push(`b:${p.birth.year}-${p.birth.month}-${p.birth.day}`);
+  const year = p.birth?.year;
+  if (year !== undefined) {
+    keys.push(`b:${year}-${p.birth!.month}-${p.birth!.day}`);
+    // A typo in one name and a wrong day: the other name's sound and the year still agree.
+    if (lastCode) keys.push(`y:${lastCode}|${year}`);
+    if (firstCode) keys.push(`y:${firstCode}|${year}`);
+  }
   const number = p.street.split(' ')[0];
   if (p.postcode !== '' && number) keys.push(`a:${p.postcode}|${number}`);
   return [...new Set(keys)];

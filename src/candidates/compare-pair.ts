@@ -38,7 +38,16 @@ export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into
   if (first < 3 || last < 3) {
     const swappedFirst = firstNameLevel(a, b, b.last, b.lastCodes, nicknames);
     const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
-    if (swappedFirst >= 3 && swappedLast >= 3 && swappedFirst + swappedLast > first + last) {
+    // Swapped when that agrees better, and no name then merely differs; a side's only name may
+    // stand in the other's place (`Shaw` as last name, `Shaw Eleanor`).
+    const agree = (level: number) => level === NULL || level >= 2;
+    const sum = (x: number, y: number) => Math.max(x, 0) + Math.max(y, 0);
+    if (
+      agree(swappedFirst) &&
+      agree(swappedLast) &&
+      Math.max(swappedFirst, swappedLast) >= 3 &&
+      sum(swappedFirst, swappedLast) > sum(first, last)
+    ) {
       first = swappedFirst;
       last = swappedLast;
       swapped = true;

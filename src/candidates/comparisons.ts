@@ -64,9 +64,9 @@ export const COMPARISONS = [
   },
   {
     field: 'birthday',
-    levels: ['differs', 'same day and month', 'one part off', 'exact'],
-    priorM: [0.05, 0.05, 0.1, 0.8],
-    priorU: [0.99, 0.003, 0.006, 0.001],
+    levels: ['differs', 'same year', 'same day and month', 'one part off', 'exact'],
+    priorM: [0.04, 0.03, 0.04, 0.1, 0.79],
+    priorU: [0.97, 0.02, 0.003, 0.006, 0.001],
   },
   {
     field: 'street',
@@ -182,12 +182,12 @@ export const exactLevel = (x: string, y: string): number => (x === '' || y === '
 export const birthdayLevel = (x: BirthDate | undefined, y: BirthDate | undefined): number => {
   if (!x || !y) return NULL;
   const sameDay = x.month === y.month && x.day === y.day;
-  if (x.year === undefined || y.year === undefined) return sameDay ? 1 : 0;
+  if (x.year === undefined || y.year === undefined) return sameDay ? 2 : 0;
   const sameYear = x.year === y.year;
-  if (sameYear && sameDay) return 3;
+  if (sameYear && sameDay) return 4;
   const agreeing = Number(sameYear) + Number(x.month === y.month) + Number(x.day === y.day);
-  if (agreeing === 2) return 2;
+  if (agreeing === 2) return 3;
   // Day and month written the other way round (US and European order).
-  if (sameYear && x.month === y.day && x.day === y.month) return 2;
-  return 0;
+  if (sameYear && x.month === y.day && x.day === y.month) return 3;
+  return sameYear ? 1 : 0;
 };

@@ -44,7 +44,7 @@ export const findCandidates = (people: readonly PersonFields[], options: Candida
     swapped[k] = comparePair(prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, nicknames, into) ? 1 : 0;
   }
   const u = estimateU(prepared.length, (i, j, into) => comparePair(prepared[i]!, prepared[j]!, nicknames, into), training);
-  const model = train(levels, blocked.count, u, training);
+  const model = train(levels, blocked.count, u, prepared.length, training);
   const frequencies = new TermFrequencies(prepared);
 
   const pairs: CandidatePair[] = [];

@@ -13,7 +13,7 @@ import { mulberry32 } from './random.js';
 import { COMPARISONS, FIELD_COUNT, NULL } from './comparisons.js';
 
 export interface Model {
-  /** Share of blocked pairs that are one person. */
+  /** Share of all pairs of people that are one person. */
   lambda: number;
   m: number[][];
   u: number[][];
@@ -93,17 +93,14 @@ export const train = (
   levels: Int8Array,
   count: number,
   u: number[][],
+  people: number,
   options: TrainingOptions = DEFAULT_TRAINING,
 ): Model => {
   const step = Math.max(1, Math.ceil(count / options.emPairs));
   const used: number[] = [];
   for (let k = 0; k < count; k += step) used.push(k);
   const randomU = u;
-  let model: Model = {
-    lambda: LAMBDA_PRIOR,
-    m: COMPARISONS.map((c) => [...c.priorM]),
-    u: randomU.map((levels) => [...levels]),
-  };
+  let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u: randomU };
   const match = new Float64Array(count);
   for (let iteration = 0; iteration < options.iterations; iteration++) {
     const priorOdds = Math.log(model.lambda / (1 - model.lambda));
@@ -117,10 +114,11 @@ export const train = (
     const inUse = new Uint8Array(count);
     for (const k of used) inUse[k] = 1;
     const m = withPrior(tally(levels, count, (k) => (inUse[k] ? match[k]! : 0)), (f) => COMPARISONS[f]!.priorM);
-    const blockedU = withPrior(tally(levels, count, (k) => (inUse[k] ? 1 - match[k]! : 0)), (f) => randomU[f]!);
     const change = Math.abs(lambda - model.lambda);
-    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u: blockedU };
+    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u: randomU };
     if (iteration > 2 && change < 1e-5) break;
   }
-  return model;
+  // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
+  const allPairs = Math.max(1, (people * (people - 1)) / 2);
+  return { ...model, lambda: Math.min(0.5, Math.max(1e-12, (model.lambda * count) / allPairs)) };
 };
