@@ -23,6 +23,7 @@ import {
 } from './comparisons.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
+import { similarity } from './similarity.js';
 
 export interface PairComparison {
   levels: Int8Array;
@@ -77,22 +78,12 @@ const namesMakeLocals = (a: Prepared, b: Prepared): boolean =>
 
 const DIGITS = /\d+/gu;
 
-/** `robertsmith`, `smithrobert`, `rsmith`, `roberts`, `robert`, `smith`, with digits or not. */
+/** `robertsmith`, `smithrobert`, `rsmith`, `roberts`, `robert`, `smith`, with digits or not, or a typo of one. */
 export const madeFromName = (local: string, person: Prepared): boolean => {
   const letters = local.replace(DIGITS, '');
   const { first, last } = person;
   if (letters === '' || first === '' || last === '') return false;
-  const f = first[0]!;
-  const l = last[0]!;
-  return (
-    letters === first + last ||
-    letters === last + first ||
-    letters === f + last ||
-    letters === first + l ||
-    letters === last + f ||
-    letters === l + first ||
-    letters === first ||
-    letters === last ||
-    person.firstRoots.some((root) => letters === root + last || letters === root[0] + last)
-  );
+  const made = [first + last, last + first, first[0]! + last, first + last[0]!, last + first[0]!, last[0]! + first, first, last];
+  for (const root of person.firstRoots) made.push(root + last, root[0]! + last);
+  return made.some((form) => form === letters || similarity(form, letters) >= 0.92);
 };

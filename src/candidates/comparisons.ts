@@ -143,11 +143,14 @@ export const emailLevel = (a: Prepared, b: Prepared): number => {
   for (const x of a.locals) {
     for (const y of b.locals) {
       if (x === y) best = 2;
-      else if (best < 1 && x.length >= 4 && similarity(x, y) >= TYPO) best = 1;
+      else if (best < 1 && x.length >= 4 && digitsOf(x) === digitsOf(y) && similarity(x, y) >= TYPO) best = 1;
     }
   }
   return best;
 };
+
+/** `jsmith84` and `jsmith33` are two people's more often than one person's typo. */
+const digitsOf = (local: string): string => local.replace(/\D+/gu, '');
 
 export const phoneLevel = (a: Prepared, b: Prepared): number => {
   if (a.phones.length === 0 || b.phones.length === 0) return NULL;

@@ -30,7 +30,7 @@ export interface TrainingOptions {
 
 export const DEFAULT_TRAINING: TrainingOptions = { randomPairs: 100_000, emPairs: 200_000, iterations: 30, seed: 1 };
 
-const PRIOR_WEIGHT = 20;
+const PRIOR_WEIGHT = 100;
 const LAMBDA_PRIOR = 0.1;
 const FLOOR = 1e-6;
 
