@@ -2,7 +2,8 @@
  * Two exports of one organisation, seeded: a CRM export (work e-mail, company, title) and an
  * address book (personal e-mail, mobile, birthday), with the people in both under other e-mails,
  * and what makes that hard: nicknames, typos, an older employer, a move, namesakes at other
- * companies, and relatives sharing a home phone. Records carry the truth (`entity`).
+ * companies, and relatives sharing a home phone. Records carry the truth (`entity`) and their
+ * export (`source`: `crm` or `book`).
  *
  *   twoExports({ seed: 1, people: 1500 })
  */
@@ -80,6 +81,7 @@ export const twoExports = ({ seed = 1, people = 1500 } = {}) => {
     if (inCrm) {
       records.push({
         entity: String(p.id),
+        source: 'crm',
         person: {
           firstName: cap(formal),
           lastName: cap(p.last),
@@ -98,6 +100,7 @@ export const twoExports = ({ seed = 1, people = 1500 } = {}) => {
       if (p.home && random() < 0.5) phones.push(p.home);
       records.push({
         entity: String(p.id),
+        source: 'book',
         person: {
           firstName: cap(nickname),
           lastName: cap(random() < 0.1 ? typo(p.last) : p.last),

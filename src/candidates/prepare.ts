@@ -41,7 +41,7 @@ const LEGAL_SUFFIXES = new Set([
 ]);
 
 /** `Acme, Inc.` and `ACME Corporation` -> `acme`. */
-export const companyKey = (value: string | undefined): string => {
+export const companyKey = (value: string | null | undefined): string => {
   const kept = words(fold(value)).filter((w) => !LEGAL_SUFFIXES.has(w));
   return kept.join(' ');
 };
@@ -55,7 +55,7 @@ export const localPart = (email: string): string => {
 
 const BIRTHDAY = /^(\d{4}|--)-?(\d{2})-?(\d{2})$/u;
 
-export const parseBirthday = (value: string | undefined): BirthDate | undefined => {
+export const parseBirthday = (value: string | null | undefined): BirthDate | undefined => {
   const match = value ? BIRTHDAY.exec(value.trim()) : null;
   if (!match) return undefined;
   const month = Number(match[2]);
@@ -65,7 +65,7 @@ export const parseBirthday = (value: string | undefined): BirthDate | undefined 
 };
 
 /** First and last name from a full name: `Smith, Bob` or `Bob J. Smith`. */
-const splitFullName = (full: string | undefined): { first: string; last: string } => {
+const splitFullName = (full: string | null | undefined): { first: string; last: string } => {
   if (!full) return { first: '', last: '' };
   const comma = full.indexOf(',');
   if (comma > 0) return { first: squash(full.slice(comma + 1).trim().split(/\s+/u)[0]), last: squash(full.slice(0, comma)) };

@@ -6,22 +6,22 @@
 
 /** What the matcher compares of one person; every field may be absent. */
 export interface PersonFields {
-  firstName?: string | undefined;
-  lastName?: string | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
   /** Read only when first and last name are both absent (`Smith, Bob` or `Bob Smith`). */
-  fullName?: string | undefined;
+  fullName?: string | null | undefined;
   emails?: readonly string[] | undefined;
   /** E.164 where the caller could make it so; compared as written otherwise. */
   phones?: readonly string[] | undefined;
-  company?: string | undefined;
-  jobTitle?: string | undefined;
+  company?: string | null | undefined;
+  jobTitle?: string | null | undefined;
   /** `YYYY-MM-DD`, or `--MM-DD` when the year is not known. */
-  birthday?: string | undefined;
+  birthday?: string | null | undefined;
   /** Street number and name. */
-  street?: string | undefined;
-  postcode?: string | undefined;
+  street?: string | null | undefined;
+  postcode?: string | null | undefined;
   /** City, suburb or a free-text location. */
-  city?: string | undefined;
+  city?: string | null | undefined;
 }
 
 export type Band = 'likely' | 'possible';

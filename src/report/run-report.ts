@@ -47,6 +47,11 @@ export interface RunReport {
   issues?: IssueSummary;
   /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
   continues?: { runId: string; loaded: number; toGo: number };
+  /**
+   * Pairs of records likely one person under another e-mail (candidates.csv): by band, clusters
+   * linked by `likely` pairs, and blocks too large to compare whole. Absent with `--candidates off`.
+   */
+  candidates?: { likely: number; possible: number; clusters: number; blocksSkipped: number };
   /** One sentence: why the run ended with its exit code (the summary's `Exit N:` line). */
   exitReason?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */

@@ -45,6 +45,7 @@ export const formatSummary = (
     lines.push(`  ${n(totals.pending)} not sent yet: run the same command to continue`);
   }
   lines.push(...inputNotes(report));
+  if (report.candidates) lines.push(`  ${candidatesLine(report.candidates)}`);
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   const groupCards = report.inputs.reduce((sum, input) => sum + (input.ignored?.['group card'] ?? 0), 0);
@@ -113,4 +114,10 @@ const inputNotes = (report: RunReport): string[] => {
     lines.push(`  ${input.path}: ${count} not used by the pipeline: ${named.join(', ')}${more}`);
   }
   return lines;
+};
+
+/** `Candidates: 12 likely, 40 possible same person under another e-mail: candidates.csv`. */
+export const candidatesLine = (c: NonNullable<RunReport['candidates']>): string => {
+  const skipped = c.blocksSkipped > 0 ? ` (${n(c.blocksSkipped)} common keys compared in part)` : '';
+  return `Candidates: ${n(c.likely)} likely, ${n(c.possible)} possible same person under another e-mail: candidates.csv${skipped}`;
 };

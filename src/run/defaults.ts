@@ -26,6 +26,8 @@ export const RUN_DEFAULTS = Object.freeze({
   maxRejects: '0',
   strict: false,
   reread: false,
+  /** Duplicate candidates: the same person under another e-mail (src/candidates/). */
+  candidates: 'on' as 'on' | 'off',
 });
 
 /** The bounds of the number settings, checked by the schema and, as typed, by the command line. */

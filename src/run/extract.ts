@@ -8,7 +8,6 @@ import { workersFor } from './parallel/normalize-pool.js';
 import type { WorkerSetup } from './parallel/protocol.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
 import type { RunOutputs } from './outputs.js';
-import type { Staging } from '../package/staging.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;
@@ -96,7 +95,7 @@ const extractInput = async (
 ): Promise<void> => {
   const { input, path, source, progress } = at;
   const { totals } = ctx;
-  const setup = workerSetup(options, ctx.staging, source, input);
+  const setup = workerSetup(options, ctx, source, input);
   ctx.outputs.registerInput(input, {
     path: setup.file,
     format: source.info.format,
@@ -146,10 +145,11 @@ const extractInput = async (
 /** What a normalize worker (or this thread) needs to map and normalize the rows of one input. */
 const workerSetup = (
   options: ExtractOptions,
-  staging: Staging,
+  ctx: ExtractSinks,
   source: OpenedSource,
   input: number,
 ): WorkerSetup => {
+  const { staging } = ctx;
   const region = options.region ?? options.pipeline.region;
   return {
     pipeline: options.pipeline,
@@ -159,6 +159,7 @@ const workerSetup = (
     strict: options.strict,
     ...(region ? { region } : {}),
     ...(staging.keysOnly ? { keysOnly: true } : {}),
+    ...(ctx.candidates ? { candidates: true } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
     ...(options.loadMeanwhile ? { background: true } : {}),

@@ -110,6 +110,7 @@ export const buildRunReport = (
     ...(reused && stages.open.previous ? { inputsUnchangedSince: stages.open.previous.runId } : {}),
     issues: issueSummary(files.topIssues, files.topFields),
     ...(outcome?.continues ? { continues: outcome.continues } : {}),
+    ...(stages.extract?.candidates ? { candidates: stages.extract.candidates.counts } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
+import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { load, type LoadOutcome } from '../load/index.js';
 import type { Pipeline } from '../mapping/index.js';
 import { References } from '../package/references.js';
@@ -76,6 +77,10 @@ export interface ExtractResult extends StageResult {
   outputs: RunOutputs;
   /** Set when the load will compare with what the target holds (changes.csv). */
   countOnly: boolean;
+  /** The people read, for the duplicate candidates; absent with `--candidates off`. */
+  people?: CandidatePeople;
+  /** The duplicate candidates found once reading ended (candidates.csv). */
+  candidates?: RunCandidates;
 }
 
 export interface LoadResult extends StageResult {
@@ -224,6 +229,7 @@ const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
     references: new References(),
     outputs: new RunOutputs(run.outDir, settings.inputs.length),
     countOnly,
+    ...(settings.candidates === 'on' ? { people: new CandidatePeople() } : {}),
   };
 };
 
@@ -256,8 +262,13 @@ const extractInto = async (
         references: result.references,
         totals: result.counts,
         opened: result.inputs,
+        ...(result.people ? { candidates: result.people } : {}),
       },
     );
+    if (result.people) {
+      result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
+      run.log?.debug({ runId: run.runId, candidates: result.candidates.counts }, 'duplicate candidates');
+    }
   } catch (error) {
     result.error = error;
   }

@@ -82,6 +82,7 @@ const settingsOf = (
   stateDir: flags.state,
   ...numbers,
   match: flags.match,
+  candidates: flags.candidates,
   region: flags.region || undefined,
   strict: flags.strict,
   reread: flags.reread,
