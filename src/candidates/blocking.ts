@@ -3,8 +3,9 @@
  * a first initial, the same with the names the other way round, e-mail local part, phone,
  * birth date, a name's sound with the birth year, postcode and street number); people sharing a key form a block and are compared
  * pair by pair. Cost grows with the sum of the blocks' squares, so a block larger than
- * `maxBlock` (a common name, a switchboard number) is not compared whole: its people, in name
- * order, are compared with their `window` nearest neighbours only, and the block is counted.
+ * `maxBlock` (a common name, a switchboard number) is not compared whole: its people, in order
+ * of name and e-mail, are compared with their `window` nearest neighbours only, and the block is
+ * counted. So no person is compared with more than a few dozen others, however many there are.
  *
  * A pair sharing several keys is compared once: in the first block (by key number) both are in
  * that was compared whole.
@@ -16,7 +17,7 @@ export interface BlockingOptions {
   window: number;
 }
 
-export const DEFAULT_BLOCKING: BlockingOptions = { maxBlock: 60, window: 12 };
+export const DEFAULT_BLOCKING: BlockingOptions = { maxBlock: 30, window: 4 };
 
 export interface BlockedPairs {
   /** Pair k is (a[k], b[k]), a < b. */
@@ -127,6 +128,7 @@ export const blockPairs = (
   const left = new IntList();
   const right = new IntList();
   const windowed = new Set<number>();
+  const orderKeys: (string | undefined)[] = [];
   let blocksSkipped = 0;
   const emit = (i: number, j: number, id: number, inWindow: boolean): void => {
     const [a, b] = i < j ? [i, j] : [j, i];
@@ -148,7 +150,11 @@ export const blockPairs = (
       continue;
     }
     blocksSkipped++;
-    const ordered = Array.from(members.subarray(start, end)).sort((i, j) => nameOrder(people[i]!, people[j]!));
+    const ordered = Array.from(members.subarray(start, end)).sort((i, j) => {
+      const x = (orderKeys[i] ??= orderKeyOf(people[i]!));
+      const y = (orderKeys[j] ??= orderKeyOf(people[j]!));
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
     for (let x = 0; x < ordered.length; x++) {
       for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++) emit(ordered[x]!, ordered[y]!, id, true);
     }
@@ -156,5 +162,5 @@ export const blockPairs = (
   return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
 };
 
-const nameOrder = (x: Prepared, y: Prepared): number =>
-  x.last < y.last ? -1 : x.last > y.last ? 1 : x.first < y.first ? -1 : x.first > y.first ? 1 : 0;
+/** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
+const orderKeyOf = (p: Prepared): string => `${p.last} ${p.first} ${p.locals[0] ?? ''}`;

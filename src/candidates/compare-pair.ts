@@ -31,12 +31,16 @@ export interface PairComparison {
   swapped: boolean;
 }
 
-/** Compares two people into `into` (a reused buffer); returns whether the names were swapped. */
-export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into: Int8Array): boolean => {
+/**
+ * Compares two people into `into` at `at` (a vector of FIELD_COUNT levels); returns whether the
+ * names were swapped.
+ */
+export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into: Int8Array, at = 0): boolean => {
   let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
   let last = lastNameLevel(a, b.last, b.lastCodes);
   let swapped = false;
-  if (first < 3 || last < 3) {
+  // Swapped names agree at least as a typo does, which almost always keeps the first letter.
+  if ((first < 3 || last < 3) && (a.first[0] === b.last[0] || a.last[0] === b.first[0])) {
     const swappedFirst = firstNameLevel(a, b, b.last, b.lastCodes, nicknames);
     const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
     // Swapped when that agrees better, and no name then merely differs; a side's only name may
@@ -54,19 +58,19 @@ export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into
       swapped = true;
     }
   }
-  into[FIELD.first] = first;
-  into[FIELD.last] = last;
+  into[at + FIELD.first] = first;
+  into[at + FIELD.last] = last;
   let email = emailLevel(a, b);
   if ((email === 2 || email === 1) && first >= 3 && last >= 3 && namesMakeLocals(a, b)) email = NULL;
-  into[FIELD.email] = email;
+  into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
-  into[FIELD.phone] = household ? NULL : phoneLevel(a, b);
-  into[FIELD.company] = companyLevel(a.company, b.company);
-  into[FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
-  into[FIELD.birthday] = birthdayLevel(a.birth, b.birth);
-  into[FIELD.street] = household ? NULL : textLevel(a.street, b.street, 0.88);
-  into[FIELD.postcode] = exactLevel(a.postcode, b.postcode);
-  into[FIELD.city] = textLevel(a.city, b.city);
+  into[at + FIELD.phone] = household ? NULL : phoneLevel(a, b);
+  into[at + FIELD.company] = companyLevel(a.company, b.company);
+  into[at + FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
+  into[at + FIELD.birthday] = birthdayLevel(a.birth, b.birth);
+  into[at + FIELD.street] = household ? NULL : textLevel(a.street, b.street, 0.88);
+  into[at + FIELD.postcode] = exactLevel(a.postcode, b.postcode);
+  into[at + FIELD.city] = textLevel(a.city, b.city);
   return swapped;
 };
 

@@ -135,22 +135,22 @@ export const lastNameLevel = (a: Prepared, bLast: string, bCodes: readonly strin
   return 0;
 };
 
-/** The best level over every pair of values (a person may have several e-mails or phones). */
+/**
+ * The best level over every pair of values (a person may have several e-mails or phones). Local
+ * parts with other digits (`jsmith84`, `jsmith33`) are two people's more often than a typo.
+ */
 export const emailLevel = (a: Prepared, b: Prepared): number => {
   if (a.emails.length === 0 || b.emails.length === 0) return NULL;
   let best = 0;
   for (const x of a.emails) if (b.emails.includes(x)) return 3;
-  for (const x of a.locals) {
-    for (const y of b.locals) {
+  for (const [i, x] of a.locals.entries()) {
+    for (const [j, y] of b.locals.entries()) {
       if (x === y) best = 2;
-      else if (best < 1 && x.length >= 4 && digitsOf(x) === digitsOf(y) && similarity(x, y) >= TYPO) best = 1;
+      else if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO) best = 1;
     }
   }
   return best;
 };
-
-/** `jsmith84` and `jsmith33` are two people's more often than one person's typo. */
-const digitsOf = (local: string): string => local.replace(/\D+/gu, '');
 
 export const phoneLevel = (a: Prepared, b: Prepared): number => {
   if (a.phones.length === 0 || b.phones.length === 0) return NULL;

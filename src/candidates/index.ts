@@ -40,10 +40,14 @@ export const findCandidates = (people: readonly PersonFields[], options: Candida
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
   const swapped = new Uint8Array(blocked.count);
   for (let k = 0; k < blocked.count; k++) {
-    const into = levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT);
-    swapped[k] = comparePair(prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, nicknames, into) ? 1 : 0;
+    const swap = comparePair(prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, nicknames, levels, k * FIELD_COUNT);
+    swapped[k] = swap ? 1 : 0;
   }
-  const u = estimateU(prepared.length, (i, j, into) => comparePair(prepared[i]!, prepared[j]!, nicknames, into), training);
+  const u = estimateU(
+    prepared.length,
+    (i, j, into, at) => comparePair(prepared[i]!, prepared[j]!, nicknames, into, at),
+    training,
+  );
   const model = train(levels, blocked.count, u, prepared.length, training);
   const frequencies = new TermFrequencies(prepared);
 

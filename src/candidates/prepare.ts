@@ -23,6 +23,8 @@ export interface Prepared {
   firstRoots: readonly string[];
   /** E-mail local parts, folded without separators or `+tag`. */
   locals: readonly string[];
+  /** The digits of each local part (`bsmith84` -> `84`), in the same order. */
+  localDigits: readonly string[];
   emails: readonly string[];
   phones: readonly string[];
   company: string;
@@ -88,13 +90,15 @@ export const prepare = (person: PersonFields, nicknames: Nicknames): Prepared =>
   if (first === '' && last === '') ({ first, last } = splitFullName(person.fullName));
   const emails = (person.emails ?? []).map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
   const birth = parseBirthday(person.birthday);
+  const locals = emails.map(localPart).filter((l) => l !== '');
   return {
     first,
     last,
     firstCodes: codesOf(first),
     lastCodes: codesOf(last),
     firstRoots: first === '' ? [] : nicknames.rootsOf(first),
-    locals: emails.map(localPart).filter((l) => l !== ''),
+    locals,
+    localDigits: locals.map((l) => l.replace(/\D+/gu, '')),
     emails,
     phones: (person.phones ?? []).map((p) => p.replace(/[^\d+]/gu, '')).filter((p) => p.length >= 6),
     company: companyKey(person.company),

@@ -22,22 +22,20 @@ export interface Model {
 export interface TrainingOptions {
   /** Random pairs drawn for u. */
   randomPairs: number;
-  /** Blocked pairs the EM reads at most (drawn evenly when there are more). */
-  emPairs: number;
   iterations: number;
   seed: number;
 }
 
-export const DEFAULT_TRAINING: TrainingOptions = { randomPairs: 100_000, emPairs: 200_000, iterations: 30, seed: 1 };
+export const DEFAULT_TRAINING: TrainingOptions = { randomPairs: 50_000, iterations: 50, seed: 1 };
 
 const PRIOR_WEIGHT = 100;
 const LAMBDA_PRIOR = 0.1;
 const FLOOR = 1e-6;
 
-/** Level counts per field of the comparison vectors given, weighted. */
-const tally = (levels: Int8Array, count: number, weight: (k: number) => number): number[][] => {
+/** Level counts per field of the comparison vectors given (pair numbers), weighted. */
+const tally = (levels: Int8Array, pairs: Iterable<number>, weight: (k: number) => number): number[][] => {
   const counts = COMPARISONS.map((c) => new Array<number>(c.levels.length).fill(0));
-  for (let k = 0; k < count; k++) {
+  for (const k of pairs) {
     const w = weight(k);
     if (w === 0) continue;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -58,7 +56,7 @@ const withPrior = (counts: number[][], prior: (f: number) => readonly number[]):
 /** u from random pairs: `compare(i, j, into)` fills the comparison vector of one pair. */
 export const estimateU = (
   people: number,
-  compare: (i: number, j: number, into: Int8Array) => void,
+  compare: (i: number, j: number, into: Int8Array, at: number) => void,
   options: TrainingOptions = DEFAULT_TRAINING,
 ): number[][] => {
   const all = (people * (people - 1)) / 2;
@@ -67,17 +65,21 @@ export const estimateU = (
   const random = mulberry32(options.seed);
   let k = 0;
   if (draws === all) {
-    for (let i = 0; i < people; i++) for (let j = i + 1; j < people; j++) compare(i, j, levels.subarray(k * FIELD_COUNT, ++k * FIELD_COUNT));
+    for (let i = 0; i < people; i++) for (let j = i + 1; j < people; j++) compare(i, j, levels, k++ * FIELD_COUNT);
   } else {
     while (k < draws) {
       const i = Math.floor(random() * people);
       const j = Math.floor(random() * people);
       if (i === j) continue;
-      compare(i, j, levels.subarray(k * FIELD_COUNT, ++k * FIELD_COUNT));
+      compare(i, j, levels, k++ * FIELD_COUNT);
     }
   }
-  return withPrior(tally(levels, draws, () => 1), (f) => COMPARISONS[f]!.priorU);
+  return withPrior(tally(levels, pairNumbers(draws), () => 1), (f) => COMPARISONS[f]!.priorU);
 };
+
+function* pairNumbers(count: number): Generator<number> {
+  for (let k = 0; k < count; k++) yield k;
+}
 
 const logBayesFactor = (levels: Int8Array, k: number, model: Model): number => {
   let sum = 0;
@@ -88,7 +90,31 @@ const logBayesFactor = (levels: Int8Array, k: number, model: Model): number => {
   return sum;
 };
 
-/** m and lambda (and u refined) by EM over the blocked pairs' comparison vectors. */
+/**
+ * The distinct comparison vectors among the blocked pairs and how many pairs have each: EM reads
+ * a few thousand patterns instead of every pair.
+ */
+const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; weights: Float64Array } => {
+  const counts = new Map<number, { first: number; count: number }>();
+  for (let k = 0; k < count; k++) {
+    // Levels run from NULL (-1) to 5: seven values a field, a vector of ten fits a double exactly.
+    let key = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) key = key * 7 + levels[k * FIELD_COUNT + f]! + 1;
+    const seen = counts.get(key);
+    if (seen) seen.count++;
+    else counts.set(key, { first: k, count: 1 });
+  }
+  const patterns = new Int8Array(counts.size * FIELD_COUNT);
+  const weights = new Float64Array(counts.size);
+  let i = 0;
+  for (const { first, count: n } of counts.values()) {
+    patterns.set(levels.subarray(first * FIELD_COUNT, (first + 1) * FIELD_COUNT), i * FIELD_COUNT);
+    weights[i++] = n;
+  }
+  return { patterns, weights };
+};
+
+/** m and lambda by EM over the blocked pairs' comparison vectors, u kept as drawn. */
 export const train = (
   levels: Int8Array,
   count: number,
@@ -96,27 +122,23 @@ export const train = (
   people: number,
   options: TrainingOptions = DEFAULT_TRAINING,
 ): Model => {
-  const step = Math.max(1, Math.ceil(count / options.emPairs));
-  const used: number[] = [];
-  for (let k = 0; k < count; k += step) used.push(k);
-  const randomU = u;
-  let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u: randomU };
-  const match = new Float64Array(count);
+  const { patterns, weights } = patternsOf(levels, count);
+  const distinct = weights.length;
+  let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u };
+  const matchWeight = new Float64Array(distinct);
   for (let iteration = 0; iteration < options.iterations; iteration++) {
     const priorOdds = Math.log(model.lambda / (1 - model.lambda));
     let matches = 0;
-    for (const k of used) {
-      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(levels, k, model))));
-      match[k] = p;
-      matches += p;
+    for (let i = 0; i < distinct; i++) {
+      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, model))));
+      matchWeight[i] = p * weights[i]!;
+      matches += matchWeight[i]!;
     }
-    const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (used.length + PRIOR_WEIGHT);
-    const inUse = new Uint8Array(count);
-    for (const k of used) inUse[k] = 1;
-    const m = withPrior(tally(levels, count, (k) => (inUse[k] ? match[k]! : 0)), (f) => COMPARISONS[f]!.priorM);
+    const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (count + PRIOR_WEIGHT);
+    const m = withPrior(tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!), (f) => COMPARISONS[f]!.priorM);
     const change = Math.abs(lambda - model.lambda);
-    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u: randomU };
-    if (iteration > 2 && change < 1e-5) break;
+    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u };
+    if (iteration > 2 && change < 1e-6) break;
   }
   // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
   const allPairs = Math.max(1, (people * (people - 1)) / 2);

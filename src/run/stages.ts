@@ -266,8 +266,10 @@ const extractInto = async (
       },
     );
     if (result.people) {
+      const started = performance.now();
       result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
-      run.log?.debug({ runId: run.runId, candidates: result.candidates.counts }, 'duplicate candidates');
+      const ms = Math.round(performance.now() - started);
+      run.log?.debug({ runId: run.runId, candidates: result.candidates.counts, ms }, 'duplicate candidates');
     }
   } catch (error) {
     result.error = error;
