@@ -3,7 +3,7 @@
  * duplicate is merged already), then matched: the run's candidates and candidates.csv.
  */
 import { findCandidates, type CandidateOptions } from './index.js';
-import { writeCandidatesFile } from './csv.js';
+import { candidateRows, writeCandidatesFile } from './csv.js';
 import type { CandidateCounts, PersonFields } from './types.js';
 
 export interface PlacedPerson {
@@ -15,7 +15,12 @@ export interface PlacedPerson {
 export interface RunCandidates {
   counts: Omit<CandidateCounts, 'compared'>;
   path: string;
+  /** The best pairs as candidates.csv writes them (CANDIDATE_COLUMNS), for report.html. */
+  shown: string[][];
 }
+
+/** Pairs report.html shows; candidates.csv has them all. */
+const SHOWN = 100;
 
 export class CandidatePeople {
   readonly people: PlacedPerson[] = [];
@@ -31,7 +36,7 @@ export class CandidatePeople {
       options,
     );
     writeCandidatesFile(path, pairs, this.people);
-    const { compared: _compared, ...shown } = counts;
-    return { counts: shown, path };
+    const { likely, possible, clusters, blocksSkipped } = counts;
+    return { counts: { likely, possible, clusters, blocksSkipped }, path, shown: candidateRows(pairs.slice(0, SHOWN), this.people) };
   }
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import type { RunCandidates } from '../candidates/people.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { runModel } from '../report/html/index.js';
+import type { CandidatesModel } from '../report/html/model.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
 import { acquireRunLock } from '../state/index.js';
@@ -114,6 +116,7 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
       issuesPath: files.issuesPath,
       samples,
       ...(changes ? { changes: changes.model() } : {}),
+      ...candidatesModel(stages.extract?.candidates),
     }),
     (message) => run.log?.warn({ runId: run.runId }, message),
   );
@@ -259,3 +262,7 @@ const recordRun = async (run: RunFrame, stages: StageResults, files: RunFiles, r
   ledger.finishRun(run.runId, report, snapshot);
   ledger.close();
 };
+
+/** report.html's candidates section: report.json's counts and the best pairs. */
+const candidatesModel = (candidates: RunCandidates | undefined): { candidates?: CandidatesModel } =>
+  candidates ? { candidates: { ...candidates.counts, rows: candidates.shown, file: basename(candidates.path) } } : {};

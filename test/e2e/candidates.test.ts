@@ -62,6 +62,12 @@ describe('validate: duplicate candidates', () => {
       'a_email', 'b_email', 'reasons', 'cluster', 'decision',
     ]);
     expect(rows.every((r) => Number(r.score) >= 0.8 && Number(r.score) <= 1)).toBe(true);
+
+    // report.html shows the pairs side by side, as text.
+    const page = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(page.includes('id="candidates"')).toBe(true);
+    expect(new RegExp(`id="candidates-likely">\\s*${likely}\\s*<`, 'u').test(page)).toBe(true);
+    expect(page.includes(rows[0]!.a_name!)).toBe(true);
   });
 
   it('--candidates off: no candidates.csv and no candidates in report.json', async () => {
