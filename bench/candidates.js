@@ -33,7 +33,10 @@ for (const [name, load] of SETS) {
   const started = performance.now();
   const { pairs, counts } = findCandidates(people);
   const ms = performance.now() - started;
-  const likely = score(pairs.filter((p) => p.band === 'likely'), truth);
+  const likely = score(
+    pairs.filter((p) => p.band === 'likely'),
+    truth,
+  );
   const both = score(pairs, truth);
   const baseline = score(exactNamePairs(people), truth);
   rows.push({

@@ -10,7 +10,9 @@ export const PEOPLE_DIR = new URL('../../shared/testdata/people/', import.meta.u
 
 /** A CSV without quoted cells (these files have none), trimmed cells, by header name. */
 const readRows = (path) => {
-  const [header, ...lines] = readFileSync(path, 'utf8').split(/\r?\n/u).filter((l) => l !== '');
+  const [header, ...lines] = readFileSync(path, 'utf8')
+    .split(/\r?\n/u)
+    .filter((l) => l !== '');
   const names = header.split(',').map((h) => h.trim());
   return lines.map((line) => {
     const cells = line.split(',').map((c) => c.trim());
@@ -18,7 +20,8 @@ const readRows = (path) => {
   });
 };
 
-const febrlDate = (value) => (/^\d{8}$/u.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}` : undefined);
+const febrlDate = (value) =>
+  /^\d{8}$/u.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}` : undefined;
 
 /**
  * A FEBRL set. `idNumber`: the social security number, read as a phone (a near-unique number with
@@ -64,7 +67,8 @@ export const truePairs = (records) => {
   });
   const pairs = new Set();
   for (const list of byEntity.values()) {
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) pairs.add(`${list[x]},${list[y]}`);
+    for (let x = 0; x < list.length; x++)
+      for (let y = x + 1; y < list.length; y++) pairs.add(`${list[x]},${list[y]}`);
   }
   return pairs;
 };
@@ -79,7 +83,12 @@ export const score = (predicted, truth) => {
   return { precision, recall, f1, predicted: predicted.length, truth: truth.size };
 };
 
-const fold = (v) => (v ?? '').normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const fold = (v) =>
+  (v ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** The baseline: every pair with the same first and last name. */
 export const exactNamePairs = (people) => {
@@ -95,7 +104,8 @@ export const exactNamePairs = (people) => {
   });
   const pairs = [];
   for (const list of byName.values()) {
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) pairs.push({ a: list[x], b: list[y] });
+    for (let x = 0; x < list.length; x++)
+      for (let y = x + 1; y < list.length; y++) pairs.push({ a: list[x], b: list[y] });
   }
   return pairs;
 };

@@ -69,11 +69,16 @@ class IntList {
   }
 }
 
-export const blockPairs = (
-  people: readonly Prepared[],
-  options: BlockingOptions = DEFAULT_BLOCKING,
-): BlockedPairs => {
-  // Each person's block numbers, ascending, as one flat list with offsets (CSR).
+/** Blocks as lists: each person's block numbers (ascending) and each block's members, flat (CSR). */
+interface BlockLists {
+  personStart: Int32Array;
+  blocksOfPerson: Int32Array;
+  blockStart: Int32Array;
+  members: Int32Array;
+  blockCount: number;
+}
+
+const blockLists = (people: readonly Prepared[]): BlockLists => {
   const numbers = new Map<string, number>();
   const personStart = new Int32Array(people.length + 1);
   const personBlocks = new IntList();
@@ -88,11 +93,8 @@ export const blockPairs = (
     for (const id of ids) personBlocks.push(id);
   });
   personStart[people.length] = personBlocks.length;
-  numbers.clear();
   const blocksOfPerson = personBlocks.view();
-
-  // The members of each block, in person order.
-  const blockCount = blocksOfPerson.reduce((max, id) => Math.max(max, id + 1), 0);
+  const blockCount = numbers.size;
   const blockStart = new Int32Array(blockCount + 1);
   for (const id of blocksOfPerson) blockStart[id + 1]!++;
   for (let id = 0; id < blockCount; id++) blockStart[id + 1]! += blockStart[id]!;
@@ -101,9 +103,17 @@ export const blockPairs = (
   for (let i = 0; i < people.length; i++) {
     for (let k = personStart[i]!; k < personStart[i + 1]!; k++) members[fill[blocksOfPerson[k]!]!++] = i;
   }
+  return { personStart, blocksOfPerson, blockStart, members, blockCount };
+};
 
+export const blockPairs = (
+  people: readonly Prepared[],
+  options: BlockingOptions = DEFAULT_BLOCKING,
+): BlockedPairs => {
+  const { personStart, blocksOfPerson, blockStart, members, blockCount } = blockLists(people);
   const whole = new Uint8Array(blockCount);
-  for (let id = 0; id < blockCount; id++) whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
+  for (let id = 0; id < blockCount; id++)
+    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
 
   /** Whether i and j share a block numbered below `id` that was compared whole. */
   const comparedBefore = (i: number, j: number, id: number): boolean => {
@@ -146,7 +156,8 @@ export const blockPairs = (
     const end = blockStart[id + 1]!;
     if (end - start < 2) continue;
     if (whole[id]) {
-      for (let x = start; x < end; x++) for (let y = x + 1; y < end; y++) emit(members[x]!, members[y]!, id, false);
+      for (let x = start; x < end; x++)
+        for (let y = x + 1; y < end; y++) emit(members[x]!, members[y]!, id, false);
       continue;
     }
     blocksSkipped++;
@@ -156,7 +167,8 @@ export const blockPairs = (
       return x < y ? -1 : x > y ? 1 : 0;
     });
     for (let x = 0; x < ordered.length; x++) {
-      for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++) emit(ordered[x]!, ordered[y]!, id, true);
+      for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++)
+        emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
   return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };

@@ -35,7 +35,13 @@ export interface PairComparison {
  * Compares two people into `into` at `at` (a vector of FIELD_COUNT levels); returns whether the
  * names were swapped.
  */
-export const comparePair = (a: Prepared, b: Prepared, nicknames: Nicknames, into: Int8Array, at = 0): boolean => {
+export const comparePair = (
+  a: Prepared,
+  b: Prepared,
+  nicknames: Nicknames,
+  into: Int8Array,
+  at = 0,
+): boolean => {
   let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
   let last = lastNameLevel(a, b.last, b.lastCodes);
   let swapped = false;
@@ -87,7 +93,16 @@ export const madeFromName = (local: string, person: Prepared): boolean => {
   const letters = local.replace(DIGITS, '');
   const { first, last } = person;
   if (letters === '' || first === '' || last === '') return false;
-  const made = [first + last, last + first, first[0]! + last, first + last[0]!, last + first[0]!, last[0]! + first, first, last];
+  const made = [
+    first + last,
+    last + first,
+    first[0]! + last,
+    first + last[0]!,
+    last + first[0]!,
+    last[0]! + first,
+    first,
+    last,
+  ];
   for (const root of person.firstRoots) made.push(root + last, root[0]! + last);
   return made.some((form) => form === letters || similarity(form, letters) >= 0.92);
 };

@@ -108,7 +108,13 @@ export const FIELD_COUNT = COMPARISONS.length;
 const TYPO = 0.92;
 const CLOSE = 0.85;
 
-export const firstNameLevel = (a: Prepared, b: Prepared, bFirst: string, bCodes: readonly string[], nicknames: Nicknames): number => {
+export const firstNameLevel = (
+  a: Prepared,
+  b: Prepared,
+  bFirst: string,
+  bCodes: readonly string[],
+  nicknames: Nicknames,
+): number => {
   const x = a.first;
   const y = bFirst;
   if (x === '' || y === '') return NULL;
@@ -146,7 +152,8 @@ export const emailLevel = (a: Prepared, b: Prepared): number => {
   for (const [i, x] of a.locals.entries()) {
     for (const [j, y] of b.locals.entries()) {
       if (x === y) best = 2;
-      else if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO) best = 1;
+      else if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO)
+        best = 1;
     }
   }
   return best;

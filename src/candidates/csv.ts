@@ -2,8 +2,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomic } from '../report/atomic-file.js';
 import { escapeFormula } from '../report/spreadsheet-safety.js';
-import type { PlacedPerson } from './people.js';
-import type { CandidatePair, PersonFields } from './types.js';
+import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
 export const CANDIDATE_COLUMNS = [
   'band',

@@ -30,7 +30,10 @@ export interface CandidateRun extends CandidateResult {
   model: Model;
 }
 
-export const findCandidates = (people: readonly PersonFields[], options: CandidateOptions = {}): CandidateRun => {
+export const findCandidates = (
+  people: readonly PersonFields[],
+  options: CandidateOptions = {},
+): CandidateRun => {
   const nicknames = options.nicknames ?? shippedNicknames();
   const bands = options.bands ?? DEFAULT_BANDS;
   const training = options.training ?? DEFAULT_TRAINING;
@@ -40,7 +43,13 @@ export const findCandidates = (people: readonly PersonFields[], options: Candida
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
   const swapped = new Uint8Array(blocked.count);
   for (let k = 0; k < blocked.count; k++) {
-    const swap = comparePair(prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, nicknames, levels, k * FIELD_COUNT);
+    const swap = comparePair(
+      prepared[blocked.a[k]!]!,
+      prepared[blocked.b[k]!]!,
+      nicknames,
+      levels,
+      k * FIELD_COUNT,
+    );
     swapped[k] = swap ? 1 : 0;
   }
   const u = estimateU(

@@ -45,5 +45,4 @@ export class Nicknames {
 let shipped: Nicknames | undefined;
 
 /** The table the package ships, read once. */
-export const shippedNicknames = (): Nicknames =>
-  (shipped ??= new Nicknames(readFileSync(TABLE_URL, 'utf8')));
+export const shippedNicknames = (): Nicknames => (shipped ??= new Nicknames(readFileSync(TABLE_URL, 'utf8')));

@@ -4,13 +4,7 @@
  */
 import { findCandidates, type CandidateOptions } from './index.js';
 import { candidateRows, writeCandidatesFile } from './csv.js';
-import type { CandidateCounts, PersonFields } from './types.js';
-
-export interface PlacedPerson {
-  file: string;
-  row: number;
-  person: PersonFields;
-}
+import type { CandidateCounts, PersonFields, PlacedPerson } from './types.js';
 
 export interface RunCandidates {
   counts: Omit<CandidateCounts, 'compared'>;
@@ -37,6 +31,10 @@ export class CandidatePeople {
     );
     writeCandidatesFile(path, pairs, this.people);
     const { likely, possible, clusters, blocksSkipped } = counts;
-    return { counts: { likely, possible, clusters, blocksSkipped }, path, shown: candidateRows(pairs.slice(0, SHOWN), this.people) };
+    return {
+      counts: { likely, possible, clusters, blocksSkipped },
+      path,
+      shown: candidateRows(pairs.slice(0, SHOWN), this.people),
+    };
   }
 }

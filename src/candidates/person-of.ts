@@ -5,7 +5,8 @@ import type { PersonFields } from './types.js';
 type Contact = NormalizedRecord['contact'];
 
 /** First part of a formatted address: `12 High St, Leeds` -> `12 High St`. */
-const streetOf = (formatted: string | undefined): string | undefined => formatted?.split(/[,\n]/u)[0]?.trim() || undefined;
+const streetOf = (formatted: string | undefined): string | undefined =>
+  formatted?.split(/[,\n]/u)[0]?.trim() || undefined;
 
 export const personOf = (contact: Contact): PersonFields => {
   const birthday = contact.birthday ?? undefined;

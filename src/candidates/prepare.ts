@@ -37,9 +37,37 @@ export interface Prepared {
 
 /** Legal-form words that say nothing about which company it is. */
 const LEGAL_SUFFIXES = new Set([
-  'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'llc', 'llp', 'lp', 'ltd',
-  'limited', 'plc', 'gmbh', 'ag', 'kg', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab',
-  'as', 'pty', 'pte', 'kk', 'the', 'group', 'holdings',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'llc',
+  'llp',
+  'lp',
+  'ltd',
+  'limited',
+  'plc',
+  'gmbh',
+  'ag',
+  'kg',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'as',
+  'pty',
+  'pte',
+  'kk',
+  'the',
+  'group',
+  'holdings',
 ]);
 
 /** `Acme, Inc.` and `ACME Corporation` -> `acme`. */
@@ -70,7 +98,16 @@ export const parseBirthday = (value: string | null | undefined): BirthDate | und
 const splitFullName = (full: string | null | undefined): { first: string; last: string } => {
   if (!full) return { first: '', last: '' };
   const comma = full.indexOf(',');
-  if (comma > 0) return { first: squash(full.slice(comma + 1).trim().split(/\s+/u)[0]), last: squash(full.slice(0, comma)) };
+  if (comma > 0)
+    return {
+      first: squash(
+        full
+          .slice(comma + 1)
+          .trim()
+          .split(/\s+/u)[0],
+      ),
+      last: squash(full.slice(0, comma)),
+    };
   const parts = words(fold(full));
   if (parts.length === 1) return { first: '', last: parts[0]! };
   return { first: parts[0] ?? '', last: parts.at(-1) ?? '' };

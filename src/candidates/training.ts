@@ -65,7 +65,8 @@ export const estimateU = (
   const random = mulberry32(options.seed);
   let k = 0;
   if (draws === all) {
-    for (let i = 0; i < people; i++) for (let j = i + 1; j < people; j++) compare(i, j, levels, k++ * FIELD_COUNT);
+    for (let i = 0; i < people; i++)
+      for (let j = i + 1; j < people; j++) compare(i, j, levels, k++ * FIELD_COUNT);
   } else {
     while (k < draws) {
       const i = Math.floor(random() * people);
@@ -74,7 +75,10 @@ export const estimateU = (
       compare(i, j, levels, k++ * FIELD_COUNT);
     }
   }
-  return withPrior(tally(levels, pairNumbers(draws), () => 1), (f) => COMPARISONS[f]!.priorU);
+  return withPrior(
+    tally(levels, pairNumbers(draws), () => 1),
+    (f) => COMPARISONS[f]!.priorU,
+  );
 };
 
 function* pairNumbers(count: number): Generator<number> {
@@ -135,7 +139,10 @@ export const train = (
       matches += matchWeight[i]!;
     }
     const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (count + PRIOR_WEIGHT);
-    const m = withPrior(tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!), (f) => COMPARISONS[f]!.priorM);
+    const m = withPrior(
+      tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!),
+      (f) => COMPARISONS[f]!.priorM,
+    );
     const change = Math.abs(lambda - model.lambda);
     model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u };
     if (iteration > 2 && change < 1e-6) break;

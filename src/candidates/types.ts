@@ -24,6 +24,13 @@ export interface PersonFields {
   city?: string | null | undefined;
 }
 
+/** A person and the record it was read from (`row` as in issues.csv). */
+export interface PlacedPerson {
+  file: string;
+  row: number;
+  person: PersonFields;
+}
+
 export type Band = 'likely' | 'possible';
 
 /** One pair of people the matcher takes for one: indexes into the list it was given, a < b. */

@@ -265,4 +265,6 @@ const recordRun = async (run: RunFrame, stages: StageResults, files: RunFiles, r
 
 /** report.html's candidates section: report.json's counts and the best pairs. */
 const candidatesModel = (candidates: RunCandidates | undefined): { candidates?: CandidatesModel } =>
-  candidates ? { candidates: { ...candidates.counts, rows: candidates.shown, file: basename(candidates.path) } } : {};
+  candidates
+    ? { candidates: { ...candidates.counts, rows: candidates.shown, file: basename(candidates.path) } }
+    : {};

@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { twoExports } from '../../bench/two-exports.js';
 import { readReport, runCli, tempDir } from './harness.js';
 
-const HEADER = ['first_name', 'last_name', 'email', 'phone', 'phone_2', 'company', 'job_title', 'birthday', 'legacy_location'];
+const HEADER = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'phone_2',
+  'company',
+  'job_title',
+  'birthday',
+  'legacy_location',
+];
 
 /** The generated exports as two generic CSVs, and where each record landed (file name, row). */
 const writeExports = (dir: string) => {
@@ -28,7 +38,8 @@ const writeExports = (dir: string) => {
     ]);
     return { entity: r.entity, file: `${r.source}.csv`, row: rows[r.source].length };
   });
-  for (const source of ['crm', 'book'] as const) writeFileSync(files[source], stringify([HEADER, ...rows[source]]));
+  for (const source of ['crm', 'book'] as const)
+    writeFileSync(files[source], stringify([HEADER, ...rows[source]]));
   return { files, placed };
 };
 
@@ -37,16 +48,31 @@ describe('validate: duplicate candidates', () => {
     const dir = tempDir();
     const { files, placed } = writeExports(dir);
     const out = join(dir, 'out');
-    const result = await runCli(['validate', files.crm, files.book, '--pipeline', 'generic', '--out', out, '--state', join(dir, 'state')]);
+    const result = await runCli([
+      'validate',
+      files.crm,
+      files.book,
+      '--pipeline',
+      'generic',
+      '--out',
+      out,
+      '--state',
+      join(dir, 'state'),
+    ]);
     expect(result.code).toBe(0);
-    const rows = parse(readFileSync(join(out, 'candidates.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    const rows = parse(readFileSync(join(out, 'candidates.csv'), 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[];
     const report = readReport(out);
     expect(report.candidates).toBeDefined();
     const { likely, possible, clusters } = report.candidates!;
     expect(rows.filter((r) => r.band === 'likely')).toHaveLength(likely);
     expect(rows.filter((r) => r.band === 'possible')).toHaveLength(possible);
     expect(clusters).toBeGreaterThan(0);
-    expect(result.stdout).toContain(`Candidates: ${likely} likely, ${possible} possible same person under another e-mail: candidates.csv`);
+    expect(result.stdout).toContain(
+      `Candidates: ${likely} likely, ${possible} possible same person under another e-mail: candidates.csv`,
+    );
 
     // The pairs are the generator's people: nearly every likely pair is one entity, across the exports.
     const entityAt = new Map(placed.map((p) => [`${p.file}:${p.row}`, p.entity]));
@@ -58,8 +84,20 @@ describe('validate: duplicate candidates', () => {
     const across = likelyRows.filter((r) => r.a_file !== r.b_file);
     expect(across.length).toBeGreaterThan(0);
     expect(Object.keys(rows[0]!)).toEqual([
-      'band', 'score', 'a_file', 'a_row', 'b_file', 'b_row', 'b_contact_id', 'a_name', 'b_name',
-      'a_email', 'b_email', 'reasons', 'cluster', 'decision',
+      'band',
+      'score',
+      'a_file',
+      'a_row',
+      'b_file',
+      'b_row',
+      'b_contact_id',
+      'a_name',
+      'b_name',
+      'a_email',
+      'b_email',
+      'reasons',
+      'cluster',
+      'decision',
     ]);
     expect(rows.every((r) => Number(r.score) >= 0.8 && Number(r.score) <= 1)).toBe(true);
 
@@ -74,7 +112,19 @@ describe('validate: duplicate candidates', () => {
     const dir = tempDir();
     const { files } = writeExports(dir);
     const out = join(dir, 'out');
-    const result = await runCli(['validate', files.crm, files.book, '--pipeline', 'generic', '--out', out, '--state', join(dir, 'state'), '--candidates', 'off']);
+    const result = await runCli([
+      'validate',
+      files.crm,
+      files.book,
+      '--pipeline',
+      'generic',
+      '--out',
+      out,
+      '--state',
+      join(dir, 'state'),
+      '--candidates',
+      'off',
+    ]);
     expect(result.code).toBe(0);
     expect(() => readFileSync(join(out, 'candidates.csv'))).toThrow();
     expect(readReport(out).candidates).toBeUndefined();

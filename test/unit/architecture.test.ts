@@ -13,6 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['package'],
   ['load'],
   ['report'],
+  ['candidates'],
   ['run'],
   ['undo'],
   ['cli'],

@@ -21,13 +21,19 @@ describe('candidates: comparisons', () => {
     expect(nicknames.related('robert', 'bob')).toBe(true);
     expect(nicknames.related('bill', 'william')).toBe(true);
     expect(nicknames.related('bob', 'william')).toBe(false);
-    const { levels } = levelsOf({ firstName: 'Bob', lastName: 'Smith' }, { firstName: 'Robert', lastName: 'Smith' });
+    const { levels } = levelsOf(
+      { firstName: 'Bob', lastName: 'Smith' },
+      { firstName: 'Robert', lastName: 'Smith' },
+    );
     expect(levels[FIELD.first]).toBe(4);
     expect(levels[FIELD.last]).toBe(4);
   });
 
   it('compares names written the other way round as if in place', () => {
-    const { levels, swapped } = levelsOf({ firstName: 'Yuki', lastName: 'Nakamura' }, { firstName: 'Nakamura', lastName: 'Yuki' });
+    const { levels, swapped } = levelsOf(
+      { firstName: 'Yuki', lastName: 'Nakamura' },
+      { firstName: 'Nakamura', lastName: 'Yuki' },
+    );
     expect(swapped).toBe(true);
     expect(levels[FIELD.first]).toBe(5);
     expect(levels[FIELD.last]).toBe(4);
@@ -94,7 +100,9 @@ describe('candidates: blocking', () => {
       p({ firstName: 'Ann', lastName: 'Lee', phones: ['+15551234567'], birthday: '1990-01-02' }),
     ];
     expect(blockPairs(twins).count).toBe(1);
-    const many = Array.from({ length: 100 }, (_, i) => p({ firstName: 'John', lastName: 'Smith', emails: [`js${i}@x.com`] }));
+    const many = Array.from({ length: 100 }, (_, i) =>
+      p({ firstName: 'John', lastName: 'Smith', emails: [`js${i}@x.com`] }),
+    );
     const blocked = blockPairs(many, { maxBlock: 10, window: 3 });
     expect(blocked.blocksSkipped).toBeGreaterThan(0);
     expect(blocked.count).toBeLessThanOrEqual(100 * 3 * 3);
@@ -107,10 +115,33 @@ describe('candidates: blocking', () => {
 describe('candidates: findCandidates', () => {
   it('pairs Bob Smith and Robert Smith sharing a phone, not the namesake elsewhere, and clusters them', () => {
     const people: PersonFields[] = [
-      { firstName: 'Bob', lastName: 'Smith', emails: ['bsmith84@gmail.com'], phones: ['+14155550101'], company: 'Acme' },
-      { firstName: 'Robert', lastName: 'Smith', emails: ['robert.smith@acme.com'], phones: ['+14155550101'], company: 'Acme, Inc.' },
-      { firstName: 'Robert', lastName: 'Smith', emails: ['rob@globex.com'], phones: ['+12125550199'], company: 'Globex', birthday: '1970-01-01' },
-      ...Array.from({ length: 40 }, (_, i) => ({ firstName: `Person${i}`, lastName: `Other${i}`, emails: [`p${i}@x.com`] })),
+      {
+        firstName: 'Bob',
+        lastName: 'Smith',
+        emails: ['bsmith84@gmail.com'],
+        phones: ['+14155550101'],
+        company: 'Acme',
+      },
+      {
+        firstName: 'Robert',
+        lastName: 'Smith',
+        emails: ['robert.smith@acme.com'],
+        phones: ['+14155550101'],
+        company: 'Acme, Inc.',
+      },
+      {
+        firstName: 'Robert',
+        lastName: 'Smith',
+        emails: ['rob@globex.com'],
+        phones: ['+12125550199'],
+        company: 'Globex',
+        birthday: '1970-01-01',
+      },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        firstName: `Person${i}`,
+        lastName: `Other${i}`,
+        emails: [`p${i}@x.com`],
+      })),
     ];
     const { pairs, counts } = findCandidates(people);
     const top = pairs[0]!;

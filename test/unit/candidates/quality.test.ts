@@ -3,7 +3,14 @@
  * generated two exports of one organisation: quality thresholds, not timing.
  */
 import { describe, expect, it } from 'vitest';
-import { exactNamePairs, fake1000, febrl, score, truePairs, type LabelledPerson } from '../../../bench/people-sets.js';
+import {
+  exactNamePairs,
+  fake1000,
+  febrl,
+  score,
+  truePairs,
+  type LabelledPerson,
+} from '../../../bench/people-sets.js';
 import { twoExports } from '../../../bench/two-exports.js';
 import { findCandidates } from '../../../src/candidates/index.js';
 
@@ -12,7 +19,10 @@ const measure = (records: LabelledPerson[]) => {
   const truth = truePairs(records);
   const { pairs } = findCandidates(people);
   return {
-    likely: score(pairs.filter((p) => p.band === 'likely'), truth),
+    likely: score(
+      pairs.filter((p) => p.band === 'likely'),
+      truth,
+    ),
     both: score(pairs, truth),
     baseline: score(exactNamePairs(people), truth),
   };
