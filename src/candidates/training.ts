@@ -9,7 +9,7 @@
  * Every estimate starts from the comparisons' priors, counted as `PRIOR_WEIGHT` pairs, so a small
  * file leans on them and a large one on its own data.
  */
-import { mulberry32 } from './random.js';
+import { seededRandom } from '../core/random.js';
 import { COMPARISONS, FIELD_COUNT, NULL } from './comparisons.js';
 
 export interface Model {
@@ -62,7 +62,7 @@ export const estimateU = (
   const all = (people * (people - 1)) / 2;
   const draws = Math.min(all, options.randomPairs);
   const levels = new Int8Array(draws * FIELD_COUNT);
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   let k = 0;
   if (draws === all) {
     for (let i = 0; i < people; i++)

@@ -43,22 +43,27 @@ const writeExports = (dir: string) => {
   return { files, placed };
 };
 
+/** `validate` of the two exports into `dir/out`, with `extra` flags. */
+const validateExports = (dir: string, files: { crm: string; book: string }, extra: string[] = []) =>
+  runCli([
+    'validate',
+    files.crm,
+    files.book,
+    '--pipeline',
+    'generic',
+    '--out',
+    join(dir, 'out'),
+    '--state',
+    join(dir, 'state'),
+    ...extra,
+  ]);
+
 describe('validate: duplicate candidates', () => {
   it('writes candidates.csv with the pairs of one person across two exports, counted in report.json', async () => {
     const dir = tempDir();
     const { files, placed } = writeExports(dir);
     const out = join(dir, 'out');
-    const result = await runCli([
-      'validate',
-      files.crm,
-      files.book,
-      '--pipeline',
-      'generic',
-      '--out',
-      out,
-      '--state',
-      join(dir, 'state'),
-    ]);
+    const result = await validateExports(dir, files);
     expect(result.code).toBe(0);
     const rows = parse(readFileSync(join(out, 'candidates.csv'), 'utf8'), { columns: true }) as Record<
       string,
@@ -112,19 +117,7 @@ describe('validate: duplicate candidates', () => {
     const dir = tempDir();
     const { files } = writeExports(dir);
     const out = join(dir, 'out');
-    const result = await runCli([
-      'validate',
-      files.crm,
-      files.book,
-      '--pipeline',
-      'generic',
-      '--out',
-      out,
-      '--state',
-      join(dir, 'state'),
-      '--candidates',
-      'off',
-    ]);
+    const result = await validateExports(dir, files, ['--candidates', 'off']);
     expect(result.code).toBe(0);
     expect(() => readFileSync(join(out, 'candidates.csv'))).toThrow();
     expect(readReport(out).candidates).toBeUndefined();

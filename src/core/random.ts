@@ -1,5 +1,5 @@
-/** A small seeded generator, so the same people always train the same model. */
-export const mulberry32 = (seed: number): (() => number) => {
+/** mulberry32: a tiny, fast, seedable PRNG; the same seed gives the same sequence on every machine. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -8,4 +8,4 @@ export const mulberry32 = (seed: number): (() => number) => {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-};
+}
