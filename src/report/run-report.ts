@@ -62,6 +62,11 @@ export interface RunReport {
     valuesRemoved: number;
     fieldsCleared: number;
   };
+  /**
+   * Pairs of records likely one person under another e-mail (candidates.csv): by band, clusters
+   * linked by `likely` pairs, and blocks too large to compare whole. Absent with `--candidates off`.
+   */
+  candidates?: { likely: number; possible: number; clusters: number; blocksSkipped: number };
   /** One sentence: why the run ended with its exit code (the summary's `Exit N:` line). */
   exitReason?: string;
   /** The run-level problem that stopped the run, when `status` is `aborted`. */

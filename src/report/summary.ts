@@ -50,6 +50,7 @@ export const formatSummary = (
   if (report.sync) lines.push(syncLine(report.sync, verb));
   lines.push(...inputNotes(report));
   if (report.status !== 'aborted') lines.push(...droppedColumnLines(report.inputs));
+  if (report.candidates) lines.push(`  ${candidatesLine(report.candidates)}`);
   const photos = report.inputs.reduce((sum, input) => sum + (input.ignored?.PHOTO ?? 0), 0);
   if (photos > 0) lines.push(`  photos ignored: ${n(photos)} (the service stores no contact photo)`);
   const groupCards = report.inputs.reduce((sum, input) => sum + (input.ignored?.['group card'] ?? 0), 0);
@@ -133,3 +134,8 @@ export const readingStoppedText = ({ file, row }: { file: string; row: number })
 const syncLine = (sync: NonNullable<RunReport['sync']>, verb: string): string =>
   `  sync ${sync.scope}: ${verb}archived ${n(sync.archived)}, ${verb}unarchived ${n(sync.unarchived)}, ` +
   `values ${verb}removed ${n(sync.valuesRemoved)}, fields ${verb}cleared ${n(sync.fieldsCleared)}`;
+/** `Candidates: 12 likely, 40 possible same person under another e-mail: candidates.csv`. */
+export const candidatesLine = (c: NonNullable<RunReport['candidates']>): string => {
+  const skipped = c.blocksSkipped > 0 ? ` (${n(c.blocksSkipped)} common keys compared in part)` : '';
+  return `Candidates: ${n(c.likely)} likely, ${n(c.possible)} possible same person under another e-mail: candidates.csv${skipped}`;
+};

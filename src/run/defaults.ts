@@ -28,6 +28,8 @@ export const RUN_DEFAULTS = Object.freeze({
   reread: false,
   /** Seconds: the longest wait for the target (`Retry-After`, pacing); a longer one stops the run. */
   maxWait: CLIENT_DEFAULTS.maxWaitMs / 1000,
+  /** Duplicate candidates: the same person under another e-mail (src/candidates/). */
+  candidates: 'on' as 'on' | 'off',
 });
 
 /** The bounds of the number settings, checked by the schema and, as typed, by the command line. */

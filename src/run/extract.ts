@@ -15,7 +15,6 @@ import type { WorkerSetup } from './parallel/protocol.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
 import { PhoneDrops } from './phone-drops.js';
 import type { RunOutputs } from './outputs.js';
-import type { Staging } from '../package/staging.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;
@@ -115,7 +114,7 @@ const extractInput = async (
 ): Promise<void> => {
   const { input, path, pipeline, source, progress } = at;
   const { totals } = ctx;
-  const setup = workerSetup(options, pipeline, ctx.staging, source, input);
+  const setup = workerSetup(options, pipeline, ctx, source, input);
   ctx.outputs.registerInput(input, {
     path: setup.file,
     format: source.info.format,
@@ -180,10 +179,11 @@ const extractInput = async (
 const workerSetup = (
   options: ExtractOptions,
   pipeline: Pipeline,
-  staging: Staging,
+  ctx: ExtractSinks,
   source: OpenedSource,
   input: number,
 ): WorkerSetup => {
+  const { staging } = ctx;
   const region = options.region ?? pipeline.region;
   return {
     pipeline,
@@ -193,6 +193,7 @@ const workerSetup = (
     strict: options.strict,
     ...(region ? { region } : {}),
     ...(staging.keysOnly ? { keysOnly: true } : {}),
+    ...(ctx.candidates ? { candidates: true } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
     ...(options.loadMeanwhile ? { background: true } : {}),

@@ -95,6 +95,8 @@ export const runSettingsSchema = z
     maxArchive: maxArchiveSchema.optional(),
     /** Read every input even when it is byte-identical to the last run's (no rerun shortcut). */
     reread: z.boolean().default(RUN_DEFAULTS.reread),
+    /** `--candidates off`: no duplicate candidates, no candidates.csv. */
+    candidates: z.enum(['on', 'off']).default(RUN_DEFAULTS.candidates),
   })
   .strict();
 

@@ -58,7 +58,14 @@ export const removeOutput = (path: string): void => {
 };
 
 /** The files a run may write in its `--out` besides the rejected files. */
-const REPORT_FILES = ['report.json', 'issues.csv', 'report.html', 'changes.csv', 'outcomes.csv'];
+const REPORT_FILES = [
+  'report.json',
+  'issues.csv',
+  'report.html',
+  'changes.csv',
+  'outcomes.csv',
+  'candidates.csv',
+];
 /** Every format a rejected file can take (a workbook's rejects are CSV). */
 const REJECTED_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'vcf'];
 

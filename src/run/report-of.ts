@@ -142,6 +142,7 @@ export const buildRunReport = (
     ...(outcome?.searched ? { searched: outcome.searched } : {}),
     ...(stages.extract?.stoppedAt ? { readingStopped: stages.extract.stoppedAt } : {}),
     ...(stages.sync?.counts ? { sync: stages.sync.counts } : {}),
+    ...(stages.extract?.candidates ? { candidates: stages.extract.candidates.counts } : {}),
     ...(failure ? { error: { code: failure.code, message: failure.message, context: failure.context } } : {}),
   };
   // report.json says why the run ended with its exit code, as the summary's last line does.

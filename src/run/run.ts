@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
+import type { RunCandidates } from '../candidates/people.js';
 import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { runModel } from '../report/html/index.js';
+import type { CandidatesModel } from '../report/html/model.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
 import { acquireRunLock } from '../state/index.js';
@@ -141,6 +143,7 @@ const runHoldingState = async (frame: Omit<RunFrame, 'definition'>): Promise<Run
       issuesPath: files.issuesPath,
       samples,
       ...(changes ? { changes: changes.model() } : {}),
+      ...candidatesModel(stages.extract?.candidates),
     }),
   );
   // A page that cannot be written is an output that failed: the run says so (exit 2), not exit 0.
@@ -326,3 +329,9 @@ const recordRun = async (run: RunFrame, stages: StageResults, files: RunFiles, r
   ledger.finishRun(run.runId, report, snapshot);
   ledger.close();
 };
+
+/** report.html's candidates section: report.json's counts and the best pairs. */
+const candidatesModel = (candidates: RunCandidates | undefined): { candidates?: CandidatesModel } =>
+  candidates
+    ? { candidates: { ...candidates.counts, rows: candidates.shown, file: basename(candidates.path) } }
+    : {};

@@ -1,3 +1,4 @@
+import type { CandidatePeople } from '../candidates/people.js';
 import { recordNotLoaded } from '../core/consequence.js';
 import type { Issue, SourceItem, SourceProblem } from '../core/types.js';
 import type { References } from '../package/references.js';
@@ -14,6 +15,8 @@ export interface ExtractSinks {
   /** The stage's own counts, returned in its result (run/stages.ts). */
   totals: ExtractCounts;
   references: References;
+  /** The people the duplicate-candidates matcher compares once reading ends; absent with `--candidates off`. */
+  candidates?: CandidatePeople;
 }
 
 /**
@@ -102,7 +105,10 @@ const stage = (ctx: ExtractSinks, staged: RecordSummary[], entries: StageEntry[]
   results.forEach((result, i) => {
     const record = staged[i]!;
     ctx.references.collect(record);
-    if (!result.duplicateOf) return;
+    if (!result.duplicateOf) {
+      if (record.person) ctx.candidates?.add(record.file, record.row, record.person);
+      return;
+    }
     ctx.totals.duplicates += 1;
     const issue = duplicateIssue(record, result.duplicateOf);
     ctx.outputs.issues.add(issue);

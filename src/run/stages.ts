@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { WaitEvent } from '../client/index.js';
 import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
+import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { load, NOT_SENT, type LoadOutcome } from '../load/index.js';
 import type { Pipeline } from '../mapping/index.js';
 import { References } from '../package/references.js';
@@ -119,6 +120,10 @@ export interface ExtractResult extends StageResult {
   stoppedAt?: { file: string; row: number };
   /** The contact fields each input's header has a column for, by input index (sync clears). */
   headerFields: Map<number, string[]>;
+  /** The people read, for the duplicate candidates; absent with `--candidates off`. */
+  people?: CandidatePeople;
+  /** The duplicate candidates found once reading ended (candidates.csv). */
+  candidates?: RunCandidates;
 }
 
 export interface LoadResult extends StageResult {
@@ -277,6 +282,7 @@ const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
     outputs: new RunOutputs(run.outDir, settings.inputs.length),
     countOnly,
     headerFields: new Map(),
+    ...(settings.candidates === 'on' ? { people: new CandidatePeople() } : {}),
   };
 };
 
@@ -296,6 +302,7 @@ const extractInto = async (
     totals: result.counts,
     opened: result.inputs,
     headerFields: result.headerFields,
+    ...(result.people ? { candidates: result.people } : {}),
   };
   try {
     await extract(
@@ -314,6 +321,12 @@ const extractInto = async (
       },
       context,
     );
+    if (result.people) {
+      const started = performance.now();
+      result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
+      const ms = Math.round(performance.now() - started);
+      run.log?.debug({ runId: run.runId, candidates: result.candidates.counts, ms }, 'duplicate candidates');
+    }
   } catch (error) {
     result.error = error;
   }

@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { seededRandom } from '../core/random.js';
+
+export { seededRandom };
 
 export interface FaultOptions {
   /** 0..1: fraction of requests answered 503 before any work. */
@@ -29,18 +32,6 @@ export interface FaultCounts {
   reset: number;
   cut: number;
   slow: number;
-}
-
-/** mulberry32: a tiny, fast, seedable PRNG; enough to make fault decisions repeatable. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

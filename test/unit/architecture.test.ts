@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['package'],
   ['load'],
   ['report'],
-  ['sync'],
+  ['sync', 'candidates'],
   ['run'],
   ['undo'],
   ['cli'],

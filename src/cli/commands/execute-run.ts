@@ -96,6 +96,7 @@ const settingsOf = (
   stateDir: flags.state,
   ...numbers,
   match: flags.match,
+  candidates: flags.candidates,
   region: flags.region || undefined,
   strict: flags.strict,
   reread: flags.reread,

@@ -37,6 +37,10 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       describe: `match existing contacts (default ${D.match})`,
     })
     .option('region', { type: 'string', describe: 'default phone region (ISO 3166 alpha-2)' })
+    .option('candidates', {
+      choices: ['on', 'off'] as const,
+      describe: `look for the same person under another e-mail, candidates.csv (default ${D.candidates})`,
+    })
     .option('max-rejects', {
       type: 'string',
       describe: `rejects allowed for exit 0: N or P% (default ${D.maxRejects})`,
@@ -109,6 +113,7 @@ export interface RunFlags {
   maxWait?: string;
   maxBodyBytes?: string;
   match?: 'email' | 'none';
+  candidates?: 'on' | 'off';
   region?: string;
   maxRejects?: string;
   strict?: boolean;

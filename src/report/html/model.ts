@@ -128,6 +128,18 @@ export interface RunReportModel extends ReportModelBase {
   inputsUnchangedSince?: string;
   /** Field-level previews (a dry run against a target): updated contacts, field by field. */
   changes?: ChangesModel;
+  candidates?: CandidatesModel;
+}
+
+/** Duplicate candidates: the counts, and the best pairs as candidates.csv's rows. */
+export interface CandidatesModel {
+  likely: number;
+  possible: number;
+  clusters: number;
+  blocksSkipped: number;
+  /** Cells in candidates.csv's column order (candidates/csv.ts). */
+  rows: string[][];
+  file: string;
 }
 
 export interface UndoTotalsModel {

@@ -7,6 +7,7 @@ import { html, trusted } from './safe-html.js';
 import { codeForScript, jsonForScript } from './script-embedding.js';
 import { STYLES } from './styles.js';
 import { activitySection } from './sections/activity.js';
+import { candidatesSection } from './sections/candidates.js';
 import { changesSection } from './sections/changes.js';
 import { errorSection, headerSection } from './sections/header.js';
 import { inputsSection } from './sections/inputs.js';
@@ -48,6 +49,7 @@ ${headerSection(model)}
 ${errorSection(model)}
 ${outcomeSection(model)}
 ${changesSection(model)}
+${model.kind === 'run' ? candidatesSection(model) : html``}
 ${issuesSection(model.issues)}
 ${model.kind === 'run' ? inputsSection(model) : html``}
 ${activitySection(model)}

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { FieldCount, IssueCount } from '../../core/types.js';
 import type { IssueSummary, RunReport } from '../run-report.js';
 import type {
+  CandidatesModel,
   ChangesModel,
   IssueExample,
   ProgressSample,
@@ -19,6 +20,7 @@ export interface RunHtmlExtras {
   issuesPath: string;
   samples: ProgressSample[];
   changes?: ChangesModel;
+  candidates?: CandidatesModel;
 }
 
 const asExample = (issue: IssueExample): IssueExample => ({
@@ -81,4 +83,5 @@ export const runModel = (report: RunReport, extras: RunHtmlExtras): RunReportMod
   reminders: report.reminders,
   ...(report.inputsUnchangedSince ? { inputsUnchangedSince: report.inputsUnchangedSince } : {}),
   ...(extras.changes ? { changes: extras.changes } : {}),
+  ...(extras.candidates ? { candidates: extras.candidates } : {}),
 });

@@ -1,6 +1,7 @@
 import type { Pipeline } from '../../mapping/index.js';
 import type { NormalizedRecord } from '../../core/record.js';
 import type { Issue, SourceRow } from '../../core/types.js';
+import type { PersonFields } from '../../candidates/types.js';
 
 /** What a normalize worker needs to map and normalize rows of one input, sent once at start. */
 export interface WorkerSetup {
@@ -12,6 +13,8 @@ export interface WorkerSetup {
   strict: boolean;
   /** Stage only where each record came from, not the record (a dry run that only counts). */
   keysOnly?: boolean;
+  /** Each summary carries what the duplicate-candidates matcher compares of the record. */
+  candidates?: boolean;
   /** `--max-body-bytes`: a record whose write object fits no request body is rejected. */
   maxBodyBytes?: number;
   /** Run hook (run/hooks.ts): the worker exits when its n-th batch arrives. */
@@ -29,7 +32,7 @@ export interface WorkerSetup {
 export type RecordSummary = Pick<
   NormalizedRecord,
   'file' | 'row' | 'line' | 'key' | 'groups' | 'customFields'
->;
+> & { person?: PersonFields };
 
 /**
  * A record's outcome ready for staging: the record travels as its JSON text (what the staging

@@ -1,3 +1,4 @@
+import { personOf } from '../../candidates/person-of.js';
 import { withSortedKeys } from '../../core/key-order.js';
 import type { NormalizedRecord } from '../../core/record.js';
 import { createRowMapper, type RowMapper } from '../../mapping/index.js';
@@ -54,6 +55,7 @@ export const createRowNormalizer = (
         key: record.key,
         groups: record.groups,
         customFields: record.customFields,
+        ...(setup.candidates ? { person: personOf(record.contact) } : {}),
       },
       // The one serialization of the record: staged as it is, read once by the load stage.
       json: keysOnly ? '' : JSON.stringify(withContactInOrder(record)),

@@ -15,6 +15,7 @@ describe('parseRunSettings', () => {
       maxRejects: { count: 0 },
       strict: false,
       reread: false,
+      candidates: 'on',
     });
   });
 

@@ -1,0 +1,178 @@
+/**
+ * Blocking: which pairs are compared at all. Each person gets a few keys (phonetic last name and
+ * a first initial, the same with the names the other way round, e-mail local part, phone,
+ * birth date, a name's sound with the birth year, postcode and street number); people sharing a key form a block and are compared
+ * pair by pair. Cost grows with the sum of the blocks' squares, so a block larger than
+ * `maxBlock` (a common name, a switchboard number) is not compared whole: its people, in order
+ * of name and e-mail, are compared with their `window` nearest neighbours only, and the block is
+ * counted. So no person is compared with more than a few dozen others, however many there are.
+ *
+ * A pair sharing several keys is compared once: in the first block (by key number) both are in
+ * that was compared whole.
+ */
+import type { Prepared } from './prepare.js';
+
+export interface BlockingOptions {
+  maxBlock: number;
+  window: number;
+}
+
+export const DEFAULT_BLOCKING: BlockingOptions = { maxBlock: 30, window: 4 };
+
+export interface BlockedPairs {
+  /** Pair k is (a[k], b[k]), a < b. */
+  a: Int32Array;
+  b: Int32Array;
+  count: number;
+  blocksSkipped: number;
+}
+
+const initialOf = (name: string): string => name[0] ?? '';
+
+/** The blocking keys of one person; `lookup` numbers a key (the same number for the same key). */
+export const keysOf = (p: Prepared): string[] => {
+  const keys: string[] = [];
+  const lastCode = p.lastCodes[0];
+  const firstCode = p.firstCodes[0];
+  if (lastCode && p.first !== '') {
+    for (const root of p.firstRoots) keys.push(`n:${lastCode}|${initialOf(root)}`);
+  }
+  if (firstCode && p.last !== '') keys.push(`n:${firstCode}|${initialOf(p.last)}`);
+  for (const local of p.locals) if (local.length >= 3 && !/^\d+$/u.test(local)) keys.push(`e:${local}`);
+  for (const phone of p.phones) keys.push(`p:${phone}`);
+  const year = p.birth?.year;
+  if (year !== undefined) {
+    keys.push(`b:${year}-${p.birth!.month}-${p.birth!.day}`);
+    // A typo in one name and a wrong day: the other name's sound and the year still agree.
+    if (lastCode) keys.push(`y:${lastCode}|${year}`);
+    if (firstCode) keys.push(`y:${firstCode}|${year}`);
+  }
+  const number = p.street.split(' ')[0];
+  if (p.postcode !== '' && number) keys.push(`a:${p.postcode}|${number}`);
+  return [...new Set(keys)];
+};
+
+/** A growable list of 32-bit integers. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** Blocks as lists: each person's block numbers (ascending) and each block's members, flat (CSR). */
+interface BlockLists {
+  personStart: Int32Array;
+  blocksOfPerson: Int32Array;
+  blockStart: Int32Array;
+  members: Int32Array;
+  blockCount: number;
+}
+
+const blockLists = (people: readonly Prepared[]): BlockLists => {
+  const numbers = new Map<string, number>();
+  const personStart = new Int32Array(people.length + 1);
+  const personBlocks = new IntList();
+  people.forEach((p, i) => {
+    personStart[i] = personBlocks.length;
+    const ids = keysOf(p).map((key) => {
+      let id = numbers.get(key);
+      if (id === undefined) numbers.set(key, (id = numbers.size));
+      return id;
+    });
+    ids.sort((x, y) => x - y);
+    for (const id of ids) personBlocks.push(id);
+  });
+  personStart[people.length] = personBlocks.length;
+  const blocksOfPerson = personBlocks.view();
+  const blockCount = numbers.size;
+  const blockStart = new Int32Array(blockCount + 1);
+  for (const id of blocksOfPerson) blockStart[id + 1]!++;
+  for (let id = 0; id < blockCount; id++) blockStart[id + 1]! += blockStart[id]!;
+  const members = new Int32Array(blocksOfPerson.length);
+  const fill = blockStart.slice(0, blockCount);
+  for (let i = 0; i < people.length; i++) {
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++) members[fill[blocksOfPerson[k]!]!++] = i;
+  }
+  return { personStart, blocksOfPerson, blockStart, members, blockCount };
+};
+
+export const blockPairs = (
+  people: readonly Prepared[],
+  options: BlockingOptions = DEFAULT_BLOCKING,
+): BlockedPairs => {
+  const { personStart, blocksOfPerson, blockStart, members, blockCount } = blockLists(people);
+  const whole = new Uint8Array(blockCount);
+  for (let id = 0; id < blockCount; id++)
+    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
+
+  /** Whether i and j share a block numbered below `id` that was compared whole. */
+  const comparedBefore = (i: number, j: number, id: number): boolean => {
+    let x = personStart[i]!;
+    let y = personStart[j]!;
+    const xEnd = personStart[i + 1]!;
+    const yEnd = personStart[j + 1]!;
+    while (x < xEnd && y < yEnd) {
+      const bx = blocksOfPerson[x]!;
+      const by = blocksOfPerson[y]!;
+      if (bx >= id || by >= id) return false;
+      if (bx === by) {
+        if (whole[bx]) return true;
+        x++;
+        y++;
+      } else if (bx < by) x++;
+      else y++;
+    }
+    return false;
+  };
+
+  const left = new IntList();
+  const right = new IntList();
+  const windowed = new Set<number>();
+  const orderKeys: (string | undefined)[] = [];
+  let blocksSkipped = 0;
+  const emit = (i: number, j: number, id: number, inWindow: boolean): void => {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    if (comparedBefore(a, b, id)) return;
+    if (inWindow) {
+      const key = a * people.length + b;
+      if (windowed.has(key)) return;
+      windowed.add(key);
+    }
+    left.push(a);
+    right.push(b);
+  };
+  for (let id = 0; id < blockCount; id++) {
+    const start = blockStart[id]!;
+    const end = blockStart[id + 1]!;
+    if (end - start < 2) continue;
+    if (whole[id]) {
+      for (let x = start; x < end; x++)
+        for (let y = x + 1; y < end; y++) emit(members[x]!, members[y]!, id, false);
+      continue;
+    }
+    blocksSkipped++;
+    const ordered = Array.from(members.subarray(start, end)).sort((i, j) => {
+      const x = (orderKeys[i] ??= orderKeyOf(people[i]!));
+      const y = (orderKeys[j] ??= orderKeyOf(people[j]!));
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    for (let x = 0; x < ordered.length; x++) {
+      for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++)
+        emit(ordered[x]!, ordered[y]!, id, true);
+    }
+  }
+  return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
+};
+
+/** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
+const orderKeyOf = (p: Prepared): string => `${p.last} ${p.first} ${p.locals[0] ?? ''}`;

@@ -1,0 +1,56 @@
+/** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomic } from '../report/atomic-file.js';
+import { escapeFormula } from '../report/spreadsheet-safety.js';
+import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
+
+export const CANDIDATE_COLUMNS = [
+  'band',
+  'score',
+  'a_file',
+  'a_row',
+  'b_file',
+  'b_row',
+  'b_contact_id',
+  'a_name',
+  'b_name',
+  'a_email',
+  'b_email',
+  'reasons',
+  'cluster',
+  'decision',
+] as const;
+
+const nameOf = (p: PersonFields): string =>
+  [p.firstName, p.lastName].filter(Boolean).join(' ') || (p.fullName ?? '');
+
+export const candidateRows = (pairs: readonly CandidatePair[], people: readonly PlacedPerson[]): string[][] =>
+  pairs.map((pair) => {
+    const a = people[pair.a]!;
+    const b = people[pair.b]!;
+    return [
+      pair.band,
+      pair.score.toFixed(3),
+      a.file,
+      String(a.row),
+      b.file,
+      String(b.row),
+      '',
+      nameOf(a.person),
+      nameOf(b.person),
+      a.person.emails?.[0] ?? '',
+      b.person.emails?.[0] ?? '',
+      pair.reasons.join('; '),
+      pair.cluster === undefined ? '' : String(pair.cluster),
+      '',
+    ];
+  });
+
+export const writeCandidatesFile = (
+  path: string,
+  pairs: readonly CandidatePair[],
+  people: readonly PlacedPerson[],
+): void => {
+  const rows = candidateRows(pairs, people).map((cells) => cells.map(escapeFormula));
+  writeFileAtomic(path, stringify([[...CANDIDATE_COLUMNS], ...rows]));
+};

@@ -1,0 +1,89 @@
+/**
+ * Duplicate candidates: pairs of people that are probably one person although no identity key
+ * matched. prepare -> block -> compare -> train (u from random pairs, m by EM) -> score -> band
+ * -> cluster. docs/candidates.md describes the model.
+ */
+import { blockPairs, DEFAULT_BLOCKING, type BlockingOptions } from './blocking.js';
+import { assignClusters } from './clusters.js';
+import { comparePair, newLevels } from './compare-pair.js';
+import { FIELD_COUNT } from './comparisons.js';
+import { shippedNicknames, type Nicknames } from './nicknames.js';
+import { prepare, type Prepared } from './prepare.js';
+import { bandOf, DEFAULT_BANDS, reasonsOf, scorePair, type Bands } from './scoring.js';
+import { TermFrequencies } from './term-frequencies.js';
+import { DEFAULT_TRAINING, estimateU, train, type Model, type TrainingOptions } from './training.js';
+import type { CandidatePair, CandidateResult, PersonFields } from './types.js';
+
+export type { Band, CandidateCounts, CandidatePair, CandidateResult, PersonFields } from './types.js';
+export type { Bands } from './scoring.js';
+
+export interface CandidateOptions {
+  bands?: Bands;
+  blocking?: BlockingOptions;
+  training?: TrainingOptions;
+  nicknames?: Nicknames;
+  /** Keeps a pair only when this says so (e.g. two records of one input that are identity duplicates). */
+  keep?: (a: number, b: number) => boolean;
+}
+
+export interface CandidateRun extends CandidateResult {
+  model: Model;
+}
+
+export const findCandidates = (
+  people: readonly PersonFields[],
+  options: CandidateOptions = {},
+): CandidateRun => {
+  const nicknames = options.nicknames ?? shippedNicknames();
+  const bands = options.bands ?? DEFAULT_BANDS;
+  const training = options.training ?? DEFAULT_TRAINING;
+  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames));
+  const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
+
+  const levels = new Int8Array(blocked.count * FIELD_COUNT);
+  const swapped = new Uint8Array(blocked.count);
+  for (let k = 0; k < blocked.count; k++) {
+    const swap = comparePair(
+      prepared[blocked.a[k]!]!,
+      prepared[blocked.b[k]!]!,
+      nicknames,
+      levels,
+      k * FIELD_COUNT,
+    );
+    swapped[k] = swap ? 1 : 0;
+  }
+  const u = estimateU(
+    prepared.length,
+    (i, j, into, at) => comparePair(prepared[i]!, prepared[j]!, nicknames, into, at),
+    training,
+  );
+  const model = train(levels, blocked.count, u, prepared.length, training);
+  const frequencies = new TermFrequencies(prepared);
+
+  const pairs: CandidatePair[] = [];
+  const one = newLevels();
+  for (let k = 0; k < blocked.count; k++) {
+    const a = blocked.a[k]!;
+    const b = blocked.b[k]!;
+    if (options.keep && !options.keep(a, b)) continue;
+    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
+    const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
+    const band = bandOf(score, bands);
+    if (!band) continue;
+    pairs.push({ a, b, score, band, reasons: reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1) });
+  }
+  pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  const clusters = assignClusters(pairs, prepared.length);
+  const likely = pairs.filter((p) => p.band === 'likely').length;
+  return {
+    pairs,
+    model,
+    counts: {
+      likely,
+      possible: pairs.length - likely,
+      clusters,
+      blocksSkipped: blocked.blocksSkipped,
+      compared: blocked.count,
+    },
+  };
+};

@@ -1,0 +1,148 @@
+/**
+ * A person as the comparisons read it: every value folded once, phonetic codes and nickname
+ * roots computed once, so comparing a pair does no text work it could have done per person.
+ */
+import { doubleMetaphone } from 'double-metaphone';
+import type { Nicknames } from './nicknames.js';
+import { fold, squash, words } from './text.js';
+import type { PersonFields } from './types.js';
+
+export interface BirthDate {
+  year?: number;
+  month: number;
+  day: number;
+}
+
+export interface Prepared {
+  first: string;
+  last: string;
+  /** Double metaphone codes (primary, alternate) of the first and last name. */
+  firstCodes: readonly string[];
+  lastCodes: readonly string[];
+  /** The formal names the first name may stand for, itself first. */
+  firstRoots: readonly string[];
+  /** E-mail local parts, folded without separators or `+tag`. */
+  locals: readonly string[];
+  /** The digits of each local part (`bsmith84` -> `84`), in the same order. */
+  localDigits: readonly string[];
+  emails: readonly string[];
+  phones: readonly string[];
+  company: string;
+  jobTitle: string;
+  birth?: BirthDate;
+  street: string;
+  postcode: string;
+  city: string;
+}
+
+/** Legal-form words that say nothing about which company it is. */
+const LEGAL_SUFFIXES = new Set([
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'llc',
+  'llp',
+  'lp',
+  'ltd',
+  'limited',
+  'plc',
+  'gmbh',
+  'ag',
+  'kg',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'as',
+  'pty',
+  'pte',
+  'kk',
+  'the',
+  'group',
+  'holdings',
+]);
+
+/** `Acme, Inc.` and `ACME Corporation` -> `acme`. */
+export const companyKey = (value: string | null | undefined): string => {
+  const kept = words(fold(value)).filter((w) => !LEGAL_SUFFIXES.has(w));
+  return kept.join(' ');
+};
+
+/** `Bob.Smith+news@x` -> `bobsmith`; digits kept (`bsmith84`). */
+export const localPart = (email: string): string => {
+  const at = email.lastIndexOf('@');
+  const local = (at < 0 ? email : email.slice(0, at)).split('+')[0] ?? '';
+  return squash(local);
+};
+
+const BIRTHDAY = /^(\d{4}|--)-?(\d{2})-?(\d{2})$/u;
+
+export const parseBirthday = (value: string | null | undefined): BirthDate | undefined => {
+  const match = value ? BIRTHDAY.exec(value.trim()) : null;
+  if (!match) return undefined;
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  return match[1] === '--' ? { month, day } : { year: Number(match[1]), month, day };
+};
+
+/** First and last name from a full name: `Smith, Bob` or `Bob J. Smith`. */
+const splitFullName = (full: string | null | undefined): { first: string; last: string } => {
+  if (!full) return { first: '', last: '' };
+  const comma = full.indexOf(',');
+  if (comma > 0)
+    return {
+      first: squash(
+        full
+          .slice(comma + 1)
+          .trim()
+          .split(/\s+/u)[0],
+      ),
+      last: squash(full.slice(0, comma)),
+    };
+  const parts = words(fold(full));
+  if (parts.length === 1) return { first: '', last: parts[0]! };
+  return { first: parts[0] ?? '', last: parts.at(-1) ?? '' };
+};
+
+const codesOf = (name: string): string[] => {
+  if (name === '') return [];
+  const [primary, alternate] = doubleMetaphone(name);
+  const codes = primary ? [primary] : [];
+  if (alternate && alternate !== primary) codes.push(alternate);
+  return codes;
+};
+
+export const prepare = (person: PersonFields, nicknames: Nicknames): Prepared => {
+  let first = squash(person.firstName);
+  let last = squash(person.lastName);
+  if (first === '' && last === '') ({ first, last } = splitFullName(person.fullName));
+  const emails = (person.emails ?? []).map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  const birth = parseBirthday(person.birthday);
+  const locals = emails.map(localPart).filter((l) => l !== '');
+  return {
+    first,
+    last,
+    firstCodes: codesOf(first),
+    lastCodes: codesOf(last),
+    firstRoots: first === '' ? [] : nicknames.rootsOf(first),
+    locals,
+    localDigits: locals.map((l) => l.replace(/\D+/gu, '')),
+    emails,
+    phones: (person.phones ?? []).map((p) => p.replace(/[^\d+]/gu, '')).filter((p) => p.length >= 6),
+    company: companyKey(person.company),
+    jobTitle: fold(person.jobTitle),
+    ...(birth ? { birth } : {}),
+    street: fold(person.street),
+    postcode: squash(person.postcode),
+    city: fold(person.city),
+  };
+};

@@ -1,0 +1,79 @@
+/**
+ * A pair's match probability from its comparison vector and the trained model, with the best
+ * level of a name, postcode or city weighed by how rare the shared value is; and its band.
+ */
+import { COMPARISONS, FIELD, FIELD_COUNT, NULL } from './comparisons.js';
+import type { Prepared } from './prepare.js';
+import type { TermFrequencies } from './term-frequencies.js';
+import type { Model } from './training.js';
+import type { Band } from './types.js';
+
+export interface Bands {
+  likely: number;
+  possible: number;
+}
+
+export const DEFAULT_BANDS: Bands = { likely: 0.99, possible: 0.8 };
+
+/** A rare value's weight may grow (and a common one's shrink) by this factor at most. */
+const MAX_RARITY = 50;
+
+export const scorePair = (
+  levels: Int8Array,
+  a: Prepared,
+  b: Prepared,
+  swapped: boolean,
+  model: Model,
+  frequencies: TermFrequencies,
+): number => {
+  let logOdds = Math.log(model.lambda / (1 - model.lambda));
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const level = levels[f]!;
+    if (level === NULL) continue;
+    logOdds += Math.log(model.m[f]![level]! / model.u[f]![level]!);
+    const comparison = COMPARISONS[f]!;
+    if (level === comparison.levels.length - 1 && 'frequencyOf' in comparison) {
+      // Agreeing (swapped or not), A's value is the shared one.
+      const share = frequencies.share(f, comparison.frequencyOf(a)) ?? 0;
+      const average = frequencies.agreement[f]!;
+      if (share > 0 && average > 0) {
+        const rarity = Math.min(MAX_RARITY, Math.max(1 / MAX_RARITY, average / share));
+        logOdds += Math.log(rarity);
+      }
+    }
+  }
+  return 1 / (1 + Math.exp(-logOdds));
+};
+
+export const bandOf = (score: number, bands: Bands = DEFAULT_BANDS): Band | undefined =>
+  score >= bands.likely ? 'likely' : score >= bands.possible ? 'possible' : undefined;
+
+/** What each field's comparison found, for a person to check: `first_name: nickname bob~robert`. */
+export const reasonsOf = (levels: Int8Array, a: Prepared, b: Prepared, swapped: boolean): string[] => {
+  const reasons: string[] = [];
+  if (swapped) reasons.push('name: first and last name swapped');
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const level = levels[f]!;
+    if (level === NULL) continue;
+    const comparison = COMPARISONS[f]!;
+    const label = comparison.levels[level]!;
+    const shown = level > 0 && level < comparison.levels.length - 1 ? valuesOf(f, a, b, swapped) : '';
+    reasons.push(`${comparison.field}: ${label}${shown ? ` ${shown}` : ''}`);
+  }
+  return reasons;
+};
+
+const valuesOf = (field: number, a: Prepared, b: Prepared, swapped: boolean): string => {
+  switch (field) {
+    case FIELD.first:
+      return `${a.first}~${swapped ? b.last : b.first}`;
+    case FIELD.last:
+      return `${a.last}~${swapped ? b.first : b.last}`;
+    case FIELD.company:
+      return `${a.company}~${b.company}`;
+    case FIELD.city:
+      return `${a.city}~${b.city}`;
+    default:
+      return '';
+  }
+};

@@ -1,0 +1,16 @@
+/** Text folding for comparison: lower case, accents off, punctuation to spaces. */
+
+const MARKS = /\p{M}+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
+/** `José  O'Brien-Smith` -> `jose o brien smith`; empty when nothing is left. */
+export const fold = (value: string | null | undefined): string => {
+  if (!value) return '';
+  return value.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(NOT_WORD, ' ').trim();
+};
+
+/** Folded, without spaces: `o brien` and `obrien` compare equal. */
+export const squash = (value: string | null | undefined): string => fold(value).replaceAll(' ', '');
+
+/** The words of a folded value. */
+export const words = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));

@@ -1,0 +1,153 @@
+/**
+ * The model's weights, learned from the people themselves (Fellegi-Sunter):
+ *
+ * - u, how often each level occurs between two different people: from pairs drawn at random
+ *   (almost all of them are two people), then refined with m;
+ * - m, how often each level occurs between two records of one person, and lambda, the share of
+ *   compared pairs that are one person: by expectation-maximisation over the blocked pairs.
+ *
+ * Every estimate starts from the comparisons' priors, counted as `PRIOR_WEIGHT` pairs, so a small
+ * file leans on them and a large one on its own data.
+ */
+import { seededRandom } from '../core/random.js';
+import { COMPARISONS, FIELD_COUNT, NULL } from './comparisons.js';
+
+export interface Model {
+  /** Share of all pairs of people that are one person. */
+  lambda: number;
+  m: number[][];
+  u: number[][];
+}
+
+export interface TrainingOptions {
+  /** Random pairs drawn for u. */
+  randomPairs: number;
+  iterations: number;
+  seed: number;
+}
+
+export const DEFAULT_TRAINING: TrainingOptions = { randomPairs: 50_000, iterations: 50, seed: 1 };
+
+const PRIOR_WEIGHT = 100;
+const LAMBDA_PRIOR = 0.1;
+const FLOOR = 1e-6;
+
+/** Level counts per field of the comparison vectors given (pair numbers), weighted. */
+const tally = (levels: Int8Array, pairs: Iterable<number>, weight: (k: number) => number): number[][] => {
+  const counts = COMPARISONS.map((c) => new Array<number>(c.levels.length).fill(0));
+  for (const k of pairs) {
+    const w = weight(k);
+    if (w === 0) continue;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const level = levels[k * FIELD_COUNT + f]!;
+      if (level !== NULL) counts[f]![level]! += w;
+    }
+  }
+  return counts;
+};
+
+/** Counts with the priors added as `PRIOR_WEIGHT` pairs, as probabilities. */
+const withPrior = (counts: number[][], prior: (f: number) => readonly number[]): number[][] =>
+  counts.map((levels, f) => {
+    const total = levels.reduce((s, c) => s + c, 0) + PRIOR_WEIGHT;
+    return levels.map((c, l) => Math.max(FLOOR, (c + PRIOR_WEIGHT * prior(f)[l]!) / total));
+  });
+
+/** u from random pairs: `compare(i, j, into)` fills the comparison vector of one pair. */
+export const estimateU = (
+  people: number,
+  compare: (i: number, j: number, into: Int8Array, at: number) => void,
+  options: TrainingOptions = DEFAULT_TRAINING,
+): number[][] => {
+  const all = (people * (people - 1)) / 2;
+  const draws = Math.min(all, options.randomPairs);
+  const levels = new Int8Array(draws * FIELD_COUNT);
+  const random = seededRandom(options.seed);
+  let k = 0;
+  if (draws === all) {
+    for (let i = 0; i < people; i++)
+      for (let j = i + 1; j < people; j++) compare(i, j, levels, k++ * FIELD_COUNT);
+  } else {
+    while (k < draws) {
+      const i = Math.floor(random() * people);
+      const j = Math.floor(random() * people);
+      if (i === j) continue;
+      compare(i, j, levels, k++ * FIELD_COUNT);
+    }
+  }
+  return withPrior(
+    tally(levels, pairNumbers(draws), () => 1),
+    (f) => COMPARISONS[f]!.priorU,
+  );
+};
+
+function* pairNumbers(count: number): Generator<number> {
+  for (let k = 0; k < count; k++) yield k;
+}
+
+const logBayesFactor = (levels: Int8Array, k: number, model: Model): number => {
+  let sum = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const level = levels[k * FIELD_COUNT + f]!;
+    if (level !== NULL) sum += Math.log(model.m[f]![level]! / model.u[f]![level]!);
+  }
+  return sum;
+};
+
+/**
+ * The distinct comparison vectors among the blocked pairs and how many pairs have each: EM reads
+ * a few thousand patterns instead of every pair.
+ */
+const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; weights: Float64Array } => {
+  const counts = new Map<number, { first: number; count: number }>();
+  for (let k = 0; k < count; k++) {
+    // Levels run from NULL (-1) to 5: seven values a field, a vector of ten fits a double exactly.
+    let key = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) key = key * 7 + levels[k * FIELD_COUNT + f]! + 1;
+    const seen = counts.get(key);
+    if (seen) seen.count++;
+    else counts.set(key, { first: k, count: 1 });
+  }
+  const patterns = new Int8Array(counts.size * FIELD_COUNT);
+  const weights = new Float64Array(counts.size);
+  let i = 0;
+  for (const { first, count: n } of counts.values()) {
+    patterns.set(levels.subarray(first * FIELD_COUNT, (first + 1) * FIELD_COUNT), i * FIELD_COUNT);
+    weights[i++] = n;
+  }
+  return { patterns, weights };
+};
+
+/** m and lambda by EM over the blocked pairs' comparison vectors, u kept as drawn. */
+export const train = (
+  levels: Int8Array,
+  count: number,
+  u: number[][],
+  people: number,
+  options: TrainingOptions = DEFAULT_TRAINING,
+): Model => {
+  const { patterns, weights } = patternsOf(levels, count);
+  const distinct = weights.length;
+  let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u };
+  const matchWeight = new Float64Array(distinct);
+  for (let iteration = 0; iteration < options.iterations; iteration++) {
+    const priorOdds = Math.log(model.lambda / (1 - model.lambda));
+    let matches = 0;
+    for (let i = 0; i < distinct; i++) {
+      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, model))));
+      matchWeight[i] = p * weights[i]!;
+      matches += matchWeight[i]!;
+    }
+    const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (count + PRIOR_WEIGHT);
+    const m = withPrior(
+      tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!),
+      (f) => COMPARISONS[f]!.priorM,
+    );
+    const change = Math.abs(lambda - model.lambda);
+    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u };
+    if (iteration > 2 && change < 1e-6) break;
+  }
+  // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
+  const allPairs = Math.max(1, (people * (people - 1)) / 2);
+  return { ...model, lambda: Math.min(0.5, Math.max(1e-12, (model.lambda * count) / allPairs)) };
+};

@@ -1,0 +1,62 @@
+/**
+ * The matcher held to its figures on the labelled sets (../shared/testdata/people) and on the
+ * generated two exports of one organisation: quality thresholds, not timing.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  exactNamePairs,
+  fake1000,
+  febrl,
+  score,
+  truePairs,
+  type LabelledPerson,
+} from '../../../bench/people-sets.js';
+import { twoExports } from '../../../bench/two-exports.js';
+import { findCandidates } from '../../../src/candidates/index.js';
+
+const measure = (records: LabelledPerson[]) => {
+  const people = records.map((r) => r.person);
+  const truth = truePairs(records);
+  const { pairs } = findCandidates(people);
+  return {
+    likely: score(
+      pairs.filter((p) => p.band === 'likely'),
+      truth,
+    ),
+    both: score(pairs, truth),
+    baseline: score(exactNamePairs(people), truth),
+  };
+};
+
+describe('duplicate candidates: quality on labelled people', { timeout: 120_000 }, () => {
+  it('FEBRL dataset3 without soc_sec_id: likely F1 >= 0.97', () => {
+    const { likely, baseline } = measure(febrl('dataset3'));
+    expect(likely.f1).toBeGreaterThanOrEqual(0.97);
+    expect(likely.precision).toBeGreaterThanOrEqual(0.99);
+    expect(likely.f1).toBeGreaterThan(baseline.f1);
+  });
+
+  it('FEBRL dataset2 without soc_sec_id: likely F1 >= 0.97', () => {
+    expect(measure(febrl('dataset2')).likely.f1).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('FEBRL dataset3 on names and a birth date alone: likely + possible F1 >= 0.9', () => {
+    const { both } = measure(febrl('dataset3', { address: false }));
+    expect(both.f1).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('fake_1000: likely + possible F1 >= 0.93, likely precision >= 0.99', () => {
+    const { likely, both } = measure(fake1000());
+    expect(both.f1).toBeGreaterThanOrEqual(0.93);
+    expect(likely.precision).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('two exports of one organisation: likely precision >= 0.95, far above the exact-name match', () => {
+    for (const seed of [1, 2]) {
+      const { likely, both, baseline } = measure(twoExports({ seed }));
+      expect(likely.precision).toBeGreaterThanOrEqual(0.95);
+      expect(both.f1).toBeGreaterThan(baseline.f1 + 0.2);
+      expect(both.recall).toBeGreaterThanOrEqual(0.7);
+    }
+  });
+});
