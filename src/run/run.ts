@@ -4,7 +4,7 @@ import { loadPipeline, type Pipeline } from '../mapping/index.js';
 import { runModel } from '../report/html/index.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
-import { acquireRunLock } from '../state/index.js';
+import { acquireRunLock, openRunWork, type RunWork } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -69,7 +69,11 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     const lock = settings.dryRun
       ? undefined
       : await acquireRunLock(settings.stateDir, { runId, since: started });
+    let work: RunWork | undefined;
     try {
+      // Every run, dry or not, keeps its scratch files in the state directory, never in the
+      // system's temp folder; the next run removes what a killed one left (state/run-work.ts).
+      work = openRunWork(settings.stateDir, runId);
       handedOver = true;
       return await runHoldingState({
         settings,
@@ -77,11 +81,13 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         started,
         runId,
         outDir,
+        workDir: work.dir,
         options,
         log: options.logger,
         ...(connected ? { connected } : {}),
       });
     } finally {
+      work?.close();
       lock?.release();
     }
   } finally {
@@ -226,7 +232,8 @@ const closeOutputs = async (run: RunFrame, stages: StageResults): Promise<RunFil
     return { issuesPath, rejectedPaths, topIssues, topFields, warnings: reused.totals.warnings };
   }
   // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
-  const outputs = stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length);
+  const outputs =
+    stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length, run.workDir);
   await outputs.close();
   const topIssues = outputs.issues.topCodes();
   return {

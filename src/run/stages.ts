@@ -23,6 +23,8 @@ export interface RunFrame {
   started: Date;
   runId: string;
   outDir: string;
+  /** The run's scratch folder in the state directory (state/run-work.ts). */
+  workDir: string;
   /** The pipeline, its settings and the tool version as one hash; absent for a dry run. */
   definition?: string;
   options: RunOptions;
@@ -220,9 +222,9 @@ const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
   return {
     inputs: [],
     counts: { read: 0, rejected: 0, duplicates: 0 },
-    staging: new Staging({ keysOnly: countOnly }),
+    staging: new Staging({ dir: run.workDir, keysOnly: countOnly }),
     references: new References(),
-    outputs: new RunOutputs(run.outDir, settings.inputs.length),
+    outputs: new RunOutputs(run.outDir, settings.inputs.length, run.workDir),
     countOnly,
   };
 };

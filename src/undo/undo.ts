@@ -12,7 +12,15 @@ import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
 import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
 import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
-import { acquireRunLock, openLedger, type Ledger, type LedgerScope, type StoredRun } from '../state/index.js';
+import {
+  acquireRunLock,
+  openLedger,
+  openRunWork,
+  type Ledger,
+  type RunWork,
+  type LedgerScope,
+  type StoredRun,
+} from '../state/index.js';
 import { sendUndo, type UndoStep } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
 import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
@@ -94,12 +102,23 @@ export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
     assertOutputsSpareInputs(outputPathsOf(options.run, []), outputPathsOf(outDir, []));
   const ledger = openLedger({ dir: settings.stateDir });
   let lock: { release(): void } | undefined;
+  let work: RunWork | undefined;
   try {
     const stored = findUndoableRun(ledger, undoOf, settings.stateDir);
     lock = settings.dryRun ? undefined : await acquireRunLock(settings.stateDir, { runId, since: started });
+    work = openRunWork(settings.stateDir, runId);
     prepareOutDir(outDir);
-    return await undoHolding(options, { settings, ledger, stored, runId, started, outDir });
+    return await undoHolding(options, {
+      settings,
+      ledger,
+      stored,
+      runId,
+      started,
+      outDir,
+      workDir: work.dir,
+    });
   } finally {
+    work?.close();
     lock?.release();
     ledger.close();
   }
@@ -112,6 +131,8 @@ interface UndoContext {
   runId: string;
   started: Date;
   outDir: string;
+  /** The undo's scratch folder in the state directory (state/run-work.ts). */
+  workDir: string;
 }
 
 const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<UndoResult> => {
@@ -276,7 +297,7 @@ interface UndoEnd {
 /** Writes the undo's outputs (issues.csv, changes.csv, report.json, report.html) and ends its run in the ledger. */
 const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Promise<UndoResult> => {
   const { outDir, runId } = ctx;
-  const issues = new IssuesFile(join(outDir, 'issues.csv'));
+  const issues = new IssuesFile(join(outDir, 'issues.csv'), ctx.workDir);
   const changes = new ChangesFile(join(outDir, 'changes.csv'));
   for (const t of run.tracked) {
     issuesOf(t).forEach((issue) => issues.add(issue));

@@ -34,7 +34,14 @@ export const runCli = (args: string[], options: CliOptions = {}): Promise<CliRes
 
 /** What test/support/hooked-run.mjs takes: runImport's options (target as a URL) and its hooks. */
 export interface HookedRun {
-  run: { pipeline: string; inputs: string[]; target?: string; stateDir: string; outDir: string };
+  run: {
+    pipeline: string;
+    inputs: string[];
+    target?: string;
+    stateDir: string;
+    outDir: string;
+    dryRun?: boolean;
+  };
   /** `<step>:<n>`: SIGKILL the run the n-th time it passes the step (src/run/hooks.ts). */
   killAt?: string;
   /** Each normalize worker exits when its n-th batch arrives. */
