@@ -249,6 +249,8 @@ const extractInto = async (
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
+        ...(options.host?.workers !== undefined ? { workers: options.host.workers } : {}),
+        ...(options.host?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
         ...how,
         onRecord: onRead,
       },
@@ -286,7 +288,15 @@ const loadStage = async (
   const { changes } = result;
   try {
     const outcome = await inTargetTurn(
-      { target, runId, since: run.started, dryRun: settings.dryRun, signal: options.signal, log },
+      {
+        target,
+        runId,
+        since: run.started,
+        dryRun: settings.dryRun,
+        signal: options.signal,
+        log,
+        ...(options.host?.gateDir ? { gateDir: options.host.gateDir } : {}),
+      },
       (targetWasEmpty) =>
         load(
           {
@@ -303,6 +313,7 @@ const loadStage = async (
             ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
             ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
+            ...(options.host?.collectGarbage ? { collectGarbage: options.host.collectGarbage } : {}),
           },
           {
             staging: extracted.staging,

@@ -6,7 +6,9 @@
 // <json>: { "run": { pipeline, inputs, target?: URL, stateDir, outDir, ... }, "killAt"?: "<step>:<n>",
 //           "workerExitAt"?: n }. The API key comes from CONTACT_IMPORT_API_KEY, as for the CLI.
 // killAt: the process SIGKILLs itself the n-th time the run passes <step> (src/run/hooks.ts).
-// The exit code is the report's, as the CLI's would be.
+// The exit code is the report's, as the CLI's would be; the process is the CLI's in every other way
+// (host: CONTACT_IMPORT_WORKERS, the target gates' folder, the garbage collector).
+import { hostControls } from '../../dist/cli/host-controls.js';
 import { runImport } from '../../dist/index.js';
 import { exitAs, killHook, targetOf } from './kill-hook.mjs';
 
@@ -17,6 +19,7 @@ exitAs(
   await runImport({
     ...rest,
     ...targetOf(target),
+    host: hostControls(process.env),
     hooks: {
       ...(killAt ? { onStep: killHook(killAt) } : {}),
       ...(workerExitAt ? { workerExitAt } : {}),

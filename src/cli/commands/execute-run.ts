@@ -8,6 +8,7 @@ import type { TargetSpec } from '../../run/target.js';
 import { formatSummary } from '../../report/summary.js';
 import { exitReason, type RunContext } from '../../report/next-step.js';
 import { basename, resolve } from 'node:path';
+import { hostControls } from '../host-controls.js';
 import { createLogger } from '../logger.js';
 import { ProgressDisplay, parseProgressInterval } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
@@ -53,6 +54,7 @@ export const executeRun = async (
       stdin: process.stdin,
       logger,
       ...(shown ? { onProgress: (p) => shown.update(p) } : {}),
+      host: hostControls(process.env),
     });
   } catch (error) {
     progress?.stop();
