@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readIssues, readReport, runCli, runHooked, startService, type TestService } from './harness.js';
@@ -13,9 +13,6 @@ afterEach(async () => {
   svc = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-const PEAK_RSS = resolve(import.meta.dirname, '../support/peak-rss.cjs');
-const peakMb = (stderr: string): number => Number(/peak-rss-kb (\d+)/.exec(stderr)?.[1]) / 1024;
 
 /** `rows` generic rows with descriptions of `width` characters: over 8 MB, so workers normalize it. */
 const writeWide = (dir: string, rows: number, width: number): string => {
@@ -30,13 +27,12 @@ const writeWide = (dir: string, rows: number, width: number): string => {
 };
 
 /**
- * A worker whatever the machine (a run beside a service on this machine gets none on two cores),
- * and the peak RSS on stderr.
+ * A worker whatever the machine (a run beside a service on this machine gets none on two cores).
+ * The peak memory of such a run is measured in test/perf/wide-rows-memory.test.ts.
  */
 const workersOn = (key: string) => ({
   CONTACT_IMPORT_API_KEY: key,
   CONTACT_IMPORT_WORKERS: '1',
-  NODE_OPTIONS: `--require ${PEAK_RSS}`,
 });
 
 const load = (dir: string, file: string) =>
@@ -61,7 +57,7 @@ const load = (dir: string, file: string) =>
 
 describe('wide rows and the normalize workers', () => {
   it(
-    'an 18 MB file of 600 rows with 30 KB descriptions loads with workers, under 300 MB',
+    'an 18 MB file of 600 rows with 30 KB descriptions loads with workers',
     { timeout: 180_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'ci-wide-'));
@@ -78,8 +74,6 @@ describe('wide rows and the normalize workers', () => {
       });
       expect(readIssues(join(dir, 'out')).filter((i) => i.code === 'normalize_fallback')).toEqual([]);
       expect(await svc.client.local.contacts()).toHaveLength(600);
-      expect(peakMb(result.stderr)).toBeGreaterThan(0);
-      expect(peakMb(result.stderr)).toBeLessThan(300);
     },
   );
 
