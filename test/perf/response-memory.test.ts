@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { streamEndlessly } from '../support/endless-body.js';
 import { startPeer, type Peer } from '../support/peer.js';
 
 /**
@@ -18,22 +18,6 @@ afterEach(async () => {
   await peer?.close();
   peer = undefined;
 });
-
-/** Streams `megabytes` of JSON-looking bytes without a Content-Length, minding backpressure. */
-const streamEndlessly = (res: ServerResponse, megabytes: number): void => {
-  const chunk = Buffer.alloc(MB, ' ');
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.on('error', () => undefined);
-  let sent = 0;
-  const pump = (): void => {
-    while (sent < megabytes) {
-      sent += 1;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    res.end();
-  };
-  pump();
-};
 
 describe('response bodies are read up to a limit', () => {
   /** Runs the built client in a child and returns its error code and peak RSS in MB. */

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../src/core/schemas/limits.js';
 import type { LocalService } from '../../../src/server/index.js';
+import { CAP, emails, hugeContact, updatesOfOne } from './heavy-lists.js';
 import { caller, startTestService } from './http.js';
-
-const CAP = LIMITS.maxListEntries;
-const emails = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@list.test` }));
 
 describe('list merges and the per-contact cap', () => {
   let service: LocalService;
@@ -133,11 +129,7 @@ describe('heavy list writes are answered, whole', () => {
 
   it('answers E1 with 500 elements x 220 e-mails on one contact with 400', async () => {
     const id = await createOne();
-    const body = Array.from({ length: 500 }, (_, k) => ({
-      contactId: id,
-      data: { contact_emails: emails(220, `e${k}`) },
-    }));
-    const result = await call('PUT', '/v1/contacts/', { body });
+    const result = await call('PUT', '/v1/contacts/', { body: updatesOfOne(id, 220, 'e') });
     expect(result.status).toBe(400);
     expect(result.json.data.details).toEqual([
       expect.objectContaining({ path: '4.data.contact_emails', index: 4 }),
@@ -146,19 +138,14 @@ describe('heavy list writes are answered, whole', () => {
   });
 
   it('refuses one contact with 20,000 e-mails', async () => {
-    const body = { contacts: [{ full_name: 'Huge', contact_emails: emails(20_000, 'huge') }] };
-    const result = await call('POST', '/v1/contacts/', { body });
+    const result = await call('POST', '/v1/contacts/', { body: hugeContact() });
     expect(result.status).toBe(400);
     expect(result.json.data.details[0]).toMatchObject({ path: 'contacts.0.contact_emails', index: 0 });
   });
 
   it('merges 500 elements on one contact up to the cap in one request', async () => {
     const id = await createOne();
-    const body = Array.from({ length: 500 }, (_, k) => ({
-      contactId: id,
-      data: { contact_emails: emails(2, `m${k}`) },
-    }));
-    const result = await call('PUT', '/v1/contacts/', { body });
+    const result = await call('PUT', '/v1/contacts/', { body: updatesOfOne(id, 2, 'm') });
     expect(result.status).toBe(200);
     expect(result.json.data.count).toBe(500);
     const stored = (await call('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails;

@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, RequestError, type ServiceClient } from '../../../src/client/index.js';
 import { rejectionAs } from '../../support/rejection.js';
+import { streamEndlessly } from '../../support/endless-body.js';
 import { startPeer, type Peer } from '../../support/peer.js';
 
 const key = 'limit-test-key-90ab17';
@@ -15,22 +15,6 @@ afterEach(async () => {
   peer = undefined;
   client = undefined;
 });
-
-/** Streams `megabytes` of JSON-looking bytes without a Content-Length, minding backpressure. */
-const streamEndlessly = (res: ServerResponse, megabytes: number): void => {
-  const chunk = Buffer.alloc(MB, ' ');
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.on('error', () => undefined);
-  let sent = 0;
-  const pump = (): void => {
-    while (sent < megabytes) {
-      sent += 1;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    res.end();
-  };
-  pump();
-};
 
 const rejection = (promise: Promise<unknown>) => rejectionAs(promise, RequestError);
 
