@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeWide } from './wide-csv.js';
 import { readIssues, readReport, runCli, runHooked, startService, type TestService } from './harness.js';
 
 /** Issue 16.6: wide rows never kill the normalize workers, and a worker that dies costs no row. */
@@ -13,18 +13,6 @@ afterEach(async () => {
   svc = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/** `rows` generic rows with descriptions of `width` characters: over 8 MB, so workers normalize it. */
-const writeWide = (dir: string, rows: number, width: number): string => {
-  const path = join(dir, 'wide.csv');
-  const body = Array.from({ length: rows }, (_, i) => [
-    `Wide Person${i}`,
-    `wide.${i}@example.com`,
-    `${i} `.padEnd(width, 'x'),
-  ]);
-  writeFileSync(path, stringify([['full_name', 'email', 'description'], ...body]));
-  return path;
-};
 
 /**
  * A worker whatever the machine (a run beside a service on this machine gets none on two cores).

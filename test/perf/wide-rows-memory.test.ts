@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
+import { writeWide } from '../e2e/wide-csv.js';
 
 /**
  * Memory (npm run test:perf, not npm test): a peak RSS bound that holds on a quiet machine. That
@@ -24,13 +23,7 @@ describe('wide rows', () => {
     async () => {
       const dir = tempDir();
       svc = await startService();
-      const file = join(dir, 'wide.csv');
-      const body = Array.from({ length: 600 }, (_, i) => [
-        `Wide Person${i}`,
-        `wide.${i}@example.com`,
-        `${i} `.padEnd(30_000, 'x'),
-      ]);
-      writeFileSync(file, stringify([['full_name', 'email', 'description'], ...body]));
+      const file = writeWide(dir, 600, 30_000);
       const result = await runCli(
         [
           'run',
