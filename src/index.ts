@@ -1,6 +1,7 @@
 /** contact-import as a library: the same core the command line is a thin layer over. */
 export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './run/run.js';
 export type { RunHooks, RunStep } from './run/hooks.js';
+export type { HostControls } from './run/host-controls.js';
 export {
   undoRun,
   type UndoOptions,
