@@ -75,7 +75,9 @@ const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    // Only so a hung child does not outlive its test: the test's own timeout is the bound, and a
+    // run on a loaded machine may well take minutes.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

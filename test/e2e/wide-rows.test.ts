@@ -39,7 +39,6 @@ const load = (dir: string, file: string) =>
     {
       cwd: dir,
       env: workersOn(svc!.key),
-      timeoutMs: 150_000,
     },
   );
 
@@ -88,7 +87,6 @@ describe('wide rows and the normalize workers', () => {
         {
           cwd: dir,
           env: workersOn(svc.key),
-          timeoutMs: 150_000,
         },
       );
       expect(result.code, result.stderr).toBe(0);

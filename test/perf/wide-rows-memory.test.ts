@@ -43,7 +43,6 @@ describe('wide rows', () => {
             CONTACT_IMPORT_WORKERS: '1',
             NODE_OPTIONS: `--require ${PEAK_RSS}`,
           },
-          timeoutMs: 150_000,
         },
       );
       expect(result.code, result.stderr).toBe(0);

@@ -60,7 +60,7 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
         TMP: systemTemp,
         TEMP: systemTemp,
       });
-      const options = () => ({ cwd: dir, env: env(), timeoutMs: 120_000 });
+      const options = () => ({ cwd: dir, env: env() });
       const run = (out: string, killAt?: string) =>
         killAt
           ? runHooked(
