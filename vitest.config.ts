@@ -4,6 +4,8 @@ import SlowFoldersFirst from './test/sequencer.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Wall-clock and memory bounds: `npm run test:perf` (vitest.perf.config.ts), never here.
+    exclude: ['test/perf/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/support/per-file.ts'],
     testTimeout: 60_000,

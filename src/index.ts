@@ -2,6 +2,7 @@
 export { runImport, EXIT, type RunOptions, type RunResult, type RunProgress } from './run/run.js';
 export { listRuns, type RunListing } from './run/runs-list.js';
 export type { RunHooks, RunStep } from './run/hooks.js';
+export type { HostControls } from './run/host-controls.js';
 export {
   undoRun,
   type UndoOptions,

@@ -4,6 +4,7 @@ import { args, dist, report } from './common.js';
 // The process as the command line sets it up (cli/heap-hint.ts), so the peak RSS is a CLI run's.
 const { applyHeapHint } = await import(dist('cli/heap-hint.js'));
 applyHeapHint();
+const { hostControls } = await import(dist('cli/host-controls.js'));
 const { runImport } = await import(dist('index.js'));
 const {
   pipeline = 'generic',
@@ -50,6 +51,7 @@ const result = await runImport({
   ...(client ? { client } : {}),
   ...(abortAtLoad !== undefined ? { signal: stop.signal } : {}),
   onProgress,
+  host: hostControls(process.env),
 });
 const ended = performance.now();
 const seconds = (ended - started) / 1000;

@@ -8,7 +8,8 @@ export const API_KEY_ENV = 'CONTACT_IMPORT_API_KEY';
 const USABLE_KEY = /^[\x21-\x7e]+$/;
 
 export interface ResolveApiKeyOptions {
-  env?: NodeJS.ProcessEnv;
+  /** The environment to read (the command line passes its own; the library reads none). */
+  env: Readonly<Record<string, string | undefined>>;
   /** `--api-key-file`: the key is its first line. An explicit file wins over the environment. */
   file?: string;
 }
@@ -21,8 +22,7 @@ export async function resolveApiKey(opts: ResolveApiKeyOptions): Promise<string>
   if (opts.file !== undefined) {
     return readKeyFile(opts.file);
   }
-  const env = opts.env ?? process.env;
-  const fromEnv = env[API_KEY_ENV]?.trim();
+  const fromEnv = opts.env[API_KEY_ENV]?.trim();
   if (fromEnv === undefined || fromEnv === '') {
     throw new ImportError(
       'api_key_missing',

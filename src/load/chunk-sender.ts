@@ -43,6 +43,8 @@ export class ChunkSender {
       runId: string;
       tally: LoadTally;
       onStep?: StepHook;
+      /** Called after a large request body (reclaim.ts); the host process's collector. */
+      collectGarbage?: () => void;
     },
   ) {}
 
@@ -69,7 +71,7 @@ export class ChunkSender {
   /** The window's task for a chunk: its requests, then memory reclaimed after a large body. */
   task(chunk: Chunk, bytes: number): () => Promise<void> {
     if (chunk.kind === 'unchanged') return () => this.withReminders(chunk.items);
-    return () => this.send(chunk).finally(() => reclaimAfter(bytes));
+    return () => this.send(chunk).finally(() => reclaimAfter(bytes, this.options.collectGarbage));
   }
 
   private async send(chunk: Chunk): Promise<void> {

@@ -46,6 +46,8 @@ export interface LoadOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called as the load passes each of its steps (steps.ts); the crash tests stop a run there. */
   onStep?: StepHook;
+  /** The host process's garbage collector, called after a large request body (reclaim.ts). */
+  collectGarbage?: () => void;
 }
 
 export interface LoadContext {
@@ -105,7 +107,8 @@ export const load = async (options: LoadOptions, ctx: LoadContext): Promise<Load
   const hook = onStep ? { onStep } : {};
   const refs = await ensureReferences(ctx.references, { client, scope, dryRun, runId, ...hook });
   const tally = new LoadTally(ctx.totals, ctx.outputs, () => ctx.staging.size, options.onProgress, dryRun);
-  const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook });
+  const collect = options.collectGarbage ? { collectGarbage: options.collectGarbage } : {};
+  const sender = new ChunkSender({ client, scope, live, dryRun, runId, tally, ...hook, ...collect });
   const searched = { unknown: 0, changed: 0 };
   const outcome = (): LoadOutcome => ({
     searched,

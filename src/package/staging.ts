@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyIndex } from './key-index.js';
 import { mergeRecords } from './merge.js';
@@ -83,9 +82,10 @@ export class Staging {
    * `keysOnly`: nothing but each identity and where it was first seen is kept, in one narrow table
    * (one insert a record); a duplicate is not merged and `batches` is not available. For a dry
    * run that only counts identities (and reports what it did not reach when interrupted).
+   * `dir`: the run's scratch folder (state/run-work.ts), never the system's temp folder.
    */
-  constructor(private readonly options: { keysOnly?: boolean } = {}) {
-    this.dir = mkdtempSync(join(tmpdir(), 'contact-import-stage-'));
+  constructor(private readonly options: { dir: string; keysOnly?: boolean }) {
+    this.dir = mkdtempSync(join(options.dir, 'stage-'));
     this.db = new Database(join(this.dir, 'stage.sqlite'));
     // Scratch data, rebuilt by every run: durability would only cost time.
     this.db.pragma('journal_mode = OFF');

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Rows kept in memory before they go to disk: most runs never reach it. */
@@ -29,6 +28,9 @@ export class IssueSpool {
   private db: Database.Database | undefined;
   private insertMany: ((entries: Entry[]) => void) | undefined;
 
+  /** `workDir`: the run's scratch folder (state/run-work.ts), where the rows spill. */
+  constructor(private readonly workDir: string) {}
+
   add(file: string, row: number, text: string): void {
     let id = this.files.get(file);
     if (id === undefined) this.files.set(file, (id = this.files.size));
@@ -56,7 +58,7 @@ export class IssueSpool {
 
   private spill(): void {
     if (!this.db) {
-      this.dir = mkdtempSync(join(tmpdir(), 'contact-import-issues-'));
+      this.dir = mkdtempSync(join(this.workDir, 'issues-'));
       const db = new Database(join(this.dir, 'spool.sqlite'));
       // Scratch data for one run: durability would only cost time.
       db.pragma('journal_mode = OFF');

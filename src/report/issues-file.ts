@@ -28,13 +28,15 @@ const MAX_VALUE_CHARS = 200;
  */
 export class IssuesFile {
   readonly path: string;
-  private readonly spool = new IssueSpool();
+  private readonly spool: IssueSpool;
   private readonly tally = new IssueTally();
   errors = 0;
   warnings = 0;
 
-  constructor(path: string) {
+  /** `workDir`: the run's scratch folder, where the rows wait when there are many. */
+  constructor(path: string, workDir: string) {
     this.path = path;
+    this.spool = new IssueSpool(workDir);
   }
 
   add(issue: Issue): void {

@@ -44,6 +44,8 @@ export interface ExtractOptions {
    * loads meanwhile): the workers are counted from the cores left (workersFor).
    */
   coresTaken?: number;
+  /** With loadMeanwhile: the workers' threads take a lower priority (HostControls). */
+  lowerWorkerPriority?: boolean;
 }
 
 /** What the extract stage writes to (settle-batch.ts), and the inputs it opened. */
@@ -197,6 +199,7 @@ const workerSetup = (
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
     ...(options.loadMeanwhile ? { background: true } : {}),
+    ...(options.loadMeanwhile && options.lowerWorkerPriority ? { lowPriority: true } : {}),
   };
 };
 

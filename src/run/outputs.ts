@@ -96,11 +96,11 @@ export class RunOutputs {
   private readonly inputCount: number;
   private sources: ((input: number, row: number) => string | undefined) | undefined;
 
-  constructor(dir: string, inputCount: number) {
+  constructor(dir: string, inputCount: number, workDir: string) {
     this.dir = dir;
     this.inputCount = inputCount;
     prepareOutDir(dir);
-    this.issues = new IssuesFile(join(dir, 'issues.csv'));
+    this.issues = new IssuesFile(join(dir, 'issues.csv'), workDir);
     this.outcomes = new OutcomesFile(join(dir, 'outcomes.csv'));
   }
 

@@ -3,6 +3,7 @@ import type { ClientOptions } from '../client/index.js';
 import type { IssueCount } from '../core/types.js';
 import type { Pipeline } from '../mapping/index.js';
 import type { RunReport } from '../report/run-report.js';
+import type { HostControls } from './host-controls.js';
 import type { RunHooks } from './hooks.js';
 import type { RunSettingsInput } from './options.js';
 import type { TargetSpec } from './target.js';
@@ -41,6 +42,8 @@ export interface RunOptions extends RunSettingsInput {
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'apiKey'>>;
   /** Observation points for tests (hooks.ts); the command line sets none. */
   hooks?: RunHooks;
+  /** What only the process's owner decides (host-controls.ts); the command line sets them. */
+  host?: HostControls;
 }
 
 export interface RunResult {

@@ -7,7 +7,7 @@ import { runModel } from '../report/html/index.js';
 import type { CandidatesModel } from '../report/html/model.js';
 import { ProgressSampler, type ProgressSample } from '../report/progress-samples.js';
 import type { RunReport } from '../report/run-report.js';
-import { acquireRunLock } from '../state/index.js';
+import { acquireRunLock, openRunWork, type RunWork } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
 import { assertPhoneRegions } from './phone-region.js';
 import {
@@ -57,6 +57,7 @@ const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, tr
   onProgress: true,
   client: true,
   hooks: true,
+  host: true,
 };
 
 /**
@@ -98,7 +99,11 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
     const lock = settings.dryRun
       ? undefined
       : await acquireRunLock(settings.stateDir, { runId, since: started });
+    let work: RunWork | undefined;
     try {
+      // Every run, dry or not, keeps its scratch files in the state directory, never in the
+      // system's temp folder; the next run removes what a killed one left (state/run-work.ts).
+      work = openRunWork(settings.stateDir, runId);
       handedOver = true;
       return await runHoldingState({
         settings,
@@ -107,11 +112,13 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         started,
         runId,
         outDir,
+        workDir: work.dir,
         options,
         log: options.logger,
         ...(connected ? { connected } : {}),
       });
     } finally {
+      work?.close();
       lock?.release();
     }
   } finally {
@@ -291,7 +298,8 @@ const closeOutputs = async (run: RunFrame, stages: StageResults): Promise<RunFil
     };
   }
   // A run stopped before it opened its files (or whose shortcut failed) still leaves them all.
-  const outputs = stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length);
+  const outputs =
+    stages.extract?.outputs ?? new RunOutputs(run.outDir, run.settings.inputs.length, run.workDir);
   try {
     await outputs.close();
   } catch (error) {

@@ -29,6 +29,8 @@ export interface RunFrame {
   started: Date;
   runId: string;
   outDir: string;
+  /** The run's scratch folder in the state directory (state/run-work.ts). */
+  workDir: string;
   /** The pipeline, its settings and the tool version as one hash; absent for a dry run. */
   definition?: string;
   options: RunOptions;
@@ -277,9 +279,9 @@ const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
   return {
     inputs: [],
     counts: { read: 0, rejected: 0, duplicates: 0 },
-    staging: new Staging({ keysOnly: countOnly }),
+    staging: new Staging({ dir: run.workDir, keysOnly: countOnly }),
     references: new References(),
-    outputs: new RunOutputs(run.outDir, settings.inputs.length),
+    outputs: new RunOutputs(run.outDir, settings.inputs.length, run.workDir),
     countOnly,
     headerFields: new Map(),
     ...(settings.candidates === 'on' ? { people: new CandidatePeople() } : {}),
@@ -316,6 +318,8 @@ const extractInto = async (
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
+        ...(options.host?.workers !== undefined ? { workers: options.host.workers } : {}),
+        ...(options.host?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
         ...how,
         onRecord: onRead,
       },
@@ -354,7 +358,15 @@ const loadStage = async (
   const { changes } = result;
   try {
     const outcome = await inTargetTurn(
-      { target, runId, since: run.started, dryRun: settings.dryRun, signal: options.signal, log },
+      {
+        target,
+        runId,
+        since: run.started,
+        dryRun: settings.dryRun,
+        signal: options.signal,
+        log,
+        ...(options.host?.gateDir ? { gateDir: options.host.gateDir } : {}),
+      },
       (targetWasEmpty) =>
         load(
           {
@@ -371,6 +383,7 @@ const loadStage = async (
             ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
             ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
+            ...(options.host?.collectGarbage ? { collectGarbage: options.host.collectGarbage } : {}),
           },
           {
             staging: extracted.staging,

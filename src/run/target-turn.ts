@@ -18,6 +18,8 @@ export const inTargetTurn = async <T>(
     dryRun: boolean;
     signal?: AbortSignal;
     log?: Logger;
+    /** The gates' folder the host chose (HostControls.gateDir). */
+    gateDir?: string;
   },
   load: (targetWasEmpty: boolean) => Promise<T>,
 ): Promise<T | undefined> => {
@@ -28,6 +30,7 @@ export const inTargetTurn = async <T>(
     { runId: run.runId, since: run.since },
     {
       ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.gateDir ? { dir: run.gateDir } : {}),
       onWait: (holder) =>
         log?.warn(
           { runId: run.runId, target: target.label },

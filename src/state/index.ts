@@ -12,6 +12,7 @@
  */
 export { openLedger, LEDGER_FILE } from './open-ledger.js';
 export { acquireRunLock, RUN_LOCK_FILE, RUN_HOLDER_FILE, type RunLock } from './run-lock.js';
+export { openRunWork, RUN_WORK_FOLDER, type RunWork } from './run-work.js';
 export { enterTargetGate, gateDir, type GateOutcome, type TargetGate } from './target-gate.js';
 export { describeHolder, type LockHolder } from './os-lock.js';
 export { scopeId, normalizeTarget, LOCAL_TARGET } from './scope-id.js';

@@ -37,17 +37,27 @@ const isBusy = (error: unknown): boolean => {
 
 const noteOf = (file: string): string => `${file}.json`;
 
-/** Takes the lock on `file` if no one holds it; never waits. Other failures throw as they are. */
-export const tryLock = (file: string, run: { runId: string; since: Date; scope?: string }): LockAttempt => {
+/**
+ * The lock on `file` alone, with no note: its connection (ROLLBACK and close it to release), or
+ * undefined when someone holds it. Never waits; other failures throw as they are.
+ */
+export const holdFile = (file: string): Database.Database | undefined => {
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { timeout: 0 });
     db.exec('BEGIN IMMEDIATE');
+    return db;
   } catch (error) {
     db?.close();
-    if (isBusy(error)) return { busy: true };
+    if (isBusy(error)) return undefined;
     throw error;
   }
+};
+
+/** Takes the lock on `file` if no one holds it; never waits. Other failures throw as they are. */
+export const tryLock = (file: string, run: { runId: string; since: Date; scope?: string }): LockAttempt => {
+  const db = holdFile(file);
+  if (!db) return { busy: true };
   const holder: LockHolder = {
     pid: process.pid,
     runId: run.runId,

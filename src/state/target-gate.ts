@@ -5,9 +5,11 @@ import { lockHolder, tryLock, type LockHolder } from './os-lock.js';
 
 /**
  * The machine's gates, one per target and user (scope), shared by every state directory:
- * `CONTACT_IMPORT_LOCK_DIR`, else `$XDG_CACHE_HOME/contact-import/targets` (`~/.cache/...`).
+ * `CONTACT_IMPORT_LOCK_DIR`, else `$XDG_CACHE_HOME/contact-import/targets` (`~/.cache/...`). The
+ * command line reads them from its environment; the library is given the folder, or takes the
+ * default with no environment (`gateDir({})`).
  */
-export const gateDir = (env: NodeJS.ProcessEnv = process.env): string =>
+export const gateDir = (env: Readonly<Record<string, string | undefined>>): string =>
   env.CONTACT_IMPORT_LOCK_DIR ||
   join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'contact-import', 'targets');
 
@@ -47,7 +49,7 @@ export const enterTargetGate = async (
   run: { runId: string; since: Date },
   options: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void; dir?: string } = {},
 ): Promise<GateOutcome> => {
-  const dir = options.dir ?? gateDir();
+  const dir = options.dir ?? gateDir({});
   const file = gateFile(dir, scopeId);
   let waited = false;
   for (;;) {

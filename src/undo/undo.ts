@@ -16,9 +16,11 @@ import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/tar
 import {
   acquireRunLock,
   openLedger,
+  openRunWork,
   type Ledger,
   type LedgerScope,
   type RunEffect,
+  type RunWork,
   type StoredRun,
 } from '../state/index.js';
 import { sendUndo, type UndoStep } from './apply.js';
@@ -105,12 +107,23 @@ export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
     assertOutputsSpareInputs(outputPathsOf(options.run, []), outputPathsOf(outDir, []));
   const ledger = openLedger({ dir: settings.stateDir });
   let lock: { release(): void } | undefined;
+  let work: RunWork | undefined;
   try {
     const stored = findUndoableRun(ledger, undoOf, settings.stateDir);
     lock = settings.dryRun ? undefined : await acquireRunLock(settings.stateDir, { runId, since: started });
+    work = openRunWork(settings.stateDir, runId);
     prepareOutDir(outDir);
-    return await undoHolding(options, { settings, ledger, stored, runId, started, outDir });
+    return await undoHolding(options, {
+      settings,
+      ledger,
+      stored,
+      runId,
+      started,
+      outDir,
+      workDir: work.dir,
+    });
   } finally {
+    work?.close();
     lock?.release();
     ledger.close();
   }
@@ -123,6 +136,8 @@ interface UndoContext {
   runId: string;
   started: Date;
   outDir: string;
+  /** The undo's scratch folder in the state directory (state/run-work.ts). */
+  workDir: string;
 }
 
 const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<UndoResult> => {
@@ -328,7 +343,7 @@ interface UndoEnd {
  */
 const finish = async (options: UndoOptions, ctx: UndoContext, run: UndoEnd): Promise<UndoResult> => {
   const { outDir, runId } = ctx;
-  const issues = new IssuesFile(join(outDir, 'issues.csv'));
+  const issues = new IssuesFile(join(outDir, 'issues.csv'), ctx.workDir);
   const changes = new ChangesFile(join(outDir, 'changes.csv'));
   const outcomes = new OutcomesFile(join(outDir, 'outcomes.csv'));
   for (const t of run.tracked) {

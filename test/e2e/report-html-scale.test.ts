@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html/index.js';
 import { ROWS_SHOWN } from '../../src/report/html/sections/changes.js';
 import { syntheticRunModel, syntheticUndoModel } from '../fixtures/report-models.js';
-import { canvasesDrawn, launchChromium, openReport, screenshot, type OpenedPage } from './browser.js';
+import { canvasesDrawn, launchChromium, openReport, screenshot } from './browser.js';
 
 const MB = 1024 * 1024;
 const HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
@@ -24,30 +24,20 @@ afterAll(async () => {
 });
 
 describe('report.html of a 1,000,000-row dry run', () => {
-  it('is under 2 MB and loads with its charts drawn in under 2 s', async () => {
+  // How fast it opens: test/perf/report-html-load.test.ts (npm run test:perf).
+  it('is under 2 MB and opens with its charts drawn', async () => {
     const model = syntheticRunModel();
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtmlReport(model));
     const size = statSync(file).size;
     expect(size).toBeLessThan(2 * MB);
 
-    // The browser's own clock, median of three fresh pages after a warm-up: the machine running
-    // the tests is shared, and one slow load says more about the neighbours than about the page.
-    await (await openReport(browser, file)).page.close();
-    const loads: OpenedPage[] = [];
-    for (let i = 0; i < 3; i += 1) loads.push(await openReport(browser, file));
-    const times = loads.map((l) => l.loadMs).sort((a, b) => a - b);
-    console.log(
-      `report.html at 1,000,000 rows: ${(size / 1024).toFixed(0)} KB; opened in ${times.map((t) => t.toFixed(0)).join(', ')} ms ` +
-        `(wall ${loads.map((l) => l.wallMs.toFixed(0)).join(', ')} ms)`,
-    );
-    const opened = loads[0]!;
+    const opened = await openReport(browser, file);
     // A dry run's page shows planned figures only: nothing sent, nothing loaded.
     const text = await opened.page.innerText('body');
     expect(text).not.toMatch(/requests sent|records loaded|loaded \/ s/);
     expect(await opened.page.$('#requests-sent')).toBeNull();
     expect(await opened.page.$('#lookups-sent')).not.toBeNull();
-    expect(times[1]).toBeLessThan(2000);
     expect(await opened.page.getAttribute('body', 'data-charts')).toBe('drawn');
     for (const c of await canvasesDrawn(opened.page)) expect(c.painted, c.id).toBeGreaterThan(500);
     expect(await opened.page.innerText('[data-total="read"] .value')).toBe('1,000,000');

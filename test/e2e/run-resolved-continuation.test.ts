@@ -81,7 +81,7 @@ const stopAtFortyPercent = async (
         },
         killAt: `create-recorded:${at}`,
       },
-      { cwd: dir, env: run.env, timeoutMs: 120_000 },
+      { cwd: dir, env: run.env },
     );
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
     return;
@@ -154,7 +154,6 @@ describe.each(['Ctrl-C', 'kill -9'] as const)(
         const next = await runCli([...run.args, '--out', join(dir, 'next')], {
           cwd: dir,
           env: run.env,
-          timeoutMs: 120_000,
         });
         expect(next.code, next.stderr).toBe(0);
         const sent = since(before, svc.service.requestCounts());
@@ -231,7 +230,6 @@ describe('a continuation into a target that gained people it had resolved to cre
       const next = await runCli([...run.args, '--out', join(dir, 'next')], {
         cwd: dir,
         env: run.env,
-        timeoutMs: 120_000,
       });
       expect(next.code, next.stderr).toBe(0);
       expect(next.stdout + next.stderr).toMatch(

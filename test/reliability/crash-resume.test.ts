@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLedger, scopeId } from '../../src/state/index.js';
+import { openLedger, RUN_WORK_FOLDER, scopeId } from '../../src/state/index.js';
 import { seededRandom } from '../../src/server/faults.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
 import { readReport, runCli, runHooked, startService, tempDir, type TestService } from '../e2e/harness.js';
@@ -42,7 +42,8 @@ afterAll(async () => {
 describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
   it(
     'loads every contact exactly once after SIGKILLs while reading, creating groups, mid-chunk, between chunks and after a send',
-    { timeout: 300_000 },
+    // A bound for a hung run only: on a loaded two-core machine this takes several minutes.
+    { timeout: 600_000 },
     async () => {
       const dir = tempDir();
       const db = join(dir, 'service.sqlite');
@@ -50,7 +51,16 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
       const rows = people(COUNT);
       const file = writeGenericCsv(dir, 'people.csv', rows);
       const state = join(dir, 'state');
-      const options = () => ({ cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc!.key }, timeoutMs: 120_000 });
+      // The runs' own system temp folder: nothing of theirs may be left there, killed or not.
+      const systemTemp = join(dir, 'system-temp');
+      mkdirSync(systemTemp);
+      const env = () => ({
+        CONTACT_IMPORT_API_KEY: svc!.key,
+        TMPDIR: systemTemp,
+        TMP: systemTemp,
+        TEMP: systemTemp,
+      });
+      const options = () => ({ cwd: dir, env: env() });
       const run = (out: string, killAt?: string) =>
         killAt
           ? runHooked(
@@ -94,6 +104,11 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
         expect(existsSync(join(dir, `killed-${index}`, 'report.json')), 'a killed run writes no report').toBe(
           false,
         );
+        expect(readdirSync(systemTemp), 'nothing in the system temp folder').toEqual([]);
+        expect(
+          readdirSync(join(state, RUN_WORK_FOLDER)),
+          'the killed run’s scratch folder and lock alone: the one before was swept',
+        ).toHaveLength(2);
         const ledger = openLedger({ dir: state });
         try {
           const scope = ledger.scope(scopeId(svc!.service.url, svc!.key));
@@ -108,6 +123,8 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
       const final = await run('final');
       expect(final.stderr).toBe('');
       expect(final.code).toBe(0);
+      expect(readdirSync(systemTemp)).toEqual([]);
+      expect(existsSync(join(state, RUN_WORK_FOLDER)), 'the last killed run’s files swept').toBe(false);
       const report = readReport(join(dir, 'final'));
       expect(report.status).toBe('completed');
 

@@ -53,7 +53,6 @@ const run = async (file: string, out: string) => {
     {
       cwd: dir,
       env: { CONTACT_IMPORT_API_KEY: apiKey, NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` },
-      timeoutMs: 60_000,
     },
   );
   const client = createLocalClient({ baseUrl: svc.service.url, apiKey });

@@ -30,7 +30,7 @@ describe('a run into an empty target that resumes creates first', () => {
       const rows = people(COUNT);
       const file = writeGenericCsv(dir, 'people.csv', rows);
       const state = join(dir, 'state');
-      const options = { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key }, timeoutMs: 60_000 };
+      const options = { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } };
       const killed = await runHooked(
         {
           run: {

@@ -8,7 +8,9 @@
 // killAt: the process SIGKILLs itself the n-th time the run passes <step> (src/run/hooks.ts).
 // truncateAt: { at: "<step>:<n>", path, size }: the n-th time the run passes <step>, the file at
 // `path` is cut to `size` bytes (an input changing while it is read).
-// The exit code is the report's, as the CLI's would be.
+// The exit code is the report's, as the CLI's would be; the process is the CLI's in every other way
+// (host: CONTACT_IMPORT_WORKERS, the target gates' folder, the garbage collector).
+import { hostControls } from '../../dist/cli/host-controls.js';
 import { runImport } from '../../dist/index.js';
 import { truncateSync } from 'node:fs';
 import { exitAs, killHook, stepHook, targetOf } from './kill-hook.mjs';
@@ -21,6 +23,7 @@ exitAs(
   await runImport({
     ...rest,
     ...targetOf(target),
+    host: hostControls(process.env),
     hooks: {
       ...(killAt ? { onStep: killHook(killAt) } : {}),
       ...(truncateAt ? { onStep: truncateHook(truncateAt) } : {}),

@@ -10,6 +10,7 @@ import { exitReason, type RunContext } from '../../report/next-step.js';
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { shellQuote } from '../../report/shell-quote.js';
+import { hostControls } from '../host-controls.js';
 import { createLogger } from '../logger.js';
 import { ProgressDisplay, parseProgressInterval } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
@@ -65,6 +66,7 @@ export const executeRun = async (
       stdin: process.stdin,
       logger,
       ...(shown ? { onProgress: (p) => shown.update(p) } : {}),
+      host: hostControls(process.env),
     });
   } catch (error) {
     progress?.stop();

@@ -9,8 +9,8 @@ import type { BatchAnswer, BatchRequest, NormalizeRow, PreparedOutcome, WorkerSe
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
 /**
- * How many normalize workers an input gets: `CONTACT_IMPORT_WORKERS` when set (0 = in-thread),
- * else, for a file of PARALLEL_MIN_BYTES or more, one per core this run can count on but the one
+ * How many normalize workers an input gets: the number `requested` when given (0 = in-thread;
+ * the command line's `CONTACT_IMPORT_WORKERS`), else, for a file of PARALLEL_MIN_BYTES or more, one per core this run can count on but the one
  * the main thread keeps (at most 4), else none. `coresTaken`: cores another process on this
  * machine needs meanwhile (a local service loading while this run reads); `cores`: the machine's
  * unless given. With none left over the file is normalized in-thread: on two cores shared with a
@@ -22,8 +22,7 @@ export const workersFor = (
   path: string,
   how: { requested?: number | undefined; coresTaken?: number | undefined; cores?: number } = {},
 ): number => {
-  const fromEnv = process.env.CONTACT_IMPORT_WORKERS;
-  const wanted = how.requested ?? (fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : undefined);
+  const wanted = how.requested;
   if (wanted !== undefined) return Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 16) : 0;
   if (path === '-') return 0;
   try {

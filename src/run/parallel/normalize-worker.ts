@@ -11,7 +11,7 @@ const setup = workerData as WorkerSetup;
  * refuses it runs the worker as it is.
  */
 const BACKGROUND_NICE = 10;
-if (setup.background) {
+if (setup.lowPriority) {
   try {
     setPriority(0, BACKGROUND_NICE);
   } catch {

@@ -20,12 +20,16 @@ export interface WorkerSetup {
   /** Run hook (run/hooks.ts): the worker exits when its n-th batch arrives. */
   exitAt?: number;
   /**
-   * A load runs meanwhile (load while reading): the worker's thread takes a lower scheduling
-   * priority, so the thread that sends (and a local service on the same cores) runs first and
-   * normalizing fills the time they leave; and the reading thread hands every batch to the
+   * A load runs meanwhile (load while reading): the reading thread hands every batch to the
    * workers, normalizing none itself (parallel/batches.ts).
    */
   background?: boolean;
+  /**
+   * The worker's thread takes a lower scheduling priority (when the host allows it, with
+   * `background`), so the thread that sends (and a local service on the same cores) runs first
+   * and normalizing fills the time they leave.
+   */
+  lowPriority?: boolean;
 }
 
 /** What the main thread needs of a staged record: where it came from, its identity and references. */

@@ -130,7 +130,6 @@ describe('a body timeout (here 400 ms; 30 s by default)', () => {
     });
     expect(answer.status).toBe(408);
     expect('json' in answer && answer.json).toEqual(envelope('body_timeout'));
-    expect(answer.ms).toBeLessThan(10_000);
   });
 
   it('times a trickling body as a whole, not per pause', async () => {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../src/core/schemas/limits.js';
 import type { LocalService } from '../../../src/server/index.js';
+import { CAP, emails, hugeContact, updatesOfOne } from './heavy-lists.js';
 import { caller, startTestService } from './http.js';
-import { startServeProcess, type ServeProcess } from './serve-process.js';
-
-const CAP = LIMITS.maxListEntries;
-const emails = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@list.test` }));
 
 describe('list merges and the per-contact cap', () => {
   let service: LocalService;
@@ -117,89 +112,43 @@ describe('list merges and the per-contact cap', () => {
   });
 });
 
-describe('no request holds the service for long (service in its own process)', () => {
-  const HEAVY = 'heavy-user-key-0001';
-  const OTHER = 'other-user-key-0001';
-  let serve: ServeProcess;
-  let heavy: ReturnType<typeof caller>;
-  let other: ReturnType<typeof caller>;
+// The same requests with their latency, and the latency of another user meanwhile, are measured
+// in test/perf/server-latency.test.ts (npm run test:perf). Before the linear merge the first took
+// 830 s and the second 25 to 53 s: the test timeout alone catches a return of that.
+describe('heavy list writes are answered, whole', () => {
+  let service: LocalService;
+  let call: ReturnType<typeof caller>;
   beforeAll(async () => {
-    serve = await startServeProcess(['--api-key', HEAVY, '--api-key', OTHER]);
-    heavy = caller({ url: serve.url, apiKeys: [HEAVY] });
-    other = caller({ url: serve.url, apiKeys: [OTHER] });
+    service = await startTestService();
+    call = caller(service);
   });
-  afterAll(() => serve.stop());
-
-  /** Runs `work` while the other user asks every 50 ms; returns its result, time, and the slowest ask. */
-  async function whileOtherUserAsks<T>(work: () => Promise<T>) {
-    let done = false;
-    const waits: number[] = [];
-    const asking = (async () => {
-      while (!done) {
-        const started = performance.now();
-        const answer = await other('GET', '/_local/contacts?take=1');
-        expect(answer.status).toBe(200);
-        waits.push(performance.now() - started);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })();
-    const started = performance.now();
-    const result = await work();
-    const ms = performance.now() - started;
-    done = true;
-    await asking;
-    return { result, ms, slowestOther: Math.max(...waits) };
-  }
-
+  afterAll(() => service.close());
   const createOne = async (): Promise<string> =>
-    (await heavy('POST', '/v1/contacts/', { body: { contacts: [{ full_name: 'Target' }] } })).json.data
+    (await call('POST', '/v1/contacts/', { body: { contacts: [{ full_name: 'Target' }] } })).json.data
       .contacts[0].id as string;
 
-  // Before the linear merge: 830 s for this request, and the other user waited as long.
-  it('answers E1 with 500 elements x 220 e-mails on one contact with 400 at once', async () => {
+  it('answers E1 with 500 elements x 220 e-mails on one contact with 400', async () => {
     const id = await createOne();
-    const body = Array.from({ length: 500 }, (_, k) => ({
-      contactId: id,
-      data: { contact_emails: emails(220, `e${k}`) },
-    }));
-    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
-      heavy('PUT', '/v1/contacts/', { body }),
-    );
+    const result = await call('PUT', '/v1/contacts/', { body: updatesOfOne(id, 220, 'e') });
     expect(result.status).toBe(400);
     expect(result.json.data.details).toEqual([
       expect.objectContaining({ path: '4.data.contact_emails', index: 4 }),
     ]);
-    expect(ms).toBeLessThan(5_000);
-    expect(slowestOther).toBeLessThan(3_000);
-    expect((await heavy('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails).toEqual([]);
+    expect((await call('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails).toEqual([]);
   });
 
-  // Before: 25 to 53 s, quadratic in the list.
-  it('refuses one contact with 20,000 e-mails fast', async () => {
-    const body = { contacts: [{ full_name: 'Huge', contact_emails: emails(20_000, 'huge') }] };
-    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
-      heavy('POST', '/v1/contacts/', { body }),
-    );
+  it('refuses one contact with 20,000 e-mails', async () => {
+    const result = await call('POST', '/v1/contacts/', { body: hugeContact() });
     expect(result.status).toBe(400);
     expect(result.json.data.details[0]).toMatchObject({ path: 'contacts.0.contact_emails', index: 0 });
-    expect(ms).toBeLessThan(3_000);
-    expect(slowestOther).toBeLessThan(3_000);
   });
 
-  it('merges 500 elements on one contact up to the cap in one request, fast', async () => {
+  it('merges 500 elements on one contact up to the cap in one request', async () => {
     const id = await createOne();
-    const body = Array.from({ length: 500 }, (_, k) => ({
-      contactId: id,
-      data: { contact_emails: emails(2, `m${k}`) },
-    }));
-    const { result, ms, slowestOther } = await whileOtherUserAsks(() =>
-      heavy('PUT', '/v1/contacts/', { body }),
-    );
+    const result = await call('PUT', '/v1/contacts/', { body: updatesOfOne(id, 2, 'm') });
     expect(result.status).toBe(200);
     expect(result.json.data.count).toBe(500);
-    expect(ms).toBeLessThan(5_000);
-    expect(slowestOther).toBeLessThan(3_000);
-    const stored = (await heavy('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails;
+    const stored = (await call('GET', `/_local/contacts/${id}`)).json.data.contact.contact_emails;
     expect(stored).toHaveLength(CAP);
     expect(stored[0].email).toBe('m0-0@list.test');
     expect(stored[CAP - 1].email).toBe('m499-1@list.test');

@@ -65,7 +65,6 @@ describe('client gate after a 429', () => {
     client = createLocalClient({ baseUrl: peer.url, apiKey: key, retries: 0 });
     await expect(client.local.groups()).rejects.toMatchObject({ status: 429 });
     const controller = new AbortController();
-    const started = performance.now();
     const waiting = client.local.groups({ signal: controller.signal });
     setTimeout(() => controller.abort(), 30);
     const error = await waiting.then(
@@ -74,7 +73,6 @@ describe('client gate after a 429', () => {
     );
     expect(error).toBeInstanceOf(RequestError);
     expect(error).toMatchObject({ code: 'aborted' });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(peer.arrivals).toHaveLength(1);
     expect(client.stats()).toMatchObject({ sent: 1, retried: 0, failed: 2 });
   });
@@ -83,9 +81,7 @@ describe('client gate after a 429', () => {
     const peer = await limitedOnce('30');
     client = createLocalClient({ baseUrl: peer.url, apiKey: key, retries: 0, pacing: false });
     await expect(client.local.groups()).rejects.toMatchObject({ status: 429 });
-    const started = performance.now();
     await client.local.groups();
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(peer.arrivals).toHaveLength(2);
   });
 });

@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process';
-import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, RequestError, type ServiceClient } from '../../../src/client/index.js';
 import { rejectionAs } from '../../support/rejection.js';
+import { streamEndlessly } from '../../support/endless-body.js';
 import { startPeer, type Peer } from '../../support/peer.js';
 
 const key = 'limit-test-key-90ab17';
 const MB = 1024 * 1024;
-const DIST_CLIENT = join(import.meta.dirname, '../../../dist/client/index.js');
-const PEAK_RSS = join(import.meta.dirname, '../../support/peak-rss.cjs');
 
 let peer: Peer | undefined;
 let client: ServiceClient | undefined;
@@ -20,33 +16,15 @@ afterEach(async () => {
   client = undefined;
 });
 
-/** Streams `megabytes` of JSON-looking bytes without a Content-Length, minding backpressure. */
-const streamEndlessly = (res: ServerResponse, megabytes: number): void => {
-  const chunk = Buffer.alloc(MB, ' ');
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.on('error', () => undefined);
-  let sent = 0;
-  const pump = (): void => {
-    while (sent < megabytes) {
-      sent += 1;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    res.end();
-  };
-  pump();
-};
-
 const rejection = (promise: Promise<unknown>) => rejectionAs(promise, RequestError);
 
 describe('response bodies are read up to a limit', () => {
   it('cuts off a 200 MB answer at the limit: one response_too_large, not retried', async () => {
     peer = await startPeer((_req, res) => streamEndlessly(res, 200));
     client = createClient({ baseUrl: peer.url, apiKey: key, maxResponseBytes: MB, minRetryDelayMs: 1 });
-    const started = performance.now();
     const error = await rejection(client.globalSearch({ take: 1 }));
     expect(error).toMatchObject({ code: 'response_too_large', status: 200, retryable: false, attempts: 1 });
     expect(error.message).toContain('GET /v1/search/contacts answered HTTP 200 with a body over 1 MB');
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(peer.requests).toHaveLength(1);
     expect(client.stats().byEndpoint).toEqual({
       'GET /v1/search/contacts': { sent: 1, retried: 0, failed: 1 },
@@ -73,41 +51,5 @@ describe('response bodies are read up to a limit', () => {
     });
     client = createClient({ baseUrl: peer.url, apiKey: key, maxResponseBytes: Buffer.byteLength(payload) });
     await expect(client.bulkUpdateContacts([])).resolves.toEqual({ count: 7 });
-  });
-
-  /** Runs the built client in a child and returns its error code and peak RSS in MB. */
-  const childReading = async (
-    url: string,
-    limitOption: string,
-  ): Promise<{ code: string; peakMb: number }> => {
-    const script = [
-      `import { createClient } from ${JSON.stringify(DIST_CLIENT)};`,
-      `const client = createClient({ baseUrl: ${JSON.stringify(url)}, apiKey: ${JSON.stringify(key)}${limitOption} });`,
-      'const code = await client.globalSearch({}).then(() => "none", (e) => e.code);',
-      'await client.close();',
-      'console.log(JSON.stringify({ code }));',
-    ].join('\n');
-    // The child's own peak (test/support/peak-rss.cjs), not the test worker's pages it forked from.
-    const child = spawn(process.execPath, ['--require', PEAK_RSS, '--input-type=module', '-e', script]);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    await new Promise((resolve) => child.on('close', resolve));
-    const peakKb = /peak-rss-kb (\d+)/.exec(err);
-    expect(peakKb, err).not.toBeNull();
-    return { ...(JSON.parse(out) as { code: string }), peakMb: Number(peakKb![1]) / 1024 };
-  };
-
-  it('keeps the reading process far below a 200 MB answer (peak RSS of a child running the client)', async () => {
-    peer = await startPeer((_req, res) => streamEndlessly(res, 200));
-    // Reading it all would take more than 400 MB (the bytes, then the text).
-    const small = await childReading(peer.url, `, maxResponseBytes: ${8 * MB}`);
-    expect(small.code).toBe('response_too_large');
-    expect(small.peakMb).toBeLessThan(130);
-    // The default limit, 64 MB, holds too.
-    const byDefault = await childReading(peer.url, '');
-    expect(byDefault.code).toBe('response_too_large');
-    expect(byDefault.peakMb).toBeLessThan(220);
   });
 });

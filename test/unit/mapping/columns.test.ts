@@ -33,9 +33,8 @@ describe('column families', () => {
   it('takes one pass over a name, whatever the pattern (no backtracking: issue 16.11)', () => {
     const pattern = `Mail ${'{n}'.repeat(30)}!`;
     const header = [`Mail ${'1'.repeat(40)}`, `Mail ${'7'.repeat(4000)}`, '9'.repeat(100_000)];
-    const started = performance.now();
+    // Backtracking would take years on these names: the test timeout is the bound.
     for (let i = 0; i < 1000; i++) expect(matchColumn(pattern, header)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(matchColumn(pattern, [`Mail ${'12'.repeat(30)}!`])).toEqual([
       { column: `Mail ${'12'.repeat(30)}!`, n: '12' },
     ]);

@@ -161,9 +161,8 @@ describe('YAML aliases', () => {
   };
 
   it('a billion laughs document is a one-line pipeline error on the first alias, at once', () => {
-    const started = Date.now();
+    // Expanded, it would be 9^10 nodes: the test timeout is the bound.
     const error = failure(laughs(9));
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(error.code).toBe('pipeline_invalid');
     expect(error.message).toMatch(
       /^pipelines\/custom\.yaml:3: not valid YAML: its aliases expand to too many nodes/,

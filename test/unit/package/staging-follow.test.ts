@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedRecord } from '../../../src/core/record.js';
 import { Staging, type StageEntry } from '../../../src/package/staging.js';
+import { tempDir } from '../../support/temp-dirs.js';
 
 /** A staged record of row `row` with identity `email:<name>` and the given e-mails. */
 const entry = (row: number, name: string, emails: string[]): StageEntry => {
@@ -32,7 +33,7 @@ afterEach(() => {
 
 describe('Staging.follow: the load reads the staging while it fills', () => {
   it('hands out a batch only once it is full or reading ended, in first-seen order', async () => {
-    staging = new Staging();
+    staging = new Staging({ dir: tempDir() });
     const batches = staging.follow(3);
     staging.add(rows(1, 2));
     let settled = false;
@@ -48,7 +49,7 @@ describe('Staging.follow: the load reads the staging while it fills', () => {
   });
 
   it('gives back, merged and once, a record handed out before a later duplicate of it was read', async () => {
-    staging = new Staging();
+    staging = new Staging({ dir: tempDir() });
     const batches = staging.follow(2);
     staging.add(rows(1, 2));
     const [handedOut] = [(await batches.next()).value!];
@@ -69,7 +70,7 @@ describe('Staging.follow: the load reads the staging while it fills', () => {
   });
 
   it('gives nothing back when everything was staged before it was read (batches)', () => {
-    staging = new Staging();
+    staging = new Staging({ dir: tempDir() });
     staging.add([...rows(1, 2), entry(3, 'p1@x.org', ['p1@x.org', 'b@x.org'])]);
     staging.end();
     expect([...staging.batches(10)].flat().map((r) => r.row)).toEqual([1, 2]);

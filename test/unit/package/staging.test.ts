@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedRecord } from '../../../src/core/record.js';
 import { Staging, type StageEntry } from '../../../src/package/staging.js';
+import { tempDir } from '../../support/temp-dirs.js';
 
 const entry = (row: number, key: string, emails: string[]): StageEntry => {
   const record = {
@@ -25,7 +26,7 @@ afterEach(() => {
 
 describe('Staging', () => {
   it('merges every later duplicate into the first record, each onto what the one before left', () => {
-    staging = new Staging();
+    staging = new Staging({ dir: tempDir() });
     const results = [
       ...staging.add([entry(1, 'email:a@x.org', ['a@x.org']), entry(2, 'email:z@x.org', ['z@x.org'])]),
       ...staging.add([entry(3, 'email:a@x.org', ['a@x.org', 'b@x.org'])]),
@@ -39,7 +40,7 @@ describe('Staging', () => {
   });
 
   it('keeps only identities and first places when keys-only', () => {
-    staging = new Staging({ keysOnly: true });
+    staging = new Staging({ dir: tempDir(), keysOnly: true });
     const results = staging.add([
       entry(1, 'email:a@x.org', ['a@x.org']),
       entry(2, 'email:a@x.org', ['a@x.org']),

@@ -221,10 +221,8 @@ describe('hostile inputs end with problems or one clear ImportError', () => {
     const controller = new AbortController();
     const idle = new PassThrough();
     setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
     const error = await errorOf(openSource('-', {}, { signal: controller.signal, stdin: idle }));
     expect(isImportError(error) && error.code).toBe('interrupted');
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(idle.destroyed).toBe(true);
   });
 

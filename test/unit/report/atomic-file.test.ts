@@ -35,7 +35,7 @@ describe('output files', () => {
     const rejectedPath = join(dir, 'rejected.csv');
     writeFileSync(issuesPath, 'precious issues\n');
     writeFileSync(rejectedPath, 'precious rejects\n');
-    const issues = new IssuesFile(issuesPath);
+    const issues = new IssuesFile(issuesPath, dir);
     const rejected = new RejectedFile({
       path: rejectedPath,
       format: 'csv',

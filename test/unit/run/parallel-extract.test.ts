@@ -27,8 +27,8 @@ const extractWith = async (
 ) => {
   const pipeline = await loadPipeline(pipelineName);
   const out = join(work, `out-${pipelineName}-${workers}-${keysOnly}`);
-  const outputs = new RunOutputs(out, inputs.length);
-  const staging = new Staging({ keysOnly });
+  const outputs = new RunOutputs(out, inputs.length, work);
+  const staging = new Staging({ dir: work, keysOnly });
   const totals = emptyTotals();
   const references = new References();
   try {

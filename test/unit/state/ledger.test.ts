@@ -58,7 +58,8 @@ describe('ledger scope round trips', () => {
     );
   });
 
-  it('looks up 200,000 keys quickly and writes 100 rows in one transaction', () => {
+  // How fast: test/perf/ledger-lookup.test.ts (npm run test:perf).
+  it('looks up 200,000 keys and writes 100 rows in one transaction', () => {
     const scope = open().scope(ALICE);
     const entries = Array.from({ length: 200_000 }, (_, i) => ({
       key: `person-${i}@example.org`,
@@ -68,17 +69,12 @@ describe('ledger scope round trips', () => {
     scope.putContacts(entries);
     const keys = entries.map((entry) => entry.key);
     keys.push('nobody@example.org');
-    const started = performance.now();
     const found = scope.getContacts(keys);
-    const lookupMs = performance.now() - started;
     expect(found.size).toBe(200_000);
     expect(found.get('person-123456@example.org')).toEqual({ contactId: 'c123456', hash: 'h123456' });
-    expect(lookupMs).toBeLessThan(5_000);
 
     const hundred = entries.slice(0, 100).map((entry) => ({ ...entry, hash: `${entry.hash}-v2` }));
-    const writeStarted = performance.now();
     scope.putContacts(hundred);
-    expect(performance.now() - writeStarted).toBeLessThan(1_000);
     expect(scope.getContacts(['person-99@example.org']).get('person-99@example.org')?.hash).toBe('h99-v2');
   });
 });

@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The library never changes its host process: no environment read, no exit, no signal handler, no
+ * V8 flag, no priority. The command line (src/cli/) owns those and passes what it decided into the
+ * library (src/run/host-controls.ts).
+ */
+const SRC = resolve(import.meta.dirname, '../../src');
+
+const HOST_CHANGES: readonly [string, RegExp][] = [
+  ['reads the environment', /\bprocess\.env\b/],
+  ['ends the process', /\bprocess\.(exit|exitCode|abort)\b/],
+  ['handles process events', /\bprocess\.(on|once|off|addListener|prependListener|removeAllListeners)\(/],
+  ['sets a V8 flag', /\bsetFlagsFromString\b/],
+  ['changes a priority', /\bsetPriority\(/],
+  ['changes the working folder or umask', /\bprocess\.(chdir|umask)\(/],
+];
+
+/**
+ * A worker thread's own: its exit ends the thread (the run hook that stands for a worker out of
+ * memory), its priority is its thread's, and only when the host allowed it (lowPriority).
+ */
+const WORKER = join('run', 'parallel', 'normalize-worker.ts');
+const ALLOWED = new Set([`${WORKER}: ends the process`, `${WORKER}: changes a priority`]);
+
+const withoutComments = (text: string): string =>
+  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
+describe('the library leaves its host process as it found it', () => {
+  it('has no environment read, exit, signal handler, V8 flag or priority outside src/cli', () => {
+    const found: string[] = [];
+    for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.startsWith(`cli/`)) continue;
+      const code = withoutComments(readFileSync(join(SRC, file), 'utf8'));
+      for (const [what, pattern] of HOST_CHANGES) {
+        if (pattern.test(code) && !ALLOWED.has(`${file}: ${what}`)) found.push(`${file}: ${what}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
