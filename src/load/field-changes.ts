@@ -1,5 +1,6 @@
 import { CONTACT_SCALAR_FIELDS, type ContactResponse, type ContactWrite } from '../core/schemas/index.js';
 import type { ChangeRow } from '../core/types.js';
+import { imageHolds, type KnownImage } from './known-image.js';
 
 /**
  * The scalar fields a contact answer shows (API.md "Contact, response shape") that an import
@@ -47,9 +48,11 @@ export const scalarText = (value: unknown): string => {
   return scalar === null ? '' : String(scalar);
 };
 
-const listValues = (field: string, value: unknown, matchedEmail?: string): string[] => {
+const listValues = (field: string, value: unknown, matchedEmail?: string, image?: KnownImage): string[] => {
   if (!Array.isArray(value)) return [`${field}: ${JSON.stringify(value)}`];
   return value.flatMap((entry: Record<string, unknown>) => {
+    // What this ledger's runs wrote to the contact already is there: no addition.
+    if (imageHolds(image, field, entry)) return [];
     const shown =
       entry.email ?? entry.phone_number ?? entry.group_id ?? entry.formatted ?? JSON.stringify(entry);
     const text =
@@ -68,6 +71,7 @@ export const fieldChanges = (
   current: ContactResponse,
   write: ContactWrite,
   matchedEmail?: string,
+  image?: KnownImage,
 ): FieldChanges => {
   const changes: FieldChanges = { before: {}, after: {}, unknown: [], lists: [] };
   const scalar = new Set<string>(SCALAR_FIELDS);
@@ -79,7 +83,7 @@ export const fieldChanges = (
       changes.before[key] = asScalar(current[key]);
       changes.after[key] = asScalar(value);
     } else if (LIST_FIELDS.has(field)) {
-      changes.lists.push(...listValues(field, value, matchedEmail));
+      changes.lists.push(...listValues(field, value, matchedEmail, image));
     } else {
       changes.unknown.push(field);
     }
@@ -98,3 +102,13 @@ export const changeRows = (
     old: scalarText(before[field]),
     new: scalarText(after[field]),
   }));
+
+/** A list addition as changes.csv shows it: `field` the list, `old` empty, `new` the entry added. */
+export const listRows = (
+  place: { file: string; row: number; contactId: string },
+  lists: readonly string[],
+): ChangeRow[] =>
+  lists.map((text) => {
+    const at = text.indexOf(': ');
+    return { ...place, field: text.slice(0, at), old: '', new: text.slice(at + 2) };
+  });

@@ -9,10 +9,10 @@ import { canonicalJson, type LedgerScope } from '../state/index.js';
  */
 export type KnownImage = Record<string, unknown>;
 
-type Entry = Record<string, unknown>;
+export type Entry = Record<string, unknown>;
 
 /** Each list's merge key, as the service merges it (server/store/contact-lists.ts). */
-const LIST_KEYS: Record<string, (entry: Entry) => string> = {
+export const LIST_KEYS: Record<string, (entry: Entry) => string> = {
   contact_emails: (e) => String(e.email).toLowerCase(),
   contact_phone_numbers: (p) => String(p.phone_number_sanitized ?? p.phone_number),
   groups_contacts: (g) => String(g.group_id),
@@ -98,4 +98,11 @@ export const keepImages = (
       image: JSON.stringify(imageAfter(parseImage(known.get(p.record.key)), p.write)),
     })),
   );
+};
+
+/** Whether the image holds a list entry already (by its merge key): writing it adds nothing. */
+export const imageHolds = (image: KnownImage | undefined, field: string, entry: Entry): boolean => {
+  const keyOf = LIST_KEYS[field];
+  const known = image?.[field] as Record<string, string> | undefined;
+  return keyOf !== undefined && known !== undefined && keyOf(entry) in known;
 };

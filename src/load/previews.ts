@@ -1,6 +1,6 @@
 import type { UpdateEffect } from '../state/index.js';
 import type { ChangeRow } from '../core/types.js';
-import { changeRows, fieldChanges, type FieldChanges } from './field-changes.js';
+import { changeRows, fieldChanges, listRows, type FieldChanges } from './field-changes.js';
 import type { Planned } from './resolve.js';
 
 /** Where the load stage hands the field-level changes of its updates (changes.csv, report.html). */
@@ -22,14 +22,15 @@ export interface UpdateDetail extends Omit<FieldChanges, 'before'> {
 
 /** The update's field changes, when the service showed the contact (a search answer). */
 export const previewUpdate = (planned: Planned): FieldChanges | undefined =>
-  planned.current ? fieldChanges(planned.current, planned.write, planned.matchedEmail) : undefined;
+  planned.current
+    ? fieldChanges(planned.current, planned.write, planned.matchedEmail, planned.known)
+    : undefined;
 
-export const previewRows = (planned: Planned, changes: FieldChanges): ChangeRow[] =>
-  changeRows(
-    { file: planned.record.file, row: planned.record.row, contactId: planned.contactId ?? '' },
-    changes.before,
-    changes.after,
-  );
+/** The changed scalar fields, then the list entries the update adds (a new e-mail, phone, group). */
+export const previewRows = (planned: Planned, changes: FieldChanges): ChangeRow[] => {
+  const place = { file: planned.record.file, row: planned.record.row, contactId: planned.contactId ?? '' };
+  return [...changeRows(place, changes.before, changes.after), ...listRows(place, changes.lists)];
+};
 
 export const updateEffect = (planned: Planned, changes: FieldChanges | undefined): UpdateEffect => {
   const email = planned.matchedEmail ?? planned.write.contact_emails?.[0]?.email;

@@ -21,6 +21,8 @@ export interface Planned {
   current?: ContactResponse;
   /** The e-mail the contact was found by (on it already, so writing it adds nothing). */
   matchedEmail?: string;
+  /** What this ledger's runs wrote to the contact (known-image.ts): its list entries are not news. */
+  known?: KnownImage;
   /** Set the moment the record's outcome is known, so a stopped run can tell what was not sent. */
   outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending' | 'rejected';
 }
@@ -193,8 +195,9 @@ export class Resolver {
       plan.unchanged.push({ record, write, json, hash, contactId: entry.contactId });
       return undefined;
     }
-    const decided = this.reused(earlier.get(record.key), { record, write, json, hash }, entry?.contactId);
-    if (!decided) return { record, write, json, hash };
+    const open = { record, write, json, hash, ...(image ? { known: image } : {}) };
+    const decided = this.reused(earlier.get(record.key), open, entry?.contactId);
+    if (!decided) return open;
     (decided.contactId === undefined ? plan.creates : plan.updates).push(decided);
     return undefined;
   }

@@ -2,7 +2,7 @@ import type { Issue, LoadCounts, RejectedRecord } from '../core/types.js';
 import type { StagedPlace } from '../package/staging.js';
 import { recordNotLoaded } from '../core/consequence.js';
 import { tooLargeIssue } from '../normalize/record-size.js';
-import type { OutcomeRow, OutcomeSink } from '../report/outcomes-file.js';
+import type { OutcomeRow, OutcomeSink } from '../core/outcome-row.js';
 import type { Planned } from './resolve.js';
 
 /**

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { commitFile, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula, isFormulaLeading } from './spreadsheet-safety.js';
+import type { OutcomeRow, OutcomeSink } from '../core/outcome-row.js';
 
 export const OUTCOME_COLUMNS = [
   'file',
@@ -14,39 +15,7 @@ export const OUTCOME_COLUMNS = [
   'reason',
 ] as const;
 
-/** What became of one record read (a run), or of one contact a run touched (an undo). */
-export type RecordOutcomeName =
-  | 'created'
-  | 'updated'
-  | 'unchanged'
-  | 'duplicate'
-  | 'merged'
-  | 'rejected'
-  | 'failed'
-  | 'pending'
-  | 'would_create'
-  | 'would_update';
-
-export type UndoOutcomeName =
-  'archived' | 'restored' | 'conflict' | 'not_undone' | 'failed' | 'already_undone';
-
-export interface OutcomeRow {
-  file: string;
-  /** 1-based data row in `file` (as in issues.csv); 0 when unknown (a create answered by key only). */
-  row: number;
-  /** 1-based line where the record starts; 0 when unknown. */
-  line: number;
-  outcome: RecordOutcomeName | UndoOutcomeName;
-  contactId?: string;
-  /** The record's identity key (`email:ada@example.com`), '' for a record that has none. */
-  identity?: string;
-  reason?: string;
-}
-
-/** Where the stages hand the outcome of each record as they settle it. */
-export interface OutcomeSink {
-  add(row: OutcomeRow): void;
-}
+export type { OutcomeRow, OutcomeSink, RecordOutcomeName, UndoOutcomeName } from '../core/outcome-row.js';
 
 /** Rows buffered before a write: a few hundred rows per system call. */
 const BATCH = 512;
