@@ -1,8 +1,8 @@
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { commitFile, temporaryPathFor } from './atomic-file.js';
-import { escapeFormula, isFormulaLeading } from './spreadsheet-safety.js';
+import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
+import { escapeFormula, removeFormulaGuard } from './spreadsheet-safety.js';
 import type { OutcomeRow, OutcomeSink } from '../core/outcome-row.js';
 
 export const OUTCOME_COLUMNS = [
@@ -33,6 +33,8 @@ export class OutcomesFile implements OutcomeSink {
   private readonly temporary: string;
   private fd: number | undefined;
   private batch: string[] = [];
+  /** The first write that failed (a full disk, a file-size limit): close() throws it. */
+  private failure: unknown;
   /** Rows written, by outcome. */
   readonly counts: Partial<Record<OutcomeRow['outcome'], number>> = {};
   rows = 0;
@@ -61,18 +63,33 @@ export class OutcomesFile implements OutcomeSink {
     if (this.batch.length >= BATCH) this.flush();
   }
 
+  /** Commits the file whole; a write that failed earlier is thrown here, with nothing left behind. */
   close(): void {
-    if (this.fd === undefined) return;
-    this.flush();
-    closeSync(this.fd);
-    this.fd = undefined;
-    commitFile(this.temporary, this.path);
+    if (this.fd !== undefined) {
+      this.flush();
+      if (this.fd !== undefined) {
+        closeSync(this.fd);
+        this.fd = undefined;
+        commitFile(this.temporary, this.path);
+      }
+    }
+    if (this.failure !== undefined) throw outputError(this.path, this.failure);
   }
 
+  // A record's outcome never throws: a failed write stops the file, and close() reports it.
   private flush(): void {
     if (this.fd === undefined || this.batch.length === 0) return;
-    writeSync(this.fd, this.batch.join(''));
-    this.batch = [];
+    try {
+      // writeFileSync writes all of it or throws: a write cut short at a file-size limit is no success.
+      writeFileSync(this.fd, this.batch.join(''));
+      this.batch = [];
+    } catch (error) {
+      this.failure = error;
+      this.batch = [];
+      closeSync(this.fd);
+      this.fd = undefined;
+      discardFile(this.temporary);
+    }
   }
 }
 
@@ -88,13 +105,13 @@ export const carryOutcomes = async (from: string, to: string, reason: string): P
       const loaded =
         cells.outcome === 'created' || cells.outcome === 'updated' || cells.outcome === 'unchanged';
       out.add({
-        file: unescapeFormula(cells.file),
+        file: removeFormulaGuard(cells.file),
         row: Number(cells.row) || 0,
         line: Number(cells.line) || 0,
         outcome: loaded ? 'unchanged' : (cells.outcome as OutcomeRow['outcome']),
-        contactId: unescapeFormula(cells.contact_id),
-        identity: unescapeFormula(cells.identity),
-        reason: loaded ? reason : unescapeFormula(cells.reason),
+        contactId: removeFormulaGuard(cells.contact_id),
+        identity: removeFormulaGuard(cells.identity),
+        reason: loaded ? reason : removeFormulaGuard(cells.reason),
       });
     }
   } finally {
@@ -103,6 +120,3 @@ export const carryOutcomes = async (from: string, to: string, reason: string): P
   return out.rows;
 };
 
-/** A cell as it was before escapeFormula (which the writer applies again). */
-const unescapeFormula = (cell: string): string =>
-  cell.startsWith("'") && isFormulaLeading(cell.slice(1)) ? cell.slice(1) : cell;
