@@ -19,7 +19,7 @@ exitAs(
   await runImport({
     ...rest,
     ...targetOf(target),
-    host: hostControls(process.env),
+    hostControls: hostControls(process.env),
     hooks: {
       ...(killAt ? { onStep: killHook(killAt) } : {}),
       ...(workerExitAt ? { workerExitAt } : {}),
