@@ -51,7 +51,7 @@ const result = await runImport({
   ...(client ? { client } : {}),
   ...(abortAtLoad !== undefined ? { signal: stop.signal } : {}),
   onProgress,
-  host: hostControls(process.env),
+  hostControls: hostControls(process.env),
 });
 const ended = performance.now();
 const seconds = (ended - started) / 1000;

@@ -7,7 +7,7 @@ const LARGE_BODY_BYTES = 1024 * 1024;
  * pile up in old space for hundreds of MB before its first full collection, and the process keeps
  * that memory. After a large request the garbage is collected at once (tens of ms against a
  * multi-MB upload). Ordinary chunks (tens of KB) never trigger it. The collector is the host
- * process's: the command line passes it (`RunOptions.host.collectGarbage`); without one, nothing.
+ * process's: the command line passes it (`RunOptions.hostControls.collectGarbage`); without one, nothing.
  */
 export const reclaimAfter = (bodyBytes: number, collectGarbage: (() => void) | undefined): void => {
   if (bodyBytes >= LARGE_BODY_BYTES) collectGarbage?.();

@@ -43,7 +43,7 @@ export interface RunOptions extends RunSettingsInput {
   /** Observation points for tests (hooks.ts); the command line sets none. */
   hooks?: RunHooks;
   /** What only the process's owner decides (host-controls.ts); the command line sets them. */
-  host?: HostControls;
+  hostControls?: HostControls;
 }
 
 export interface RunResult {

@@ -57,7 +57,7 @@ const NOT_SETTINGS: Record<Exclude<keyof RunOptions, keyof RunSettingsInput>, tr
   onProgress: true,
   client: true,
   hooks: true,
-  host: true,
+  hostControls: true,
 };
 
 /**

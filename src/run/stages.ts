@@ -318,8 +318,8 @@ const extractInto = async (
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
-        ...(options.host?.workers !== undefined ? { workers: options.host.workers } : {}),
-        ...(options.host?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
+        ...(options.hostControls?.workers !== undefined ? { workers: options.hostControls.workers } : {}),
+        ...(options.hostControls?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
         ...how,
         onRecord: onRead,
       },
@@ -365,7 +365,7 @@ const loadStage = async (
         dryRun: settings.dryRun,
         signal: options.signal,
         log,
-        ...(options.host?.gateDir ? { gateDir: options.host.gateDir } : {}),
+        ...(options.hostControls?.gateDir ? { gateDir: options.hostControls.gateDir } : {}),
       },
       (targetWasEmpty) =>
         load(
@@ -383,7 +383,9 @@ const loadStage = async (
             ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
             ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
-            ...(options.host?.collectGarbage ? { collectGarbage: options.host.collectGarbage } : {}),
+            ...(options.hostControls?.collectGarbage
+              ? { collectGarbage: options.hostControls.collectGarbage }
+              : {}),
           },
           {
             staging: extracted.staging,

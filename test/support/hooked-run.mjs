@@ -23,7 +23,7 @@ exitAs(
   await runImport({
     ...rest,
     ...targetOf(target),
-    host: hostControls(process.env),
+    hostControls: hostControls(process.env),
     hooks: {
       ...(killAt ? { onStep: killHook(killAt) } : {}),
       ...(truncateAt ? { onStep: truncateHook(truncateAt) } : {}),

@@ -66,7 +66,7 @@ export const executeRun = async (
       stdin: process.stdin,
       logger,
       ...(shown ? { onProgress: (p) => shown.update(p) } : {}),
-      host: hostControls(process.env),
+      hostControls: hostControls(process.env),
     });
   } catch (error) {
     progress?.stop();

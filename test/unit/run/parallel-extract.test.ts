@@ -38,7 +38,7 @@ const extractWith = async (
         inputs,
         strict: false,
         workers,
-        ...(how.loadMeanwhile ? { loadMeanwhile: true } : {}),
+        ...(how.loadMeanwhile ? { loadMeanwhile: true, lowerWorkerPriority: true } : {}),
         ...(how.onRecord ? { onRecord: how.onRecord } : {}),
       },
       { outputs, staging, totals, references },
