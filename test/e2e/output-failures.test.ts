@@ -102,7 +102,7 @@ describe('outputs that cannot be written', () => {
       const result = await runLimited(400, ['validate', 'generic', input, '--out', 'out'], cwd);
       expect(result.code, result.stderr).toBe(2);
       expect(oneLine(result)).toMatch(
-        /output_error: .*(rejected|issues)\.csv would be larger than the file-size limit.*EFBIG/,
+        /output_error: .*(rejected|issues|outcomes)\.csv would be larger than the file-size limit.*EFBIG/,
       );
       expect(leftovers(cwd)).toEqual([]);
       expect(existsSync(join(cwd, 'out', 'rejected.csv'))).toBe(false);
@@ -133,14 +133,22 @@ describe('outputs that cannot be written', () => {
 
   it('--out near PATH_MAX works; past it, exit 2 with one line', { timeout: 60_000 }, async () => {
     const cwd = tempDir();
-    // Components of 200 characters up to 4,082 in all: `<out>/rejected.csv` is 4,095, the most a path may be.
+    // Components of 200 characters up to 4,080 in all: `<out>/candidates.csv`, the longest name a
+    // run writes, is 4,095, the most a path may be.
     let deep = cwd;
-    while (deep.length + 201 < 4082) deep = join(deep, 'd'.repeat(200));
-    deep = join(deep, 'e'.repeat(4082 - deep.length - 1));
-    expect(deep.length).toBe(4082);
+    while (deep.length + 201 < 4080) deep = join(deep, 'd'.repeat(200));
+    deep = join(deep, 'e'.repeat(4080 - deep.length - 1));
+    expect(deep.length).toBe(4080);
     const fits = await runCli(['validate', 'generic', SAMPLE, '--out', deep, '--max-rejects', '5'], { cwd });
     expect(fits.code, fits.stderr).toBe(0);
-    expect(readdirSync(deep).sort()).toEqual(['issues.csv', 'rejected.csv', 'report.html', 'report.json']);
+    expect(readdirSync(deep).sort()).toEqual([
+      'candidates.csv',
+      'issues.csv',
+      'outcomes.csv',
+      'rejected.csv',
+      'report.html',
+      'report.json',
+    ]);
 
     const tooLong = join(deep, 'f'.repeat(20));
     const result = await runCli(['validate', 'generic', SAMPLE, '--out', tooLong, '--max-rejects', '5'], {
