@@ -119,4 +119,3 @@ export const carryOutcomes = async (from: string, to: string, reason: string): P
   }
   return out.rows;
 };
-
