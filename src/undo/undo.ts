@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { Logger } from 'pino';
-import type { ClientOptions, ServiceClient } from '../client/index.js';
+import type { ServiceClient } from '../client/index.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { IssuesFile } from '../report/issues-file.js';
@@ -12,16 +11,14 @@ import { newRunId, EXIT, interruptedExitCode } from '../run/run.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
 import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
-import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
+import type { ConnectedTarget } from '../run/target.js';
 import {
   acquireRunLock,
   openLedger,
   openRunWork,
-  type Ledger,
   type LedgerScope,
   type RunEffect,
   type RunWork,
-  type StoredRun,
 } from '../state/index.js';
 import { sendUndo } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
