@@ -22,6 +22,33 @@ function tooDeep(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** One non-blank line: its object, or the problem that keeps it from being a record. */
+function parseLine(
+  raw: string,
+  file: string,
+  fail: (code: SourceProblem['code'], message: string, raw: string) => SourceProblem,
+  invalidSeen: boolean,
+  encoding: string,
+): SourceItem {
+  if (invalidSeen && raw.includes(INVALID_MARK)) {
+    return fail('invalid_encoding', `holds bytes that are not valid ${encoding}.`, showInvalid(raw));
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return fail('row_unparseable', `is not valid JSON: ${reason}.`, raw);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('row_unparseable', `is ${describeJsonValue(value)}; expected a JSON object.`, raw);
+  }
+  if (tooDeep(value, MAX_JSON_DEPTH)) {
+    return fail('row_unparseable', `is nested deeper than ${MAX_JSON_DEPTH} levels.`, raw);
+  }
+  return { kind: 'row', file, row: 0, line: 0, values: value as Record<string, unknown>, raw };
+}
+
 /**
  * Reads NDJSON / JSON Lines: one object per line. Blank lines are skipped and take no row number;
  * row N is the Nth non-blank line. A line that is not a JSON object (or too deep, too long, not
@@ -58,7 +85,7 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
           if (raw.endsWith('\r')) raw = raw.slice(0, -1);
           if (raw.trim() === '') continue;
           row++;
-          item = parseLine(raw, problem, transcoder.invalidSeen, text.encoding);
+          item = parseLine(raw, file, problem, transcoder.invalidSeen, text.encoding);
           if (item.kind === 'row') {
             item.row = row;
             item.line = line;
@@ -78,31 +105,6 @@ export function openNdjson(text: TextSource, file: string): OpenedSource {
       }
     } finally {
       await text.close();
-    }
-
-    function parseLine(
-      raw: string,
-      fail: typeof problem,
-      invalidSeen: boolean,
-      encoding: string,
-    ): SourceItem {
-      if (invalidSeen && raw.includes(INVALID_MARK)) {
-        return fail('invalid_encoding', `holds bytes that are not valid ${encoding}.`, showInvalid(raw));
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return fail('row_unparseable', `is not valid JSON: ${reason}.`, raw);
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return fail('row_unparseable', `is ${describeJsonValue(value)}; expected a JSON object.`, raw);
-      }
-      if (tooDeep(value, MAX_JSON_DEPTH)) {
-        return fail('row_unparseable', `is nested deeper than ${MAX_JSON_DEPTH} levels.`, raw);
-      }
-      return { kind: 'row', file, row: 0, line: 0, values: value as Record<string, unknown>, raw };
     }
   }
 

@@ -17,14 +17,9 @@ import { rejectLimit, type RunSettings } from './options.js';
 import { outputsOf } from './rerun-shortcut.js';
 import { targetBusy } from './target.js';
 import { droppedWholeCount } from '../report/dropped-columns.js';
-import {
-  pipelinesName,
-  type ExtractResult,
-  type LoadResult,
-  type OpenResult,
-  type RunFrame,
-  type ShortcutResult,
-} from './stages.js';
+import type { ExtractResult } from './extract-stage.js';
+import { pipelinesName, type RunFrame } from './run-frame.js';
+import type { LoadResult, OpenResult, ShortcutResult } from './stages.js';
 import type { SyncResult } from './sync-stage.js';
 
 /** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */

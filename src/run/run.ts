@@ -33,8 +33,8 @@ import {
   openStage,
   settleUnreached,
   shortcutStage,
-  type RunFrame,
 } from './stages.js';
+import type { RunFrame } from './run-frame.js';
 import { buildRunReport, endOf, snapshotOf, type RunFiles, type StageResults } from './report-of.js';
 
 export { EXIT, interruptedExitCode } from './report-of.js';

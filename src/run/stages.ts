@@ -1,47 +1,19 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { WaitEvent } from '../client/index.js';
-import type { ExtractCounts, InputInfo, LoadCounts } from '../core/types.js';
-import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
+import type { LoadCounts } from '../core/types.js';
 import { load, NOT_SENT, type LoadOutcome } from '../load/index.js';
-import type { Pipeline } from '../mapping/index.js';
-import { References } from '../package/references.js';
-import { Staging } from '../package/staging.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { openLedger, type Ledger } from '../state/index.js';
-import { extract, type ExtractContext, type ExtractOptions } from './extract.js';
+import { extractInto, prepareExtract, type ExtractResult, type OnRead } from './extract-stage.js';
 import { hashInputs, type HashedInput } from './fingerprint.js';
 import type { RunSettings } from './options.js';
-import { RunOutputs } from './outputs.js';
 import { applyShortcut, decideShortcut, type PreviousRun, type ShortcutOutcome } from './rerun-shortcut.js';
+import { pipelinesName, type OpenedTarget, type RunFrame } from './run-frame.js';
 import { connectTarget, type ConnectedTarget } from './target.js';
 import { inTargetTurn } from './target-turn.js';
 import type { RunOptions } from './run-types.js';
 import { syncApplyStage, syncPlanStage, type SyncResult } from './sync-stage.js';
-
-/** What every stage knows of the run it is part of. */
-export interface RunFrame {
-  settings: RunSettings;
-  /** The first input's pipeline: the run's name for what read it when every input reads alike. */
-  pipeline: Pipeline;
-  /** The pipeline of each input, in input order. */
-  pipelines: readonly Pipeline[];
-  started: Date;
-  runId: string;
-  outDir: string;
-  /** The run's scratch folder in the state directory (state/run-work.ts). */
-  workDir: string;
-  /** The pipeline, its settings and the tool version as one hash; absent for a dry run. */
-  definition?: string;
-  options: RunOptions;
-  log?: Logger;
-  /** A service given by URL, connected and probed before anything was written (runImport). */
-  connected?: ConnectedTarget;
-}
-
-/** What read the run's inputs: one pipeline's name, or each pipeline's once, in input order. */
-export const pipelinesName = (run: Pick<RunFrame, 'pipelines' | 'pipeline'>): string =>
-  [...new Set((run.pipelines.length > 0 ? run.pipelines : [run.pipeline]).map((p) => p.name))].join(', ');
 
 /**
  * The run's target as its settings say: the service given, or the local one in the state folder.
@@ -106,26 +78,6 @@ export interface OpenResult extends StageResult {
 
 export interface ShortcutResult extends StageResult {
   outcome?: ShortcutOutcome;
-}
-
-export interface ExtractResult extends StageResult {
-  /** Each input opened, with its counts (a run stopped mid-input still lists it). */
-  inputs: InputInfo[];
-  counts: ExtractCounts;
-  /** What the load stage takes: the staged records and the references they need. */
-  staging: Staging;
-  references: References;
-  outputs: RunOutputs;
-  /** Set when the load will compare with what the target holds (changes.csv). */
-  countOnly: boolean;
-  /** A stop ended reading early: where (extract.ts). */
-  stoppedAt?: { file: string; row: number };
-  /** The contact fields each input's header has a column for, by input index (sync clears). */
-  headerFields: Map<number, string[]>;
-  /** The people read, for the duplicate candidates; absent with `--candidates off`. */
-  people?: CandidatePeople;
-  /** The duplicate candidates found once reading ended (candidates.csv). */
-  candidates?: RunCandidates;
 }
 
 export interface LoadResult extends StageResult {
@@ -204,8 +156,6 @@ export const shortcutStage = async (run: RunFrame, previous: PreviousRun): Promi
   }
 };
 
-type Opened = Pick<OpenResult, 'ledger'> & { target: ConnectedTarget };
-type OnRead = (done: number, bytes: number, totalBytes: number | undefined) => void;
 type OnLoad = (done: number, total: number) => void;
 
 /**
@@ -217,7 +167,7 @@ type OnLoad = (done: number, total: number) => void;
  */
 export const extractAndLoadStages = async (
   run: RunFrame,
-  opened: Opened,
+  opened: OpenedTarget,
   progress: { onRead: OnRead; onLoad: OnLoad; onReadEnd: () => void },
 ): Promise<{ extract: ExtractResult; load?: LoadResult; sync?: SyncResult }> => {
   const extract = prepareExtract(run, opened);
@@ -264,86 +214,13 @@ export const extractAndLoadStages = async (
   return { extract, load };
 };
 
-/** The extract stage's result before it runs: the staging and the outputs it fills. */
-const prepareExtract = (run: RunFrame, opened: Opened): ExtractResult => {
-  const { settings, pipelines } = run;
-  const { target, ledger } = opened;
-  const scope = ledger && target.scopeId ? ledger.scope(target.scopeId) : undefined;
-  // Nothing to compare with and nothing to search: every identity would be created, so the
-  // records themselves are not kept, only where they came from.
-  const countOnly =
-    settings.dryRun &&
-    pipelines.every((pipeline) => pipeline.spec.reminders.length === 0) &&
-    !(scope?.hasContacts() ?? false) &&
-    (target.client === undefined || settings.match === 'none' || target.empty);
-  return {
-    inputs: [],
-    counts: { read: 0, rejected: 0, duplicates: 0 },
-    staging: new Staging({ dir: run.workDir, keysOnly: countOnly }),
-    references: new References(),
-    outputs: new RunOutputs(run.outDir, settings.inputs.length, run.workDir),
-    countOnly,
-    headerFields: new Map(),
-    ...(settings.candidates === 'on' ? { people: new CandidatePeople() } : {}),
-  };
-};
-
-/** source -> map -> normalize -> validate -> dedupe, into the staging the load stage reads. */
-const extractInto = async (
-  run: RunFrame,
-  opened: Opened,
-  result: ExtractResult,
-  onRead: OnRead,
-  how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
-): Promise<void> => {
-  const { settings, pipeline, pipelines, options } = run;
-  const context: ExtractContext = {
-    outputs: result.outputs,
-    staging: result.staging,
-    references: result.references,
-    totals: result.counts,
-    opened: result.inputs,
-    headerFields: result.headerFields,
-    ...(result.people ? { candidates: result.people } : {}),
-  };
-  try {
-    await extract(
-      {
-        pipeline,
-        pipelines,
-        inputs: [...settings.inputs],
-        ...(settings.region ? { region: settings.region } : {}),
-        strict: settings.strict,
-        maxBodyBytes: settings.maxBodyBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.stdin ? { stdin: options.stdin } : {}),
-        ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
-        ...(options.hostControls?.workers !== undefined ? { workers: options.hostControls.workers } : {}),
-        ...(options.hostControls?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
-        ...how,
-        onRecord: onRead,
-      },
-      context,
-    );
-    if (result.people) {
-      const started = performance.now();
-      result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
-      const ms = Math.round(performance.now() - started);
-      run.log?.debug({ runId: run.runId, candidates: result.candidates.counts, ms }, 'duplicate candidates');
-    }
-  } catch (error) {
-    result.error = error;
-  }
-  if (context.stoppedAt) result.stoppedAt = context.stoppedAt;
-};
-
 /**
  * resolve -> send, in the target's turn; what it loaded, failed or left pending. `whileReading`:
  * the inputs are still being read (extractAndLoadStages); `stop` ends the load if reading fails.
  */
 const loadStage = async (
   run: RunFrame,
-  opened: Opened,
+  opened: OpenedTarget,
   extracted: ExtractResult,
   onLoad: OnLoad,
   whileReading?: { reading: Promise<boolean>; stop: AbortSignal },

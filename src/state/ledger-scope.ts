@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ImportError } from '../core/errors/index.js';
 import { assertCreateAnswer } from './create-answer.js';
+import { ContactImages } from './contact-images.js';
+import { assertChunkShape, sameChunk, toPending, type PendingRow } from './pending-chunks.js';
+import { withoutFsync } from './without-fsync.js';
 import { guarded } from './sqlite-errors.js';
 import type { Continuation } from './continuation.js';
 import type { AdoptedResolutions, Resolution } from './resolutions.js';
@@ -9,18 +12,11 @@ import { ScopeStatements, type KeyedTable } from './scope-statements.js';
 import type { ContactIdentities } from './identities.js';
 import type { ContactEntry, LedgerEntry, LedgerScope, PendingCreate } from './types.js';
 
-interface PendingRow {
-  run_id: string | null;
-  idempotency_key: string;
-  keys: string;
-  hashes: string;
-  body: string;
-}
-
 export { ScopeStatements };
 
 export class SqliteLedgerScope implements LedgerScope {
   private readonly db: Database.Database;
+  private readonly images: ContactImages;
 
   constructor(
     private readonly statements: ScopeStatements,
@@ -28,6 +24,7 @@ export class SqliteLedgerScope implements LedgerScope {
     private readonly file: string,
   ) {
     this.db = statements.db;
+    this.images = new ContactImages(statements, scopeId, file);
   }
 
   getContacts(keys: readonly string[]): Map<string, ContactEntry> {
@@ -77,26 +74,27 @@ export class SqliteLedgerScope implements LedgerScope {
   }
 
   getImages(keys: readonly string[]): Map<string, string> {
-    return guarded(this.file, 'read contact images', () => {
-      const found = new Map<string, string>();
-      for (const [key, image] of this.statements.imageLookup.rows([this.scopeId], keys))
-        found.set(key, image);
-      return found;
-    });
+    return this.images.get(keys);
   }
 
   putImages(entries: readonly { key: string; image: string }[]): void {
-    if (entries.length === 0) return;
-    // Lost to a power loss, an image costs one update that changes nothing: no fsync.
-    withoutFsync(this.db, () =>
-      guarded(this.file, 'write contact images', () => {
-        this.db
-          .transaction(() => {
-            for (const e of entries) this.statements.upsertImage.run(this.scopeId, e.key, e.image);
-          })
-          .immediate();
-      }),
-    );
+    this.images.put(entries);
+  }
+
+  forgetWrites(keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    // Committed in full (fsync) before the change is sent: a hash or image that outlived it would
+    // call a later write of the values it took away unchanged, and they would stay away.
+    guarded(this.file, 'forget what was written', () => {
+      this.db
+        .transaction(() => {
+          for (const key of keys) {
+            this.statements.blankContactHash.run(this.scopeId, key);
+            this.statements.deleteImage.run(this.scopeId, key);
+          }
+        })
+        .immediate();
+    });
   }
 
   hasContacts(): boolean {
@@ -345,58 +343,5 @@ export class SqliteLedgerScope implements LedgerScope {
   private named(statement: Database.Statement): Map<string, LedgerEntry> {
     const rows = statement.all(this.scopeId) as { name: string; id: string; hash: string }[];
     return new Map(rows.map((row) => [row.name, { id: row.id, hash: row.hash }]));
-  }
-}
-
-/**
- * Runs one commit at `synchronous = NORMAL`: in WAL mode it survives a killed process (the WAL is
- * written before the commit returns) but not a power loss, and costs no fsync. The next FULL
- * commit's fsync covers the whole WAL, so such a commit is never durable later than one after it.
- */
-function withoutFsync(db: Database.Database, commit: () => void): void {
-  const level = Number(db.pragma('synchronous', { simple: true }));
-  db.pragma('synchronous = NORMAL');
-  try {
-    commit();
-  } finally {
-    db.pragma(`synchronous = ${level}`);
-  }
-}
-
-function toPending(row: PendingRow): PendingCreate {
-  return {
-    ...(row.run_id !== null ? { runId: row.run_id } : {}),
-    idempotencyKey: row.idempotency_key,
-    keys: JSON.parse(row.keys) as string[],
-    hashes: JSON.parse(row.hashes) as string[],
-    body: row.body,
-  };
-}
-
-function sameChunk(a: PendingCreate, b: PendingCreate): boolean {
-  return (
-    a.body === b.body &&
-    JSON.stringify(a.keys) === JSON.stringify(b.keys) &&
-    JSON.stringify(a.hashes) === JSON.stringify(b.hashes)
-  );
-}
-
-function assertChunkShape(chunk: PendingCreate, file: string): void {
-  const problem =
-    chunk.idempotencyKey.length === 0
-      ? 'an empty Idempotency-Key'
-      : chunk.keys.length === 0
-        ? 'no identity keys'
-        : chunk.keys.length !== chunk.hashes.length
-          ? `${chunk.keys.length} keys but ${chunk.hashes.length} hashes`
-          : new Set(chunk.keys).size !== chunk.keys.length
-            ? 'an identity key twice'
-            : undefined;
-  if (problem) {
-    throw new ImportError(
-      'state_error',
-      `A create chunk for Idempotency-Key "${chunk.idempotencyKey}" has ${problem}; expected a non-empty key and one distinct identity key and one hash per contact.`,
-      { file },
-    );
   }
 }

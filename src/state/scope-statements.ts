@@ -12,6 +12,8 @@ type NamedTable = 'groups' | 'custom_fields';
 export class ScopeStatements {
   readonly upsertContact: Database.Statement;
   readonly deleteContact: Database.Statement;
+  /** The empty hash: no write equals it, so the contact's next write is sent. */
+  readonly blankContactHash: Database.Statement;
   readonly upsertImage: Database.Statement;
   readonly deleteImage: Database.Statement;
   /** key, image of contact images for many keys. */
@@ -44,6 +46,7 @@ export class ScopeStatements {
        ON CONFLICT (scope_id, key) DO UPDATE SET contact_id = excluded.contact_id, hash = excluded.hash`,
     );
     this.deleteContact = db.prepare('DELETE FROM contacts WHERE scope_id = ? AND key = ?');
+    this.blankContactHash = db.prepare("UPDATE contacts SET hash = '' WHERE scope_id = ? AND key = ?");
     this.upsertImage = db.prepare(
       `INSERT INTO contact_images (scope_id, key, image) VALUES (?, ?, ?)
        ON CONFLICT (scope_id, key) DO UPDATE SET image = excluded.image`,

@@ -126,6 +126,12 @@ export interface LedgerScope {
   getImages(keys: readonly string[]): Map<string, string>;
   /** Upserts the images in one transaction; written only once the target applied the write. */
   putImages(entries: readonly { key: string; image: string }[]): void;
+  /**
+   * Forgets what the runs wrote to the contacts of these identity keys (their hash and image): the
+   * contacts lost values by other means (a sync run removed or cleared them), so the next write of
+   * theirs is sent whole, not called unchanged. The keys stay resolved to their contacts.
+   */
+  forgetWrites(keys: readonly string[]): void;
   /** Whether the ledger knows any contact of this scope. */
   hasContacts(): boolean;
   /**

@@ -66,6 +66,8 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
     );
     const batch = planBatch(records, ids, plan.ledger, clearableOf);
     for (const id of batch.present) present.add(id);
+    // Before the values go: a ledger still holding them would call their return unchanged.
+    if (!dryRun) options.contacts.forgetWrites(batch.work.map((w) => w.record.key));
     if (live) await sendMemberWork(options.client!, batch, options.chunkSize);
     if (!dryRun) plan.ledger.commit(options.runId, batch.members, batch.effects);
     options.changes?.add(changeRowsOf(batch));

@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { Logger } from 'pino';
-import type { ClientOptions, ServiceClient } from '../client/index.js';
+import type { ServiceClient } from '../client/index.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { IssuesFile } from '../report/issues-file.js';
@@ -12,44 +11,24 @@ import { newRunId, EXIT, interruptedExitCode } from '../run/run.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
 import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
-import { connectTarget, type ConnectedTarget, type TargetSpec } from '../run/target.js';
+import type { ConnectedTarget } from '../run/target.js';
 import {
   acquireRunLock,
   openLedger,
   openRunWork,
-  type Ledger,
   type LedgerScope,
   type RunEffect,
   type RunWork,
-  type StoredRun,
 } from '../state/index.js';
-import { sendUndo, type UndoStep } from './apply.js';
+import { sendUndo } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
 import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
 import { lookUpContact } from './lookup.js';
 import { countOutcomes, issuesOf, restoredRows, undoOutcomeRow, type Tracked } from './outcome.js';
-import { undoSyncEffects } from './sync-undo.js';
+import { connectFor } from './undo-target.js';
+import type { Settings, UndoContext, UndoOptions } from './undo-context.js';
+import { undoSyncOf, type SyncUndo } from './sync-stage.js';
 import { emptyUndoTotals, undoExitReason, undoModel, type UndoReport } from './report.js';
-
-export interface UndoOptions {
-  /** `<run-dir | run-id>`: the folder of the run's report.json, or its id. */
-  run: string;
-  /** Absent: the run's own target when that was the local service. */
-  target?: TargetSpec;
-  /** The run's state directory (`--state`, default `.contact-import`). */
-  stateDir?: string;
-  outDir?: string;
-  /** Look up and report, change nothing. */
-  dryRun?: boolean;
-  chunkSize?: number;
-  concurrency?: number;
-  /** Graceful stop: nothing new is sent; the same command finishes the undo. */
-  signal?: AbortSignal;
-  logger?: Logger;
-  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'apiKey'>>;
-  /** Observes the undo's steps (tests stop it there). */
-  onStep?: (step: UndoStep) => void;
-}
 
 export interface UndoResult {
   report: UndoReport;
@@ -60,13 +39,6 @@ export interface UndoResult {
   changesPath: string;
   /** outcomes.csv: one row per contact (or definition) the run journaled, what the undo did to it. */
   outcomesPath: string;
-}
-
-interface Settings {
-  stateDir: string;
-  dryRun: boolean;
-  chunkSize: number;
-  concurrency: number;
 }
 
 const whole = (value: number | undefined, fallback: number, max: number, name: string): number => {
@@ -128,17 +100,6 @@ export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
     ledger.close();
   }
 };
-
-interface UndoContext {
-  settings: Settings;
-  ledger: Ledger;
-  stored: StoredRun;
-  runId: string;
-  started: Date;
-  outDir: string;
-  /** The undo's scratch folder in the state directory (state/run-work.ts). */
-  workDir: string;
-}
 
 const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<UndoResult> => {
   const { settings, ledger, stored, runId } = ctx;
@@ -207,31 +168,6 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
   });
 };
 
-type SyncUndo = NonNullable<Awaited<ReturnType<typeof undoSyncEffects>>>;
-
-/** What a sync run did beyond its loads (sync-undo.ts), taken back; connects when it must. */
-const undoSyncOf = async (
-  options: UndoOptions,
-  ctx: UndoContext,
-  connected: ConnectedTarget | undefined,
-  onConnect: (target: ConnectedTarget) => void,
-): Promise<SyncUndo | undefined> => {
-  const { ledger, stored, settings, runId } = ctx;
-  if (ledger.syncEffects(stored.runId).length === 0) return undefined;
-  let target = connected;
-  if (!target) onConnect((target = await connectFor(options, ctx)));
-  return undoSyncEffects({
-    ledger,
-    scopeId: stored.scopeId,
-    runId: stored.runId,
-    undoRunId: runId,
-    client: target.client,
-    dryRun: settings.dryRun,
-    chunkSize: settings.chunkSize,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-};
-
 /**
  * Sends the decisions still open (E1 chunks, apply.ts) and settles each as its chunk is answered;
  * a dry run settles them without sending.
@@ -268,31 +204,6 @@ const sendOpen = async (
       },
     },
   );
-};
-
-/** The run's target: the one given, else the local service when the run used it. */
-const connectFor = async (options: UndoOptions, ctx: UndoContext): Promise<ConnectedTarget> => {
-  const ranOn = (ctx.stored.report as { target?: unknown } | undefined)?.target;
-  if (!options.target && ranOn !== 'local')
-    throw new ImportError(
-      'config_invalid',
-      `run ${ctx.stored.runId} loaded into ${String(ranOn ?? 'a target')}: give it with --target and its key`,
-    );
-  const target = await connectTarget({
-    ...(options.target ? { target: options.target } : {}),
-    stateDir: ctx.settings.stateDir,
-    // The undo reads the contacts even when it changes nothing: the local service must run.
-    dryRun: false,
-    client: { concurrency: ctx.settings.concurrency, ...options.client },
-  });
-  if (target.scopeId !== ctx.stored.scopeId) {
-    await target.close();
-    throw new ImportError(
-      'undo_refused',
-      `run ${ctx.stored.runId} was loaded into another target or with another API key than ${target.label}`,
-    );
-  }
-  return target;
 };
 
 /** Records settled decisions in the ledger (never in a dry run), so no later undo sends them again. */

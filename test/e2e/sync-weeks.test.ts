@@ -275,4 +275,21 @@ describe('run --sync: four weekly exports in a row', () => {
     // Contacts outside the scope were never touched by any of it.
     expect(await outside()).toEqual(untouched);
   }, 300_000);
+  it('sends values a sync run removed again when they come back: the ledger no longer calls them unchanged', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const week = async (name: string, person: Employee) => {
+      const path = writeExport(dir, `${name}.csv`, [person]);
+      const run = await cli(svc, dir, ['run', 'generic', path, '--sync', 'hr', '--out', join(dir, name)]);
+      expect(run.code, run.stderr).toBe(0);
+      return (await svc.client.local.contacts())[0];
+    };
+    const both = ['e1.private@example.org', 'employee.1@hr.example.com'];
+    const w1 = await week('w1', { i: 1 });
+    expect([emailsOf(w1), w1?.job_title]).toEqual([both, 'Engineer 1']);
+    const w2 = await week('w2', { i: 1, email2: false, title: false });
+    expect([emailsOf(w2), w2?.job_title]).toEqual([['employee.1@hr.example.com'], null]);
+    const w3 = await week('w3', { i: 1 });
+    expect([emailsOf(w3), w3?.job_title]).toEqual([both, 'Engineer 1']);
+  }, 120_000);
 });
