@@ -170,7 +170,13 @@ export class Resolver {
     const identitiesOf = new Map(
       unknown.map((record) => [record, recordIdentities(record.key, record.contact).slice(1)]),
     );
-    const found = scope.contactsByIdentity([...new Set([...identitiesOf.values()].flat())]);
+    const all = [...new Set([...identitiesOf.values()].flat())];
+    // An e-mail is one person's; a phone is shared by a household or an office, so it finds only
+    // a contact that was keyed by that phone (loaded while it had no e-mail), never one that merely
+    // listed it.
+    const found = scope.contactsByIdentity(all.filter((identity) => !identity.startsWith('phone:')));
+    for (const [key, entry] of scope.getContacts(all.filter((identity) => identity.startsWith('phone:'))))
+      found.set(key, entry.contactId);
     if (found.size === 0) return;
     for (const [record, identities] of identitiesOf) {
       const contactId = identities.map((identity) => found.get(identity)).find((id) => id !== undefined);

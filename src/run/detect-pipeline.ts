@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import type { Dialect } from '../core/types.js';
 import { detectFormat, openSource, type OpenSourceOptions } from '../readers/index.js';
+import { isRegularFile } from './regular-file.js';
 import { describeCandidate, judge, listColumns, type HeaderView } from '../mapping/detect-score.js';
 import { BUILTIN_DIR, builtinNames, loadPipeline } from '../mapping/load.js';
 import { describeLost, lostColumns, type LostColumn, type LostKind } from '../mapping/lost-columns.js';
@@ -183,7 +184,7 @@ export const assertPipelineFits = async (
   pipeline: Pipeline,
   options: DetectOptions = {},
 ): Promise<void> => {
-  if (!isBuiltin(pipeline) || pipeline.dialect.format === 'vcard') return;
+  if (!isBuiltin(pipeline) || pipeline.dialect.format === 'vcard' || !isRegularFile(input)) return;
   // An input this pipeline cannot read is the run's to report, with its report files.
   const lost = (await columnsLostBy(input, pipeline, options).catch(unlessImportError)).filter(({ kind }) =>
     NAMED_MUST_READ.has(kind),

@@ -3,6 +3,7 @@ import { createRowMapper, type Pipeline } from '../mapping/index.js';
 import { guessRegion } from '../mapping/draft/region.js';
 import { normalizePhone } from '../normalize/phones.js';
 import { openSource } from '../readers/index.js';
+import { isRegularFile } from './regular-file.js';
 
 /**
  * Which region the numbers of a phone column are written for, when they fail under the run's:
@@ -141,7 +142,8 @@ export const assertPhoneRegions = async (
   if (region !== undefined) return;
   for (const [index, input] of inputs.entries()) {
     const pipeline = pipelines[index]!;
-    if (input === '-' || pipeline.spec.phones.length === 0) continue;
+    // Only a regular file can be read twice: a sample of stdin or a FIFO would take its records.
+    if (input === '-' || pipeline.spec.phones.length === 0 || !isRegularFile(input)) continue;
     const sample = await samplePhones(input, pipeline).catch((error: unknown) => {
       if (isImportError(error)) return undefined;
       throw error;

@@ -86,6 +86,7 @@ describe('contact-import run with an Excel workbook', () => {
         sheet: 'People',
         unusedColumns: [],
         readWhole: true,
+        pipeline: 'generic',
       },
     ]);
     expect(report.totals).toMatchObject({ read: 5, created: 5, rejected: 0, failed: 0 });

@@ -45,6 +45,7 @@ describe('the summary ends with the next step', () => {
     expect(json.exitReason).toBe('1 would be rejected, more than --max-rejects 0 allows.');
     expect(Object.keys(json.files).sort()).toEqual([
       'issues.csv',
+      'outcomes.csv',
       'rejected.csv',
       'report.html',
       'report.json',

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLES, runCli, tempDir, type CliResult } from './harness.js';
 
 const SAMPLE = join(SAMPLES, 'address-book.csv');
+/** What the `generic` built-in reads whole (a named built-in that would leave columns unused stops). */
+const GENERIC_SAMPLE = join(SAMPLES, 'generic.csv');
 
 /** Exit 2, one line on stderr, no stack trace, nothing on stdout, nothing written in the folder. */
 const expectOneLineRefusal = (result: CliResult, cwd: string): string => {
@@ -75,10 +77,13 @@ describe('exit-2 paths print one line and write nothing', () => {
 
   it('validate reads no target, not even CONTACT_IMPORT_TARGET', async () => {
     const cwd = tempDir();
-    const result = await runCli(['validate', 'generic', SAMPLE, '--max-rejects', '100%', '--out', 'out'], {
-      cwd,
-      env: { CONTACT_IMPORT_TARGET: 'http://127.0.0.1:9', CONTACT_IMPORT_API_KEY: 'k' },
-    });
+    const result = await runCli(
+      ['validate', 'generic', GENERIC_SAMPLE, '--max-rejects', '100%', '--out', 'out'],
+      {
+        cwd,
+        env: { CONTACT_IMPORT_TARGET: 'http://127.0.0.1:9', CONTACT_IMPORT_API_KEY: 'k' },
+      },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Dry run \S+ completed in [\d.]+s \(pipeline generic\)\n/);
     expect(result.stdout).not.toMatch(/target/);
@@ -97,7 +102,7 @@ describe('exit-2 paths print one line and write nothing', () => {
   it('a valid count and a valid percentage are accepted', async () => {
     const cwd = tempDir();
     const result = await runCli(
-      ['run', '--dry-run', 'generic', SAMPLE, '--max-rejects', '100%', '--chunk-size', '50'],
+      ['run', '--dry-run', 'generic', GENERIC_SAMPLE, '--max-rejects', '100%', '--chunk-size', '50'],
       {
         cwd,
       },

@@ -141,7 +141,7 @@ describe('contact-import validate on hostile input', () => {
     const bad = await runCli(['run', '--dry-run', 'generic', sample, '--chunk-size', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/config_invalid: --chunk-size must be a whole number from 1 to 500, got "0"/);
-    const region = await runCli(['validate', 'generic', sample, '--region', 'XX']);
+    const region = await runCli(['validate', 'address-book-csv', sample, '--region', 'XX']);
     expect(region.code).toBe(2);
     expect(region.stderr).toMatch(/config_invalid: option region: not a region/);
   });

@@ -67,12 +67,17 @@ describe('graceful stop (SIGINT)', () => {
       const report = readReport(join(dir, 'stopped'));
       expect(report.status).toBe('interrupted');
       expect(report.exitCode).toBe(130);
-      expect(outcomes(report)).toBe(2000);
+      // The load runs while the file is read: the stop may land before reading ended, and then
+      // the rows not read are in no count, and the report says where reading stopped.
+      const read = report.totals.read;
+      expect(outcomes(report)).toBe(read);
+      if (read < 2000) expect(report.readingStopped?.file).toBe(file);
+      else expect(read).toBe(2000);
       expect(report.totals.created).toBeGreaterThanOrEqual(200);
       expect(report.totals.created).toBeLessThan(2000);
       // Interrupted is not failed: what was not sent is pending, in no issue and no rejected file.
       expect(report.totals.failed).toBe(0);
-      expect(report.totals.pending).toBe(2000 - report.totals.created);
+      expect(report.totals.pending).toBe(read - report.totals.created);
       expect(readIssues(join(dir, 'stopped')).filter((i) => i.severity === 'error')).toEqual([]);
       expect(existsSync(join(dir, 'stopped', 'rejected.csv'))).toBe(false);
 

@@ -43,14 +43,21 @@ describe('spreadsheet safety of the CSVs a run writes', () => {
     expect(result.code).toBe(1);
     const csvs = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.csv'));
     // changes.csv is written by every run that resolves against a target; here it updates nobody.
-    expect(csvs.sort()).toEqual(['changes.csv', 'issues.csv', 'rejected.csv']);
+    // candidates.csv by every run with candidates on; here no two records look alike.
+    expect(csvs.sort()).toEqual([
+      'candidates.csv',
+      'changes.csv',
+      'issues.csv',
+      'outcomes.csv',
+      'rejected.csv',
+    ]);
 
     let escaped = 0;
     for (const name of csvs) {
       const rows = parse(readFileSync(join(dir, 'out', name), 'utf8'), {
         relax_column_count: true,
       }) as string[][];
-      expect(rows.length, name).toBeGreaterThan(name === 'changes.csv' ? 0 : 1);
+      expect(rows.length, name).toBeGreaterThan(name === 'changes.csv' || name === 'candidates.csv' ? 0 : 1);
       for (const [r, row] of rows.entries()) {
         for (const cell of row) {
           expect(isFormulaLeading(cell), `${name} row ${r}: ${JSON.stringify(cell)}`).toBe(false);

@@ -54,7 +54,7 @@ describe.skipIf(!isRoot)('a full --state (root only: it mounts a small tmpfs)', 
         }
         expect(full.code, full.stdout + full.stderr).toBe(2);
         expect(full.stderr.trim().split('\n')).toHaveLength(1);
-        expect(full.stderr).toMatch(/state_error: .*(SQLITE_FULL|no space left)/);
+        expect(full.stderr).toMatch(/(state_error|io_error): .*(SQLITE_FULL|no space left)/);
         const stopped = readReport(join(dir, 'full'));
         expect(stopped.status).toBe('aborted');
         expect(stopped.totals.failed).toBe(0);

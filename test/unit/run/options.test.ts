@@ -10,6 +10,7 @@ describe('parseRunSettings', () => {
       stateDir: '.contact-import',
       chunkSize: 100,
       concurrency: 4,
+      maxWait: 300,
       maxBodyBytes: 4_900_000,
       match: 'email',
       maxRejects: { count: 0 },

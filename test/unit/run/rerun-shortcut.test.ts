@@ -36,6 +36,7 @@ const setup = async (report: Record<string, unknown> = {}, status = 'completed')
   const outDir = join(dir, 'out');
   mkdirSync(outDir);
   writeFileSync(join(outDir, 'issues.csv'), 'file,row\n');
+  writeFileSync(join(outDir, 'outcomes.csv'), 'file,row,line,outcome,contact_id,identity,reason\n');
   const hashed = (await hashInputs([input]))!;
   const snapshot: RunSnapshot = {
     definition: 'def',

@@ -28,11 +28,11 @@ describe('every identity a loaded record had', () => {
     expect(ledger.scope(BOB).contactsByIdentity(['phone:+14155552671']).size).toBe(0);
   });
 
-  it('a ledger of the version before is filled with the keys it holds', () => {
+  it('a ledger of the version before identities (v6) is filled with the keys it holds', () => {
     const dir = ledgers.dir();
     const file = path.join(dir, LEDGER_FILE);
     const db = new Database(file);
-    for (const [version, step] of MIGRATIONS.slice(0, -1).entries()) {
+    for (const [version, step] of MIGRATIONS.slice(0, 6).entries()) {
       step(db);
       db.pragma(`user_version = ${version + 1}`);
     }
