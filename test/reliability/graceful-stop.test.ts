@@ -71,8 +71,8 @@ describe('graceful stop (SIGINT)', () => {
       // the rows not read are in no count, and the report says where reading stopped.
       const read = report.totals.read;
       expect(outcomes(report)).toBe(read);
+      expect(read).toBeLessThanOrEqual(2000);
       if (read < 2000) expect(report.readingStopped?.file).toBe(file);
-      else expect(read).toBe(2000);
       expect(report.totals.created).toBeGreaterThanOrEqual(200);
       expect(report.totals.created).toBeLessThan(2000);
       // Interrupted is not failed: what was not sent is pending, in no issue and no rejected file.
