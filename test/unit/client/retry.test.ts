@@ -146,7 +146,12 @@ describe('runWithRetry: waits the target asks for', () => {
 });
 
 describe('wait', () => {
-  afterEach(() => vi.useRealTimers());
+  // The spy wraps the fake setTimeout: it goes first, or the fake outlives this file in a shared
+  // worker (vitest `isolate: false`) and every later timer there never fires.
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   it('splits a wait past the 32-bit timer limit into timers Node can hold', async () => {
     vi.useFakeTimers();
