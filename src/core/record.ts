@@ -37,6 +37,11 @@ export interface NormalizedRecord {
   /** Index of the input in the run's input list (for the rejected file of a failed load). */
   input: number;
   key: string;
+  /**
+   * Identities of the record's ids in its source product (`source:<pipeline>:<id>`; several when
+   * duplicates were merged into it): the ledger keeps them against its contact.
+   */
+  sources?: string[];
   contact: Omit<ContactWrite, 'groups_contacts' | 'custom_fields'>;
   groups: string[];
   customFields: NamedCustomFieldValue[];

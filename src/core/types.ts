@@ -202,6 +202,8 @@ export interface DraftContact {
   reminders: DraftReminder[];
   /** Values of the pipeline's `key` columns, when it declares them. */
   key?: string[];
+  /** The record's id in its source product (`source_id`), as `<pipeline>:<id>`. */
+  sourceId?: string;
 }
 
 /** How many records ended in each outcome; every record read ends in exactly one (plus warnings). */

@@ -141,7 +141,7 @@ export class ChunkSender {
         scope?.putIdentities(
           items.map((p) => ({
             contactId: p.contactId!,
-            identities: recordIdentities(p.record.key, p.record.contact),
+            identities: recordIdentities(p.record.key, p.record.contact, p.record.sources),
           })),
         );
         tally.settle(outcome, items);

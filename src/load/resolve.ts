@@ -157,7 +157,8 @@ export class Resolver {
 
   /**
    * Records whose key the ledger does not know, found by another identity they had when loaded
-   * (their phone, before their e-mail was fixed): an update of that contact, never a second one.
+   * (their source id when the e-mail changed in the CRM; their phone, before their e-mail was
+   * fixed): an update of that contact, never a second one.
    * The empty hash never equals a write's, so the record is sent and its new key recorded.
    */
   private knownByOtherIdentities(
@@ -168,7 +169,10 @@ export class Resolver {
     const unknown = records.filter((record) => !known.has(record.key));
     if (unknown.length === 0) return;
     const identitiesOf = new Map(
-      unknown.map((record) => [record, recordIdentities(record.key, record.contact).slice(1)]),
+      unknown.map((record) => [
+        record,
+        recordIdentities(record.key, record.contact, record.sources).slice(1),
+      ]),
     );
     const all = [...new Set([...identitiesOf.values()].flat())];
     // An e-mail is one person's; a phone is shared by a household or an office, so it finds only

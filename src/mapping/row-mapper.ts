@@ -34,6 +34,7 @@ const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nick
 /** What mapping a row of one input needs, settled once per input. */
 interface RowPlan {
   readonly spec: PipelineFile;
+  readonly name: string;
   readonly key: string[] | undefined;
   readonly lookup: ColumnLookup;
   readonly lists: ListConceptContext;
@@ -47,6 +48,7 @@ const planRows = (pipeline: Pipeline, header: string[] | undefined): RowPlan => 
   const lookup = new ColumnLookup(header, new Cells(pipeline.emptyValues));
   return {
     spec,
+    name: pipeline.name,
     key: pipeline.key,
     lookup,
     lists: listConceptContext(lookup, pipeline.multiValueSeparator),
@@ -85,6 +87,9 @@ const mapRow = (plan: RowPlan, values: Record<string, unknown>): DraftContact =>
     const key = lookup.keyOf(plan.key, values);
     if (key.some((part) => part !== '')) draft.key = key;
   }
+  const sourceId = lookup.firstText(spec.source_id, values)?.value.trim();
+  // Namespaced by the pipeline: two products' ids never meet, and 42 of one is not 42 of another.
+  if (sourceId) draft.sourceId = `${plan.name}:${sourceId}`;
   return draft;
 };
 

@@ -144,6 +144,12 @@ export const pipelineFileSchema = z.strictObject({
     .optional(),
   date_format: dateFormat.optional(),
   key: z.array(z.string().min(1)).min(1).optional(),
+  /**
+   * The column holding the source product's own id of the record (a CRM's record id, a vCard's
+   * UID): an identity the ledger keeps against the contact, so the record is found again when
+   * its e-mail changes. Not the key: records sharing an e-mail still merge.
+   */
+  source_id: columnRef.optional(),
   required: z.array(z.string().min(1)).default([]),
   constants: contactWriteSchema.default({}),
   name_parts: namePartsSchema.default({}),

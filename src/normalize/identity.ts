@@ -22,12 +22,17 @@ export const identityKey = (draft: DraftContact, contact: Record<string, unknown
 };
 
 /**
- * Every identity a record answers to: its key, then each of its e-mails and phones as the key
- * they would make. The ledger keeps them against the contact, so a record keyed otherwise in a
- * later run (its e-mail fixed) is found by the ones it had.
+ * Every identity a record answers to: its key, its ids in the source product (`sources`), then
+ * each of its e-mails and phones as the key they would make. The ledger keeps them against the
+ * contact, so a record keyed otherwise in a later run (its e-mail fixed, or changed in the CRM
+ * while its record id stayed) is found by the ones it had, the source id first.
  */
-export const recordIdentities = (key: string, contact: Record<string, unknown>): string[] => {
-  const identities = new Set([key]);
+export const recordIdentities = (
+  key: string,
+  contact: Record<string, unknown>,
+  sources: readonly string[] = [],
+): string[] => {
+  const identities = new Set([key, ...sources]);
   for (const { email } of (contact.contact_emails as { email: string }[] | undefined) ?? [])
     identities.add(`email:${email}`);
   const phones = contact.contact_phone_numbers as { phone_number_sanitized?: string }[] | undefined;

@@ -70,6 +70,7 @@ export const normalizeRecord = (draft: DraftContact, ctx: NormalizeContext): Rec
       line: ctx.line,
       input: ctx.input,
       key,
+      ...(draft.sourceId !== undefined ? { sources: [`source:${draft.sourceId}`] } : {}),
       contact,
       groups,
       customFields,

@@ -34,6 +34,9 @@ export const mergeRecords = (first: NormalizedRecord, duplicate: NormalizedRecor
     groups: [...new Set([...first.groups, ...duplicate.groups])],
     customFields: unionBy(first.customFields, duplicate.customFields, (c) => c.name),
     reminders: unionBy(first.reminders, duplicate.reminders, (r) => `${r.text}\u001f${r.due_at_date}`),
+    ...(first.sources || duplicate.sources
+      ? { sources: [...new Set([...(first.sources ?? []), ...(duplicate.sources ?? [])])] }
+      : {}),
   };
 };
 
