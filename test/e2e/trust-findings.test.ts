@@ -1,0 +1,120 @@
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+
+/**
+ * Findings of docs/reliability.md "Exit 0 means every person arrived intact" that no other file
+ * checks at the service: what a run says it did is what the service holds.
+ */
+const dirs: string[] = [];
+const services: TestService[] = [];
+const fresh = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+const service = async (): Promise<TestService> => {
+  const svc = await startService();
+  services.push(svc);
+  return svc;
+};
+afterAll(async () => {
+  for (const svc of services) await svc.close();
+  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+
+const run = (svc: TestService, cwd: string, file: string, out: string, more: string[] = []) =>
+  runCli(['run', 'generic', file, '--target', svc.service.url, '--state', 'state', '--out', out, ...more], {
+    cwd,
+    env: { CONTACT_IMPORT_API_KEY: svc.key },
+  });
+
+const people = (count: number, title: (i: number) => string): string =>
+  'full_name,email,job_title\n' +
+  Array.from({ length: count }, (_, i) => `Person ${i},person.${i}@example.com,${title(i)}\n`).join('');
+
+describe('a rerun whose values changed (the reason a message gives is the measured one)', () => {
+  it('says the searches were for records it knew, and updates each contact in place', async () => {
+    const cwd = fresh();
+    const svc = await service();
+    writeFileSync(
+      join(cwd, 'people.csv'),
+      people(24, () => 'Engineer'),
+    );
+    expect((await run(svc, cwd, 'people.csv', 'first')).code).toBe(0);
+    const before = await svc.client.local.contacts();
+    expect(before).toHaveLength(24);
+
+    writeFileSync(
+      join(cwd, 'people.csv'),
+      people(24, (i) => `Director ${i}`),
+    );
+    const second = await run(svc, cwd, 'people.csv', 'second');
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(readReport(join(cwd, 'second')).totals).toMatchObject({ created: 0, updated: 24 });
+    expect(second.stdout).toMatch(
+      /requests were e-mail searches: for 24 records it knew whose values changed/,
+    );
+    expect(second.stdout).not.toContain('did not know');
+    const after = await svc.client.local.contacts();
+    expect(after.map((c) => c.id).sort()).toEqual(before.map((c) => c.id).sort());
+    for (const c of after) expect(c.job_title).toBe(`Director ${c.full_name!.split(' ')[1]}`);
+  });
+});
+
+describe('an output that cannot be written at the end of a run', () => {
+  it('exits 2, not 1, leaves no temporary file; the service holds each person once, and the rerun sends none again', async () => {
+    const cwd = fresh();
+    const svc = await service();
+    writeFileSync(
+      join(cwd, 'people.csv'),
+      people(5, () => 'Engineer'),
+    );
+    mkdirSync(join(cwd, 'out', 'report.json'), { recursive: true });
+    const broken = await run(svc, cwd, 'people.csv', 'out');
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stderr.trim().split('\n')).toHaveLength(1);
+    expect(broken.stderr).toMatch(/report\.json is a folder where a file should be written/);
+    expect(readdirSync(cwd, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.tmp'))).toEqual(
+      [],
+    );
+    const stored = await svc.client.local.contacts();
+    expect(stored).toHaveLength(5);
+
+    const rerun = await run(svc, cwd, 'people.csv', 'again');
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(readReport(join(cwd, 'again')).totals).toMatchObject({ created: 0, unchanged: 5 });
+    expect((await svc.client.local.contacts()).map((c) => c.id).sort()).toEqual(
+      stored.map((c) => c.id).sort(),
+    );
+  });
+});
+
+describe('changes.csv of a run lists list additions', () => {
+  it('a new e-mail and phone of a known person are rows of their own, and on the contact', async () => {
+    const cwd = fresh();
+    const svc = await service();
+    const header = 'full_name,email,email_2,phone\n';
+    writeFileSync(join(cwd, 'people.csv'), `${header}Ada Lovelace,ada@example.com,,\n`);
+    expect((await run(svc, cwd, 'people.csv', 'first')).code).toBe(0);
+    writeFileSync(
+      join(cwd, 'people.csv'),
+      `${header}Ada Lovelace,ada@example.com,ada@engines.example,+44 20 7946 0000\n`,
+    );
+    const second = await run(svc, cwd, 'people.csv', 'second');
+    expect(second.code, second.stderr).toBe(0);
+    expect(readReport(join(cwd, 'second')).totals).toMatchObject({ updated: 1 });
+    const rows = parse(readFileSync(join(cwd, 'second', 'changes.csv'), 'utf8'), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(rows.map((r) => [r.field, r.old, r.new])).toEqual([
+      ['contact_emails', '', 'ada@engines.example'],
+      ['contact_phone_numbers', '', '+44 20 7946 0000'],
+    ]);
+    const [ada] = await svc.client.local.contacts();
+    expect(ada!.contact_emails.map((e) => e.email)).toEqual(['ada@example.com', 'ada@engines.example']);
+    expect(ada!.contact_phone_numbers.map((p) => p.phone_number_sanitized)).toEqual(['+442079460000']);
+  });
+});
