@@ -95,6 +95,8 @@ describe('outcomes.csv: one row per record read, in every run folder', () => {
     expect(again.totals).toMatchObject({ read: 2, unchanged: 2, updated: 0, created: 0 });
     expect(readOutcomes(join(cwd, 'blanks')).map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
     expect(proxy.requests.filter((r) => /^(PUT|POST) \/v1\/contacts/.test(r))).toEqual([]);
+    const adaStored = (await svc.client.local.contacts()).find((c) => c.id === ada.contact_id);
+    expect(adaStored).toMatchObject({ company: 'Analytical Engines', job_title: 'Analyst' });
 
     // A dry run says what it would do.
     writeFileSync(
@@ -127,5 +129,10 @@ describe('outcomes.csv: one row per record read, in every run folder', () => {
     const undone = readOutcomes(join(cwd, 'undo'));
     expect(undone).toHaveLength(report.totals.created);
     expect(undone.every((r) => r.outcome === 'archived' && stored.has(r.contact_id))).toBe(true);
+    // Counted at the service: each contact undo lists is archived there.
+    const archived = new Set(
+      (await svc.client.local.contacts()).filter((c) => c.is_archived).map((c) => c.id),
+    );
+    expect(new Set(undone.map((r) => r.contact_id))).toEqual(archived);
   }, 120_000);
 });
