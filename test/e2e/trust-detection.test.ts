@@ -133,6 +133,10 @@ describe('phone numbers written without a country', () => {
       /phone_region: 30 of the first 30 numbers in column Mobile Phone of outlook-fr\.csv fail under region US .* --region FR/,
     );
     expect(await target.client.local.contacts()).toHaveLength(0);
+    // A dry run says it the same way.
+    const dry = await runOn(target, ['outlook-fr.csv', '--dry-run'], cwd);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toMatch(/phone_region: .* --region FR/);
 
     const loaded = await runOn(target, ['outlook-fr.csv', '--region', 'FR'], cwd);
     expect(loaded.code).toBe(0);
