@@ -35,7 +35,7 @@ const people = (count: number, title: (i: number) => string): string =>
   'full_name,email,job_title\n' +
   Array.from({ length: count }, (_, i) => `Person ${i},person.${i}@example.com,${title(i)}\n`).join('');
 
-describe('a rerun whose values changed (the reason a message gives is the measured one)', () => {
+describe('a rerun whose values changed: its dry run plans, the run says why it searched', () => {
   it('says the searches were for records it knew, and updates each contact in place', async () => {
     const cwd = fresh();
     const svc = await service();
@@ -51,6 +51,16 @@ describe('a rerun whose values changed (the reason a message gives is the measur
       join(cwd, 'people.csv'),
       people(24, (i) => `Director ${i}`),
     );
+    // A dry run first: its page shows what it planned and looked up, nothing sent or loaded, and
+    // the service is as it was.
+    const dry = await run(svc, cwd, 'people.csv', 'dry', ['--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(readReport(join(cwd, 'dry')).totals).toMatchObject({ created: 0, updated: 24 });
+    const page = readFileSync(join(cwd, 'dry', 'report.html'), 'utf8');
+    expect(page).toContain('id="lookups-sent"');
+    expect(page).not.toMatch(/requests sent|id="requests-sent"/);
+    expect((await svc.client.local.contacts()).every((c) => c.job_title === 'Engineer')).toBe(true);
+
     const second = await run(svc, cwd, 'people.csv', 'second');
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(readReport(join(cwd, 'second')).totals).toMatchObject({ created: 0, updated: 24 });
@@ -103,6 +113,16 @@ describe('changes.csv of a run lists list additions', () => {
       join(cwd, 'people.csv'),
       `${header}Ada Lovelace,ada@example.com,ada@engines.example,+44 20 7946 0000\n`,
     );
+    // A dry run first: its page shows what it planned and looked up, nothing sent or loaded, and
+    // the service is as it was.
+    const dry = await run(svc, cwd, 'people.csv', 'dry', ['--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(readReport(join(cwd, 'dry')).totals).toMatchObject({ created: 0, updated: 24 });
+    const page = readFileSync(join(cwd, 'dry', 'report.html'), 'utf8');
+    expect(page).toContain('id="lookups-sent"');
+    expect(page).not.toMatch(/requests sent|id="requests-sent"/);
+    expect((await svc.client.local.contacts()).every((c) => c.job_title === 'Engineer')).toBe(true);
+
     const second = await run(svc, cwd, 'people.csv', 'second');
     expect(second.code, second.stderr).toBe(0);
     expect(readReport(join(cwd, 'second')).totals).toMatchObject({ updated: 1 });
