@@ -338,6 +338,16 @@ describe('pipeline options', () => {
     expect(mapper.map(csvRow(header, { Name: 'X' })).key).toBeUndefined();
   });
 
+  it('source_id fills DraftContact.sourceId, namespaced by the pipeline; an empty cell none', async () => {
+    const pipeline = await loadPipeline('sales-crm-csv');
+    const header = ['ID', 'FIRSTNAME', 'EMAIL'];
+    const mapper = createRowMapper(pipeline, header, 'in.csv');
+    expect(mapper.map(csvRow(header, { ID: ' 0035g00000XyZ01AAB ', FIRSTNAME: 'Ann' })).sourceId).toBe(
+      'sales-crm-csv:0035g00000XyZ01AAB',
+    );
+    expect(mapper.map(csvRow(header, { FIRSTNAME: 'Ann' })).sourceId).toBeUndefined();
+  });
+
   it('a per-column separator overrides the source one; false keeps the cell whole', () => {
     const pipeline = parsePipeline(
       'source:\n  multi_value_separator: ","\nphones:\n  - column: Phones\n  - column: Fax\n    separator: false\n    label: fax\ngroups:\n  - column: Tags\n    separator: "|"\n',

@@ -51,6 +51,15 @@ describe('mergeRecords', () => {
     expect(first.contact.company).toBeNull();
   });
 
+  it("keeps every merged record's source ids", () => {
+    const merged = mergeRecords(
+      record({ sources: ['source:crm:1'] }),
+      record({ row: 3, sources: ['source:crm:3'] }),
+    );
+    expect(merged.sources).toEqual(['source:crm:1', 'source:crm:3']);
+    expect(mergeRecords(record({}), record({ row: 2 })).sources).toBeUndefined();
+  });
+
   it('keeps the limits of one record: at most 50 e-mails after a merge (issue 16.7)', () => {
     const emails = (from: number) =>
       Array.from({ length: 40 }, (_, i) => ({ email: `p${from + i}@x.io`, label: 'work', ranking: i + 1 }));
