@@ -70,7 +70,7 @@ describe('a rerun whose values changed: its dry run plans, the run says why it s
     expect(second.stdout).not.toContain('did not know');
     const after = await svc.client.local.contacts();
     expect(after.map((c) => c.id).sort()).toEqual(before.map((c) => c.id).sort());
-    for (const c of after) expect(c.job_title).toBe(`Director ${c.full_name!.split(' ')[1]}`);
+    for (const c of after) expect(c.job_title).toBe(`Director ${String(c.full_name).split(' ')[1]}`);
   });
 });
 
