@@ -113,12 +113,12 @@ export const checkHeader = (
   return issues;
 };
 
-/** Every column name the pipeline reads from a header: mapped columns, labels and keys. */
+/** Every column name the pipeline reads from a header: mapped columns, labels, keys and source ids. */
 const usedColumns = (pipeline: Pipeline): string[] => {
   const { spec } = pipeline;
   const used = references(pipeline).flatMap((ref) => ref.columns);
   for (const entry of [...spec.emails, ...spec.phones]) used.push(...alternatives(entry.label_column));
-  used.push(...(pipeline.key ?? []), ...pipeline.required);
+  used.push(...(pipeline.key ?? []), ...alternatives(spec.source_id), ...pipeline.required);
   return used;
 };
 

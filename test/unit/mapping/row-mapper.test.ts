@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRowMapper, loadPipeline, parsePipeline } from '../../../src/mapping/index.js';
+import { createRowMapper, loadPipeline, parsePipeline, unusedColumns } from '../../../src/mapping/index.js';
 import type { SourceRow } from '../../../src/core/types.js';
 
 /** A CSV row as the reader yields it: values keyed by header name, missing cells as ''. */
@@ -346,6 +346,8 @@ describe('pipeline options', () => {
       'sales-crm-csv:0035g00000XyZ01AAB',
     );
     expect(mapper.map(csvRow(header, { FIRSTNAME: 'Ann' })).sourceId).toBeUndefined();
+    // A lead report's id is read (as the source id), so it is no column left unused.
+    expect(unusedColumns(pipeline, ['Lead ID', 'First Name', 'Email', 'Rating']).columns).toEqual(['Rating']);
   });
 
   it('a per-column separator overrides the source one; false keeps the cell whole', () => {
