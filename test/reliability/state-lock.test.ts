@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_HOLDER_FILE, type LockHolder } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { CLI, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
+import { cliArgs, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /** Issue 16.1: one run per state directory, held by an OS lock that dies with the process. */
@@ -48,7 +48,7 @@ const setup = async () => {
   ];
   const env = { CONTACT_IMPORT_API_KEY: svc.key };
   const start = (out: string) => {
-    const child = spawn(process.execPath, [CLI, ...args(out)], { cwd: dir, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, cliArgs(args(out)), { cwd: dir, env: { ...process.env, ...env } });
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     return { child, exited };
