@@ -11,7 +11,11 @@ export interface Person {
   title: string;
 }
 
-/** Deterministic people for load tests: unique e-mails and valid US phones. */
+/**
+ * The test-data builder: people made from their index alone (the same index, the same person, on
+ * every machine and in every run), so a file written twice is the same file and a test can name
+ * the person it expects. Unique e-mails and valid US phones.
+ */
 export const people = (count: number, from = 0): Person[] =>
   Array.from({ length: count }, (_, k) => {
     const i = from + k;
@@ -38,5 +42,33 @@ export const writeGenericCsv = (dir: string, name: string, rows: Person[]): stri
     p.color,
   ]);
   writeFileSync(path, stringify([header, ...body]));
+  return path;
+};
+
+/** A `full_name,email` CSV of `count` people from index `from`: the least a record needs. */
+export const nameEmailCsv = (count: number, from = 0): string =>
+  [
+    'full_name,email',
+    ...Array.from({ length: count }, (_, k) => `Person ${from + k},p${from + k}@example.com`),
+  ].join('\n') + '\n';
+
+/**
+ * A generic CSV of `rows` people whose description is `width` characters (or `width(i)` for row
+ * i), written to `dir/name`: wide rows, and files of many MB without many rows.
+ */
+export const writeWide = (
+  dir: string,
+  name: string,
+  rows: number,
+  width: number | ((i: number) => number),
+): string => {
+  const path = join(dir, name);
+  const widthOf = typeof width === 'number' ? () => width : width;
+  const body = Array.from({ length: rows }, (_, i) => [
+    `Wide Person${i}`,
+    `wide.${i}@example.com`,
+    `${i} `.padEnd(widthOf(i), 'x'),
+  ]);
+  writeFileSync(path, stringify([['full_name', 'email', 'description'], ...body]));
   return path;
 };

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { createLocalClient, type LocalClient } from '../support/local-client.js';
 import { tempDir } from '../support/temp-dirs.js';
@@ -24,22 +25,26 @@ export interface CliResult {
 export interface CliOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
-  stdin?: string | Buffer;
+  /** What the child reads on stdin: all at once, or a stream the test writes to as it goes. */
+  stdin?: string | Buffer | Readable;
   timeoutMs?: number;
 }
 
 /** Runs the built CLI in `cwd` (a fresh temp folder by default), never inheriting a real key. */
 export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> =>
-  runNode([CLI, ...withoutProgress(args)], options);
+  runNode(cliArgs(args), options);
 
 /**
- * `run` and `validate` print no progress line unless the test asks for one: on a loaded machine a
- * run past the 10 s interval prints one, and an expectation on stderr would race it.
+ * What a test spawns `node` with to run the built CLI: `[CLI, ...args]`, and for `run` and
+ * `validate` no progress line unless the test asks for one: on a loaded machine a run past the
+ * 10 s interval prints one, and an expectation on stderr would race it.
  */
-const withoutProgress = (args: string[]): string[] =>
-  ['run', 'validate'].includes(args[0] ?? '') && !args.includes('--progress-interval')
+export const cliArgs = (args: string[]): string[] => [
+  CLI,
+  ...(['run', 'validate'].includes(args[0] ?? '') && !args.includes('--progress-interval')
     ? [...args, '--progress-interval', '0']
-    : args;
+    : args),
+];
 
 /** What test/support/hooked-run.mjs takes: runImport's options (target as a URL) and its hooks. */
 export interface HookedRun {
@@ -89,7 +94,8 @@ const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
+    else if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   });
 

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, SAMPLES, readReport, runCli, tempDir, type CliResult } from './harness.js';
+import { SAMPLES, cliArgs, readReport, runCli, tempDir, type CliResult } from './harness.js';
 
 /**
  * Outputs that cannot be written (DESIGN.md "Trust"): a folder where report.json goes, a file-size
@@ -29,7 +29,7 @@ const leftovers = (root: string): string[] =>
 const runLimited = (kib: number, args: string[], cwd: string): Promise<CliResult> =>
   new Promise((resolve, reject) => {
     const script = `trap '' XFSZ; ulimit -f ${kib}; exec "$0" "$@"`;
-    const child = spawn('bash', ['-c', script, process.execPath, CLI, ...args], { cwd });
+    const child = spawn('bash', ['-c', script, process.execPath, ...cliArgs(args)], { cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -161,9 +161,9 @@ describe('outputs that cannot be written', () => {
 });
 
 /**
- * A bug, planted through a preloaded module that makes one file-system call throw a TypeError (no
- * errno code): the boundary says so in one line, exit 70; report.json says `aborted` when the
- * run got that far.
+ * Node's options (before the CLI's arguments) that plant a bug through a preloaded module making
+ * one file-system call throw a TypeError (no errno code): the boundary says so in one line, exit
+ * 70; report.json says `aborted` when the run got that far.
  */
 const withBug = (target: 'rename report.json' | 'write changes.csv'): string[] => {
   const patch =
@@ -171,12 +171,12 @@ const withBug = (target: 'rename report.json' | 'write changes.csv'): string[] =
       ? `const o=fs.renameSync;fs.renameSync=(a,b)=>{if(String(b).endsWith('report.json'))throw new TypeError('planted bug');return o(a,b)};`
       : `const o=fs.writeFileSync;fs.writeFileSync=(f,d,...r)=>{if(typeof d==='string'&&d.startsWith('file,row,contact_id'))throw new TypeError('planted bug');return o(f,d,...r)};`;
   const source = `import fs from 'node:fs';import {syncBuiltinESMExports} from 'node:module';${patch}syncBuiltinESMExports();`;
-  return ['--import', `data:text/javascript,${encodeURIComponent(source)}`, CLI];
+  return ['--import', `data:text/javascript,${encodeURIComponent(source)}`];
 };
 
 const runWithBug = (plan: Parameters<typeof withBug>[0], args: string[], cwd: string): Promise<CliResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...withBug(plan), ...args], { cwd });
+    const child = spawn(process.execPath, [...withBug(plan), ...cliArgs(args)], { cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -2,13 +2,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameEmailCsv } from './generic-csv.js';
 import { ROOT, SAMPLES, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
-
-const people = (count: number, from = 0): string =>
-  [
-    'full_name,email',
-    ...Array.from({ length: count }, (_, i) => `Person ${from + i},p${from + i}@example.com`),
-  ].join('\n') + '\n';
 
 describe('progress when stderr is not a terminal (issue 14.8)', () => {
   let svc: TestService;
@@ -41,7 +36,7 @@ describe('progress when stderr is not a terminal (issue 14.8)', () => {
 
   it('prints a plain line every --progress-interval: phase, share, counts, ETA in h:mm:ss', async () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, 'people.csv'), people(8));
+    writeFileSync(join(cwd, 'people.csv'), nameEmailCsv(8));
     const result = await slowRun(cwd, ['--progress-interval', '0.4']);
     expect(result.code).toBe(0);
     const lines = result.stderr.trimEnd().split('\n');
@@ -59,13 +54,13 @@ describe('progress when stderr is not a terminal (issue 14.8)', () => {
 
   it('prints nothing with --json, nor with --progress-interval 0; a typo in it is exit 2', async () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, 'people.csv'), people(4));
+    writeFileSync(join(cwd, 'people.csv'), nameEmailCsv(4));
     const json = await slowRun(cwd, ['--progress-interval', '0.2', '--json']);
     expect(json.code).toBe(0);
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 'completed' });
     const other = tempDir();
-    writeFileSync(join(other, 'people.csv'), people(4, 100));
+    writeFileSync(join(other, 'people.csv'), nameEmailCsv(4, 100));
     const off = await slowRun(other, ['--progress-interval', '0']);
     expect(off.code).toBe(0);
     expect(off.stderr).toBe('');

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
+import { writeWide } from './generic-csv.js';
 import { readIssues, readRejected, readReport, runCli, startService, type TestService } from './harness.js';
 
 /** Issue 16.4: requests bounded by bytes as well as count; what fits no request is rejected. */
@@ -22,18 +22,6 @@ const scratch = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'ci-size-'));
   dirs.push(dir);
   return dir;
-};
-
-/** A generic CSV whose row i has a description of `sizeOf(i)` characters. */
-const writeWide = (dir: string, name: string, rows: number, sizeOf: (i: number) => number): string => {
-  const path = join(dir, name);
-  const body = Array.from({ length: rows }, (_, i) => [
-    `Wide Person${i}`,
-    `wide.${i}@example.com`,
-    String.fromCharCode(97 + (i % 26)).repeat(sizeOf(i)),
-  ]);
-  writeFileSync(path, stringify([['full_name', 'email', 'description'], ...body]));
-  return path;
 };
 
 const run = (dir: string, args: string[], url: string) =>

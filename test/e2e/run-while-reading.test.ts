@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outcomes, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
@@ -12,7 +14,8 @@ import { people } from './generic-csv.js';
  * update of the merged record), groups named only by late rows exist, the report counts each
  * person once, and a failure to read stops the load with nothing lost.
  */
-const COUNT = 20_000;
+// More than one load batch (chunk size 100 x 4 in flight x 2) of rows before the late ones.
+const COUNT = 2_000;
 const LATE = 10;
 
 let svc: TestService;
@@ -27,8 +30,8 @@ afterEach(async () => {
 
 const HEADER = ['full_name', 'email', 'email_2', 'phone', 'job_title', 'groups', 'custom.Favorite Color'];
 
-/** COUNT people, then a duplicate of each of the first LATE (same e-mail, other case) with more. */
-const writeFile = (name: string): string => {
+/** COUNT people (with the header), then a duplicate of each of the first LATE (same e-mail, other case) with more. */
+const rowsOf = (): { first: string; late: string } => {
   const rows = people(COUNT).map((p) => [
     `Person Number${p.i}`,
     p.email,
@@ -47,12 +50,17 @@ const writeFile = (name: string): string => {
     'Latecomers',
     '',
   ]);
+  return { first: stringify([HEADER, ...rows]), late: stringify(late) };
+};
+
+const writeFile = (name: string): string => {
+  const { first, late } = rowsOf();
   const path = join(dir, name);
-  writeFileSync(path, stringify([HEADER, ...rows, ...late]));
+  writeFileSync(path, first + late);
   return path;
 };
 
-const run = (inputs: string[], out: string, ...more: string[]) =>
+const run = (inputs: string[], out: string, more: string[] = [], stdin?: PassThrough) =>
   runCli(
     [
       'run',
@@ -69,14 +77,23 @@ const run = (inputs: string[], out: string, ...more: string[]) =>
     {
       cwd: dir,
       env: { CONTACT_IMPORT_API_KEY: svc.key },
+      ...(stdin ? { stdin } : {}),
     },
   );
 
 describe('a first run into an empty target loads while it reads', () => {
   it('sends a late duplicate to the contact its first row created, and counts each person once', async () => {
     svc = await startService();
-    const file = writeFile('people.csv');
-    const result = await run([file], 'first');
+    // The rows come on stdin, the late duplicates only once the service holds contacts: they are
+    // read after their first rows were sent, whatever the machine's speed.
+    const { first, late } = rowsOf();
+    const stdin = new PassThrough();
+    let ended = false;
+    const running = run(['-'], 'first', [], stdin).finally(() => (ended = true));
+    stdin.write(first);
+    while (!ended && (await svc.client.local.contacts()).length === 0) await sleep(20);
+    stdin.end(late);
+    const result = await running;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const report = readReport(join(dir, 'first'));
@@ -113,7 +130,7 @@ describe('a first run into an empty target loads while it reads', () => {
     expect(untouched.contact_emails).toHaveLength(1);
 
     // The ledger holds the merged records: the same file again (read again) sends no contact.
-    const again = await run([file], 'again', '--reread');
+    const again = await run([writeFile('people.csv')], 'again', ['--reread']);
     expect(again.code).toBe(0);
     const second = readReport(join(dir, 'again'));
     expect(second.totals).toMatchObject({ unchanged: COUNT, created: 0, updated: 0 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeWide } from './wide-csv.js';
+import { writeWide } from './generic-csv.js';
 import { readIssues, readReport, runCli, runHooked, startService, type TestService } from './harness.js';
 
 /** Issue 16.6: wide rows never kill the normalize workers, and a worker that dies costs no row. */
@@ -50,7 +50,7 @@ describe('wide rows and the normalize workers', () => {
       const dir = mkdtempSync(join(tmpdir(), 'ci-wide-'));
       dirs.push(dir);
       svc = await startService();
-      const file = writeWide(dir, 600, 30_000);
+      const file = writeWide(dir, 'wide.csv', 600, 30_000);
       const result = await load(dir, file);
       expect(result.code, result.stderr).toBe(0);
       expect(readReport(join(dir, 'out')).totals).toMatchObject({
@@ -71,7 +71,7 @@ describe('wide rows and the normalize workers', () => {
       const dir = mkdtempSync(join(tmpdir(), 'ci-wide-'));
       dirs.push(dir);
       svc = await startService();
-      const file = writeWide(dir, 600, 15_000);
+      const file = writeWide(dir, 'wide.csv', 600, 15_000);
       // A run hook (the CLI has none): each worker ends itself when its second batch arrives.
       const result = await runHooked(
         {

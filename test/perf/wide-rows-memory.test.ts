@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startService, tempDir, type TestService } from '../e2e/harness.js';
-import { writeWide } from '../e2e/wide-csv.js';
+import { writeWide } from '../e2e/generic-csv.js';
 
 /**
  * Memory (npm run test:perf, not npm test): a peak RSS bound that holds on a quiet machine. That
@@ -23,7 +23,7 @@ describe('wide rows', () => {
     async () => {
       const dir = tempDir();
       svc = await startService();
-      const file = writeWide(dir, 600, 30_000);
+      const file = writeWide(dir, 'wide.csv', 600, 30_000);
       const result = await runCli(
         [
           'run',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, readReport } from '../e2e/harness.js';
+import { CLI, cliArgs, readReport } from '../e2e/harness.js';
 
 /**
  * Issue 16.10 through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
@@ -24,7 +24,7 @@ interface Ended {
  */
 const stopWhileWaiting = (args: string[], signal: NodeJS.Signals): Promise<Ended> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--log-level', 'info'], {
+    const child = spawn(process.execPath, cliArgs([...args, '--log-level', 'info']), {
       cwd: dir,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -114,7 +114,7 @@ describe('signals while an input blocks', () => {
   it('a FIFO whose writer comes later is read whole', { timeout: 90_000 }, async () => {
     const path = fifo('late-writer.csv');
     const out = join(dir, 'fifo-late');
-    const child = spawn(process.execPath, [CLI, 'validate', 'generic', path, '--out', out], {
+    const child = spawn(process.execPath, cliArgs(['validate', 'generic', path, '--out', out]), {
       cwd: dir,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

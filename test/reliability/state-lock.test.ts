@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_HOLDER_FILE, type LockHolder } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { CLI, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
+import { cliArgs, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /** Issue 16.1: one run per state directory, held by an OS lock that dies with the process. */
@@ -23,15 +23,14 @@ afterEach(async () => {
 const setup = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ci-lock-'));
   dirs.push(dir);
-  // Latency keeps the first run loading long enough for a second one to try.
-  svc = await startService({ latencyMs: 150 });
+  svc = await startService();
   const rows = people(1200);
   const file = writeGenericCsv(dir, 'people.csv', rows);
   const state = join(dir, 'state');
-  const args = (out: string) => [
+  const args = (out: string, input = file) => [
     'run',
     'generic',
-    file,
+    input,
     '--target',
     svc!.service.url,
     '--state',
@@ -47,16 +46,23 @@ const setup = async () => {
     'none',
   ];
   const env = { CONTACT_IMPORT_API_KEY: svc.key };
+  /**
+   * The same people read from stdin, which the test writes when it chooses: the run holds the
+   * state directory while it waits for them, however fast or slow the machine.
+   */
   const start = (out: string) => {
-    const child = spawn(process.execPath, [CLI, ...args(out)], { cwd: dir, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, cliArgs(args(out, '-')), {
+      cwd: dir,
+      env: { ...process.env, ...env },
+    });
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     return { child, exited };
   };
   /** The holder's note once the child holds the lock. */
-  const heldBy = async (pid: number): Promise<LockHolder> => {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
+  const heldBy = async (child: ChildProcess): Promise<LockHolder> => {
+    const pid = child.pid!;
+    while (child.exitCode === null && child.signalCode === null) {
       try {
         const holder = JSON.parse(readFileSync(join(state, RUN_HOLDER_FILE), 'utf8')) as LockHolder;
         if (holder.pid === pid) return holder;
@@ -65,9 +71,9 @@ const setup = async () => {
       }
       await sleep(20);
     }
-    throw new Error(`pid ${pid} never held the state directory`);
+    throw new Error(`pid ${pid} ended without holding the state directory`);
   };
-  return { dir, rows, state, args, env, start, heldBy };
+  return { dir, rows, state, args, env, start, heldBy, csv: readFileSync(file, 'utf8') };
 };
 
 describe('one run per state directory', () => {
@@ -75,9 +81,9 @@ describe('one run per state directory', () => {
     'a second run on the same state exits 2 at once naming the holder; the first loads everyone once',
     { timeout: 120_000 },
     async () => {
-      const { dir, rows, args, env, start, heldBy } = await setup();
+      const { dir, rows, args, env, start, heldBy, csv } = await setup();
       const first = start('first');
-      const holder = await heldBy(first.child.pid!);
+      const holder = await heldBy(first.child);
 
       // At once: it ends (exit 2) while the first run still holds the directory, checked below.
       const second = await runCli(args('second'), { cwd: dir, env });
@@ -89,6 +95,7 @@ describe('one run per state directory', () => {
       expect(existsSync(join(dir, 'second')), 'the refused run wrote nothing').toBe(false);
       expect(first.child.exitCode, 'the first run was still going').toBeNull();
 
+      first.child.stdin!.end(csv);
       expect(await first.exited).toBe(0);
       const report = readReport(join(dir, 'first'));
       expect(report.runId).toBe(holder.runId);
@@ -100,11 +107,16 @@ describe('one run per state directory', () => {
     'kill -9 never leaves it locked: the same command right after runs and finishes the job',
     { timeout: 120_000 },
     async () => {
-      const { dir, rows, args, env, start, heldBy } = await setup();
+      const { dir, rows, args, env, start, heldBy, csv } = await setup();
       const first = start('killed');
-      await heldBy(first.child.pid!);
-      const deadline = Date.now() + 30_000;
-      while ((await svc!.client.local.contacts()).length < 100 && Date.now() < deadline) await sleep(20);
+      await heldBy(first.child);
+      // 1,000 of the people, past the 64 KB a reader takes in before it parses, and stdin held
+      // open: the run loads what it has read and waits for the rest.
+      const lines = csv.split('\n');
+      first.child.stdin!.write(lines.slice(0, 1001).join('\n') + '\n');
+      while (first.child.exitCode === null && (await svc!.client.local.contacts()).length < 100)
+        await sleep(20);
+      expect(first.child.exitCode, 'killed while it held the state directory').toBeNull();
       first.child.kill('SIGKILL');
       await first.exited;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { CLI, readReport, startService, type TestService } from '../e2e/harness.js';
+import { cliArgs, readReport, startService, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded } from './helpers.js';
 
 /**
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const run = (cwd: string, args: string[], env: Record<string, string>) =>
   new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, cliArgs(args), { cwd, env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stderr }));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
 import {
-  CLI,
+  cliArgs,
   outcomes,
   readReport,
   runCli,
@@ -145,7 +145,7 @@ interface Stopped {
  */
 const stopWhileWaiting = (args: string[], env: Record<string, string>, cwd: string, signal: NodeJS.Signals) =>
   new Promise<Stopped>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, cliArgs(args), { cwd, env: { ...process.env, ...env } });
     let stderr = '';
     let sent = false;
     child.stderr.on('data', (chunk: Buffer) => {
