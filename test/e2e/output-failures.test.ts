@@ -43,7 +43,9 @@ const runLimited = (
 ): Promise<CliResult> =>
   new Promise((resolve, reject) => {
     const script = `trap '' XFSZ; ulimit -f ${kib}; exec "$0" "$@"`;
-    const child = spawn('bash', ['-c', script, process.execPath, CLI, ...args], {
+    // No progress line: on a loaded machine a run past 10 s prints one, and stderr must be one line.
+    const quiet = [...args, '--progress-interval', '0'];
+    const child = spawn('bash', ['-c', script, process.execPath, CLI, ...quiet], {
       cwd,
       env: { ...process.env, ...env },
     });
