@@ -27,3 +27,20 @@ export const MAX_SHARED_STRING_CHARS = 256 * 1024 * 1024;
 
 /** Columns a worksheet can have (A to XFD): a cell said to be right of that is damage. */
 export const MAX_SHEET_COLUMNS = 16_384;
+
+/**
+ * Bounds on what an XML parser holds between two events while it reads a workbook's part: text,
+ * a name or an attribute value not yet ended (a cell's text is never past MAX_RECORD_CHARS), open
+ * elements (a workbook nests a dozen deep), a tag's attributes. A damaged or hostile part that
+ * never closes them would otherwise be held whole, hundreds of megabytes from a 1 MB file.
+ */
+export const MAX_XML_PENDING_CHARS = MAX_RECORD_CHARS;
+export const MAX_XML_DEPTH = 1_000;
+export const MAX_XML_ATTRIBUTES = 10_000;
+
+/**
+ * Entries a workbook's held parts may list: cell formats (Excel's own limit is 64,000), number
+ * formats, sheets, relationships. A styles part of 100 million `<xf/>` (500 MB inflated, under
+ * MAX_HELD_PART_BYTES) would otherwise be a list of 100 million numbers.
+ */
+export const MAX_WORKBOOK_ENTRIES = 1 << 16;

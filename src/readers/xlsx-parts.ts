@@ -3,7 +3,12 @@ import { getFormatFromId } from 'numfmt';
 import { ImportError } from '../core/errors/index.js';
 import { attribute, parseXml, unescapeOoxml, type XmlHandlers } from './xml-stream.js';
 import type { WorkbookZip } from './xlsx-zip.js';
-import { MAX_HELD_PART_BYTES, MAX_SHARED_STRING_CHARS, MAX_SHARED_STRINGS } from './limits.js';
+import {
+  MAX_HELD_PART_BYTES,
+  MAX_SHARED_STRING_CHARS,
+  MAX_SHARED_STRINGS,
+  MAX_WORKBOOK_ENTRIES,
+} from './limits.js';
 
 export interface SheetRef {
   name: string;
@@ -37,6 +42,11 @@ const relsPartOf = (part: string): string =>
 const resolveTarget = (fromPart: string, target: string): string =>
   target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(fromPart), target));
 
+/** Past MAX_WORKBOOK_ENTRIES of one kind in a held part: damage (caught and named by parsePart). */
+const countEntry = (count: number, what: string): void => {
+  if (count >= MAX_WORKBOOK_ENTRIES) throw new Error(`it lists more than ${MAX_WORKBOOK_ENTRIES} ${what}`);
+};
+
 async function parsePart(zip: WorkbookZip, part: string, file: string, handlers: XmlHandlers): Promise<void> {
   const stream = await zip.stream(part, MAX_HELD_PART_BYTES);
   try {
@@ -66,6 +76,7 @@ async function readRelationships(
       const id = attribute(tag, 'Id');
       const target = attribute(tag, 'Target');
       if (id && target && attribute(tag, 'TargetMode') !== 'External') {
+        countEntry(rels.size, 'relationships');
         rels.set(id, { target: resolveTarget(part, target), type: attribute(tag, 'Type') ?? '' });
       }
     },
@@ -83,9 +94,15 @@ async function readStyleFormats(zip: WorkbookZip, part: string | undefined, file
       if (name === 'numFmt') {
         const id = Number(attribute(tag, 'numFmtId'));
         const code = attribute(tag, 'formatCode');
-        if (Number.isInteger(id) && code !== undefined) custom.set(id, code);
+        if (Number.isInteger(id) && code !== undefined) {
+          countEntry(custom.size, 'number formats');
+          custom.set(id, code);
+        }
       } else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) styleFormatIds.push(Number(attribute(tag, 'numFmtId') ?? 0));
+      else if (name === 'xf' && inCellXfs) {
+        countEntry(styleFormatIds.length, 'cell formats');
+        styleFormatIds.push(Number(attribute(tag, 'numFmtId') ?? 0));
+      }
     },
     close: (name) => {
       if (name === 'cellXfs') inCellXfs = false;
@@ -183,6 +200,7 @@ export async function readWorkbookModel(zip: WorkbookZip, file: string): Promise
   await parsePart(zip, workbookPart, file, {
     open: (tag, name) => {
       if (name === 'sheet') {
+        countEntry(listed.length, 'sheets');
         listed.push({
           name: attribute(tag, 'name') ?? '',
           id: attribute(tag, 'id') ?? '',

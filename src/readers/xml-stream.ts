@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_PENDING_CHARS } from './limits.js';
 
 export type XmlTag = SaxesTagPlain;
 
@@ -55,6 +56,7 @@ export async function* feedXml(stream: Readable, parser: PlainParser): AsyncGene
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       parser.write(decoder.write(chunk));
+      assertHeldBounded(parser);
       yield;
     }
     parser.write(decoder.end());
@@ -64,6 +66,33 @@ export async function* feedXml(stream: Readable, parser: PlainParser): AsyncGene
     stream.destroy();
   }
 }
+
+/** The parser's state between events (saxes keeps it in fields it does not declare public). */
+interface HeldState {
+  text: string;
+  name: string;
+  piTarget: string;
+  entity: string;
+  tags: unknown[];
+  attribList: unknown[];
+}
+
+/**
+ * Throws once the parser holds more than the bounds of limits.ts: it keeps text until the next
+ * `<`, a name or attribute value until its end, every open element until it closes, so a part
+ * that never ends one grows it with every chunk. Checked after each chunk (tens of KB at most).
+ */
+const assertHeldBounded = (parser: PlainParser): void => {
+  const held = parser as unknown as HeldState;
+  const chars = Math.max(held.text.length, held.name.length, held.piTarget.length, held.entity.length);
+  if (chars > MAX_XML_PENDING_CHARS)
+    throw new Error(
+      `it holds more than ${MAX_XML_PENDING_CHARS} characters that never end (text, a name or a value)`,
+    );
+  if (held.tags.length > MAX_XML_DEPTH) throw new Error(`its elements nest more than ${MAX_XML_DEPTH} deep`);
+  if (held.attribList.length > MAX_XML_ATTRIBUTES)
+    throw new Error(`a tag has more than ${MAX_XML_ATTRIBUTES} attributes`);
+};
 
 /** Parses a whole part. */
 export async function parseXml(stream: Readable, handlers: XmlHandlers): Promise<void> {

@@ -105,9 +105,15 @@ export class AtomicWriteStream {
   private temporary: string | undefined;
   private out: WriteStream | undefined;
   private failure: unknown;
+  private readonly onFailure: ((error: unknown) => void) | undefined;
 
-  constructor(path: string) {
+  /**
+   * `onFailure`: told once, with the output_error, when a write fails, so a run can stop at once
+   * instead of reading and sending on while nothing more reaches the file.
+   */
+  constructor(path: string, onFailure?: (error: unknown) => void) {
     this.path = path;
+    this.onFailure = onFailure;
   }
 
   /** True once a write failed: the file will not be committed. */
@@ -162,8 +168,10 @@ export class AtomicWriteStream {
     this.temporary = temporaryPathFor(this.path);
     const out = createWriteStream(this.temporary, { encoding: 'utf8', flags: 'wx' });
     out.on('error', (error) => {
+      const first = this.failure === undefined;
       this.failure ??= error;
       out.destroy();
+      if (first) this.onFailure?.(outputError(this.path, error));
     });
     this.out = out;
     return out;

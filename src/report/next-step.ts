@@ -29,7 +29,9 @@ export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxReje
     // A dry run sends nothing, so "not sent yet" would be false; what it lacks is the rest of the file.
     return report.dryRun
       ? `Interrupted: the dry run stopped after reading ${n(totals.read)} records and sent nothing; run the same command to check the whole file.`
-      : `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
+      : report.readingStopped
+        ? interruptedWhileReading(report)
+        : `Interrupted: ${n(totals.pending)} not sent yet; run the same command to continue.`;
   }
   const dropped = droppedWholeCount(report.inputs);
   const bad = totals.rejected + totals.failed + dropped;
@@ -45,6 +47,25 @@ export const exitReason = (report: RunReport, context: Pick<RunContext, 'maxReje
   return report.dryRun
     ? `Dry run completed: ${n(bad)} would be rejected, within --max-rejects ${context.maxRejects}; nothing was sent.`
     : `Completed: ${n(bad)} rejected or failed, within --max-rejects ${context.maxRejects}.`;
+};
+
+/**
+ * A stop while reading: what was read, loaded and not sent of it, and that the rest of the input
+ * was never read. How many rows that is cannot be known without reading them, so no count of
+ * records "not sent" stands for the whole import.
+ */
+const interruptedWhileReading = (report: RunReport): string => {
+  const { totals } = report;
+  const { file, row } = report.readingStopped!;
+  const loaded = totals.created + totals.updated + totals.unchanged;
+  const rest =
+    row > 0
+      ? `${file} was not read after row ${n(row)}, nor any input after it`
+      : `${file} and any input after it were not read`;
+  return (
+    `Interrupted while reading: ${n(totals.read)} records read, ${n(loaded)} of them loaded, ` +
+    `${n(totals.pending)} not sent yet; ${rest}; run the same command to continue.`
+  );
 };
 
 /** The lines that close the summary: what to do next, by exit code. */

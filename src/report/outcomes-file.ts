@@ -39,7 +39,11 @@ export class OutcomesFile implements OutcomeSink {
   readonly counts: Partial<Record<OutcomeRow['outcome'], number>> = {};
   rows = 0;
 
-  constructor(path: string) {
+  /** `onFailure`: told once, with the output_error, when a write fails (the run stops there). */
+  constructor(
+    path: string,
+    private readonly onFailure?: (error: unknown) => void,
+  ) {
     this.path = path;
     this.temporary = temporaryPathFor(path);
     this.fd = openSync(this.temporary, 'w');
@@ -89,6 +93,7 @@ export class OutcomesFile implements OutcomeSink {
       closeSync(this.fd);
       this.fd = undefined;
       discardFile(this.temporary);
+      this.onFailure?.(outputError(this.path, error));
     }
   }
 }

@@ -12,6 +12,8 @@ export interface RejectedFileOptions {
   /** CSV/TSV: the source's header line, verbatim. */
   rawHeader?: string;
   delimiter?: string | null;
+  /** Told once when a write fails (AtomicWriteStream): the run stops rather than read on. */
+  onFailure?: (error: unknown) => void;
 }
 
 const [ROW_COLUMN, ERROR_COLUMN] = REJECT_COLUMNS;
@@ -74,7 +76,7 @@ export class RejectedFile {
 
   private open(): AtomicWriteStream {
     if (this.out) return this.out;
-    this.out = new AtomicWriteStream(this.path);
+    this.out = new AtomicWriteStream(this.path, this.options.onFailure);
     const { format, rawHeader } = this.options;
     if (format === 'json') this.out.write('[\n');
     else if ((format === 'csv' || format === 'tsv') && rawHeader !== undefined)

@@ -82,7 +82,10 @@ export const extractInto = async (
         ...(settings.region ? { region: settings.region } : {}),
         strict: settings.strict,
         maxBodyBytes: settings.maxBodyBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
+        // A stop signal, or an output that cannot be written any more: reading stops either way.
+        signal: options.signal
+          ? AbortSignal.any([options.signal, result.outputs.failed])
+          : result.outputs.failed,
         ...(options.stdin ? { stdin: options.stdin } : {}),
         ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
         ...(options.hostControls?.workers !== undefined ? { workers: options.hostControls.workers } : {}),

@@ -95,14 +95,29 @@ export class RunOutputs {
   private readonly rejected = new Map<number, RejectedFile>();
   private readonly inputCount: number;
   private sources: ((input: number, row: number) => string | undefined) | undefined;
+  private readonly failure = new AbortController();
 
   constructor(dir: string, inputCount: number, workDir: string) {
     this.dir = dir;
     this.inputCount = inputCount;
     prepareOutDir(dir);
     this.issues = new IssuesFile(join(dir, 'issues.csv'), workDir);
-    this.outcomes = new OutcomesFile(join(dir, 'outcomes.csv'));
+    this.outcomes = new OutcomesFile(join(dir, 'outcomes.csv'), this.fail);
   }
+
+  /**
+   * Aborted, with the output_error, the moment a file that streams as the run goes (outcomes.csv,
+   * a rejected file) fails a write: a full disk or a file-size limit stops the run there, as a
+   * stop signal would (chunks in flight finish, the rest is pending), rather than reading and
+   * sending on to fail at the end. close() throws the same error.
+   */
+  get failed(): AbortSignal {
+    return this.failure.signal;
+  }
+
+  private readonly fail = (error: unknown): void => {
+    if (!this.failure.signal.aborted) this.failure.abort(error);
+  };
 
   addIssues(issues: Issue[]): void {
     for (const issue of issues) this.issues.add(issue);
@@ -117,7 +132,10 @@ export class RunOutputs {
     // A workbook's rejects are a CSV file with the sheet's header: it opens in any spreadsheet program.
     const format = source.format === 'xlsx' ? 'csv' : source.format;
     const name = rejectedName(index, this.inputCount, source.path, format === 'vcard' ? 'vcf' : format);
-    this.rejected.set(index, new RejectedFile({ ...source, format, path: join(this.dir, name) }));
+    this.rejected.set(
+      index,
+      new RejectedFile({ ...source, format, path: join(this.dir, name), onFailure: this.fail }),
+    );
   }
 
   /**

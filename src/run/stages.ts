@@ -183,7 +183,8 @@ export const extractAndLoadStages = async (
   if (!follows) {
     await extractInto(run, opened, extract, progress.onRead);
     progress.onReadEnd();
-    if (extract.error !== undefined) return { extract };
+    // An output that failed mid-read stopped reading: nothing more is sent (close() reports it).
+    if (extract.error !== undefined || extract.outputs.failed.aborted) return { extract };
     const sync = syncPlanStage(run, opened, extract);
     if (sync?.error !== undefined) return { extract, sync };
     const load = await loadStage(run, opened, extract, progress.onLoad);
@@ -256,7 +257,7 @@ const loadStage = async (
             concurrency: settings.concurrency,
             match: settings.match,
             targetWasEmpty,
-            ...signalOf(options.signal, whileReading?.stop),
+            ...signalOf(options.signal, whileReading?.stop, extracted.outputs.failed),
             ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
             ...(options.hooks?.onStep ? { onStep: options.hooks.onStep } : {}),
@@ -295,9 +296,12 @@ export const settleUnreached = (extract: ExtractResult): void => {
   }
 };
 
-/** The load's stop: the run's, and reading's failure when it loads while reading. */
-const signalOf = (run: AbortSignal | undefined, reading: AbortSignal | undefined) => {
-  const signals = [run, reading].filter((s): s is AbortSignal => s !== undefined);
+/**
+ * The load's stop: the run's, reading's failure when it loads while reading, and an output file
+ * that failed a write (the run stops there, its records not sent pending).
+ */
+const signalOf = (...given: (AbortSignal | undefined)[]) => {
+  const signals = given.filter((s): s is AbortSignal => s !== undefined);
   if (signals.length === 0) return {};
   return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
 };

@@ -23,6 +23,7 @@ import {
 import { sendUndo } from './apply.js';
 import { decideUpdate, decideWithoutLookup, type MarkDetail } from './decide.js';
 import { findUndoableRun, isRunFolder, runIdOf, UNDO_PIPELINE } from './locate.js';
+import { assertNoContinuations } from './continuations.js';
 import { lookUpContact } from './lookup.js';
 import { countOutcomes, issuesOf, restoredRows, undoOutcomeRow, type Tracked } from './outcome.js';
 import { connectFor } from './undo-target.js';
@@ -82,6 +83,7 @@ export const undoRun = async (options: UndoOptions): Promise<UndoResult> => {
   let work: RunWork | undefined;
   try {
     const stored = findUndoableRun(ledger, undoOf, settings.stateDir);
+    assertNoContinuations(ledger, stored, settings.stateDir);
     lock = settings.dryRun ? undefined : await acquireRunLock(settings.stateDir, { runId, since: started });
     work = openRunWork(settings.stateDir, runId);
     prepareOutDir(outDir);

@@ -47,6 +47,11 @@ describe('Ctrl-C while reading', () => {
       `reading stopped at row ${read.toLocaleString('en-US')} of <stdin>; the rest was not read`,
     );
     if (report.totals.pending > 0) expect(stdout).toContain('of the records read not sent yet');
+    // The exit line counts what was read, loaded and not sent, and says the rest was not read.
+    const loaded = report.totals.created + report.totals.updated + report.totals.unchanged;
+    const exitLine = `Exit 130: Interrupted while reading: ${read.toLocaleString('en-US')} records read, ${loaded.toLocaleString('en-US')} of them loaded, ${report.totals.pending.toLocaleString('en-US')} not sent yet; <stdin> was not read after row ${read.toLocaleString('en-US')}`;
+    expect(stdout).toContain(exitLine);
+    expect(report.exitReason).toContain('Interrupted while reading:');
     const rows = parse(readFileSync(join(cwd, 'out', 'outcomes.csv'), 'utf8'), { columns: true }) as {
       outcome: string;
     }[];

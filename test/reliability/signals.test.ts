@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, cliArgs, readReport } from '../e2e/harness.js';
+import { CLI, cliArgs, readReport, startService } from '../e2e/harness.js';
+import { stopWhileReading, writeHugeVcard } from '../support/huge-vcard.js';
 
 /**
  * Issue 16.10 through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
@@ -127,6 +128,41 @@ describe('signals while an input blocks', () => {
     expect(await closed, stderr).toBe(0);
     expect(readReport(out).totals).toMatchObject({ read: 2, created: 2 });
   });
+});
+
+describe('a signal in the middle of reading a huge vCard', () => {
+  it(
+    'SIGTERM while quoted-printable photos of megabytes are read: exit 143, report interrupted, reading stopped',
+    { timeout: 180_000 },
+    async () => {
+      // 12 cards of 2.6 MB each: seconds of reading, stopped half a second in. How soon it ends
+      // (within a second) is test/perf/signal-latency.test.ts; here, that it ends as a stop.
+      const input = writeHugeVcard(dir, 12);
+      const svc = await startService();
+      try {
+        const out = join(dir, 'vcard-term');
+        const args = ['run', 'vcard', input, '--target', svc.service.url, '--out', out];
+        const ended = await stopWhileReading(CLI, [...args, '--state', join(dir, 'state-vcard')], {
+          signal: 'SIGTERM',
+          afterMs: 500,
+          cwd: dir,
+          env: { CONTACT_IMPORT_API_KEY: svc.key },
+        });
+        expect(ended.code, ended.stderr).toBe(143);
+        expect(ended.stderr).not.toMatch(/\n\s+at /);
+        const report = readReport(out);
+        expect(report).toMatchObject({ status: 'interrupted', exitCode: 143 });
+        // Stopped in the middle: not every card was read, and the report says where it stopped.
+        expect(report.inputs[0]).toMatchObject({ readWhole: false });
+        expect(report.totals.read).toBeLessThan(12);
+        expect(report.readingStopped?.file).toBe(input);
+        // What the report says was created is what the service holds.
+        expect(await svc.client.local.contacts()).toHaveLength(report.totals.created);
+      } finally {
+        await svc.close();
+      }
+    },
+  );
 });
 
 describe('a reader of stdout that goes away', () => {

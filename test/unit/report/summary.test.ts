@@ -86,6 +86,35 @@ describe('formatSummary', () => {
     expect(formatSummary(report(), { files: [], topIssues: [] })).not.toContain('not sent yet');
   });
 
+  it('says of a stop while reading what was read, loaded and not sent, and that the rest was not read', () => {
+    const totals = { ...emptyTotals(), read: 3000, created: 2400, unchanged: 79, pending: 521 };
+    const stopped = report({
+      status: 'interrupted',
+      exitCode: 130,
+      totals,
+      readingStopped: { file: 'people.csv', row: 3000 },
+    });
+    const reason = exitReason(stopped, { maxRejects: '0' });
+    expect(reason).toBe(
+      'Interrupted while reading: 3,000 records read, 2,479 of them loaded, 521 not sent yet; people.csv was not read after row 3,000, nor any input after it; run the same command to continue.',
+    );
+    expect(reason).not.toMatch(/^Interrupted: 521 not sent yet/);
+    const before = report({
+      status: 'interrupted',
+      exitCode: 143,
+      totals: { ...emptyTotals(), read: 10, created: 10 },
+      readingStopped: { file: 'b.csv', row: 0 },
+    });
+    expect(exitReason(before, { maxRejects: '0' })).toContain(
+      '10 records read, 10 of them loaded, 0 not sent yet; b.csv and any input after it were not read;',
+    );
+    // Stopped after reading ended: the records not sent are all there is to continue.
+    const loading = report({ status: 'interrupted', exitCode: 130, totals: { ...totals, read: 3000 } });
+    expect(exitReason(loading, { maxRejects: '0' })).toBe(
+      'Interrupted: 521 not sent yet; run the same command to continue.',
+    );
+  });
+
   it('tells an interrupted dry run that nothing was sent and the rest of the file is unchecked', () => {
     const totals = { ...emptyTotals(), read: 900, created: 600, pending: 300 };
     const dry = report({ status: 'interrupted', exitCode: 130, dryRun: true, totals });

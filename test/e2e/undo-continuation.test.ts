@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { people, writeGenericCsv } from './generic-csv.js';
+import { readReport, runCli, runHooked, startService, tempDir, type TestService } from './harness.js';
+
+/**
+ * A run stopped (kill -9 here; Ctrl-C alike) and continued by the same command is one import for
+ * its user. `undo` of the first is refused while the continuation stands, naming the runs to undo
+ * first (docs/design.md "Undo"); undone newest first, every person of the import is archived,
+ * counted at the service.
+ */
+let svc: TestService | undefined;
+afterAll(async () => {
+  await svc?.close();
+});
+
+const ROWS = 60;
+
+describe('undo of a run that was stopped and continued', () => {
+  it('is refused naming the continuation; undone newest first, the whole import is taken back', async () => {
+    svc = await startService();
+    const dir = tempDir();
+    const file = writeGenericCsv(dir, 'people.csv', people(ROWS));
+    const state = join(dir, 'state');
+    const env = { CONTACT_IMPORT_API_KEY: svc.key };
+    // The first run is killed after its second chunk was answered: part of the people stored.
+    const killed = await runHooked(
+      {
+        run: {
+          pipeline: 'generic',
+          inputs: [file],
+          target: svc.service.url,
+          stateDir: state,
+          outDir: join(dir, 'first'),
+          chunkSize: 10,
+        },
+        killAt: 'create-done:2',
+      },
+      { cwd: dir, env },
+    );
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    const storedByFirst = (await svc.client.local.contacts()).length;
+    expect(storedByFirst).toBeGreaterThan(0);
+    expect(storedByFirst).toBeLessThan(ROWS);
+
+    const cli = (args: string[]) => runCli([...args, '--state', state], { cwd: dir, env });
+    const listed = await cli(['runs', '--json']);
+    const [first] = JSON.parse(listed.stdout) as { runId: string; status: string }[];
+    expect(first).toMatchObject({ status: 'running' });
+
+    // The same command continues it and completes.
+    const next = await cli(['run', 'generic', file, '--target', svc.service.url, '--out', join(dir, 'next')]);
+    expect(next.code, next.stderr).toBe(0);
+    const nextId = readReport(join(dir, 'next')).runId;
+    expect((await svc.client.local.contacts()).length).toBe(ROWS);
+
+    // Undo of the first alone: refused, one line naming the continuation and the commands.
+    const before = svc.service.requestCounts();
+    const refused = await cli(['undo', first!.runId, '--target', svc.service.url, '--out', join(dir, 'u0')]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain(
+      `undo_refused: run ${first!.runId} was stopped and continued by run ${nextId}`,
+    );
+    expect(refused.stderr).toContain(
+      `contact-import undo ${nextId} --state ${state} && contact-import undo ${first!.runId}`,
+    );
+    // Nothing was sent, nothing archived.
+    expect(svc.service.requestCounts()).toEqual(before);
+    expect((await svc.client.local.contacts()).filter((c) => c.is_archived)).toHaveLength(0);
+
+    // Newest first, as named: the continuation, then the first run; the whole import is archived.
+    const undoNext = await cli(['undo', nextId, '--target', svc.service.url, '--out', join(dir, 'u1')]);
+    expect(undoNext.code, undoNext.stderr).toBe(0);
+    const undoFirst = await cli([
+      'undo',
+      first!.runId,
+      '--target',
+      svc.service.url,
+      '--out',
+      join(dir, 'u2'),
+    ]);
+    expect(undoFirst.code, undoFirst.stderr).toBe(0);
+    const contacts = await svc.client.local.contacts();
+    expect(contacts).toHaveLength(ROWS);
+    expect(contacts.filter((c) => c.is_archived)).toHaveLength(ROWS);
+  }, 180_000);
+});
