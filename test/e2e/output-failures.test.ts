@@ -2,12 +2,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-<<<<<<< HEAD
-import { SAMPLES, cliArgs, readReport, runCli, tempDir, type CliResult } from './harness.js';
-=======
 import {
-  CLI,
   SAMPLES,
+  cliArgs,
   outcomes,
   readReport,
   runCli,
@@ -15,7 +12,6 @@ import {
   tempDir,
   type CliResult,
 } from './harness.js';
->>>>>>> w3b-hostile
 
 /**
  * Outputs that cannot be written (DESIGN.md "Trust"): a folder where report.json goes, a file-size
@@ -47,16 +43,10 @@ const runLimited = (
 ): Promise<CliResult> =>
   new Promise((resolve, reject) => {
     const script = `trap '' XFSZ; ulimit -f ${kib}; exec "$0" "$@"`;
-<<<<<<< HEAD
-    const child = spawn('bash', ['-c', script, process.execPath, ...cliArgs(args)], { cwd });
-=======
-    // No progress line: on a loaded machine a run past 10 s prints one, and stderr must be one line.
-    const quiet = [...args, '--progress-interval', '0'];
-    const child = spawn('bash', ['-c', script, process.execPath, CLI, ...quiet], {
+    const child = spawn('bash', ['-c', script, process.execPath, ...cliArgs(args)], {
       cwd,
       env: { ...process.env, ...env },
     });
->>>>>>> w3b-hostile
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
