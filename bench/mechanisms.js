@@ -8,7 +8,7 @@
  * - `workers`: the normalize worker pool, on a live run of an input of 8 MB or more into the local
  *   service (`CONTACT_IMPORT_WORKERS` unset against `0`).
  * - `heap-hint`: the command line's `--heap-growing-percent`, on a dry run (`validate`); off is
- *   V8's own choice (`NODE_OPTIONS=--heap-growing-percent=0`, which the command line leaves alone).
+ *   V8's own choice (`node --heap-growing-percent=0`, which the command line leaves alone).
  * - `rerun-shortcut`: a second run of the same command on byte-identical inputs, against the same
  *   with `--reread` (the full path: every record read and found unchanged).
  *
@@ -41,12 +41,16 @@ delete baseEnv.CONTACT_IMPORT_WORKERS;
 delete baseEnv.NODE_OPTIONS;
 
 /** One command line run under /usr/bin/time: wall and CPU seconds, peak RSS in MB. */
-const timed = (args, env = {}) => {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, ...args], {
-    env: { ...baseEnv, ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+const timed = (args, env = {}, nodeFlags = []) => {
+  const result = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%e %U %S %M', process.execPath, ...nodeFlags, cli, ...args],
+    {
+      env: { ...baseEnv, ...env },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const last = result.stderr.trim().split('\n').pop() ?? '';
   const [wall, user, system, rssKb] = last.split(' ').map(Number);
   if (![0, 1].includes(result.status ?? -1) || wall === undefined || Number.isNaN(wall)) {
@@ -85,9 +89,9 @@ const mechanisms = {
     serves: 'a dry run (validate)',
     on: () => timed(['validate', flags.pipeline, input, '--max-rejects', '100%', '--out', fresh().out]),
     off: () =>
-      timed(['validate', flags.pipeline, input, '--max-rejects', '100%', '--out', fresh().out], {
-        NODE_OPTIONS: '--heap-growing-percent=0',
-      }),
+      timed(['validate', flags.pipeline, input, '--max-rejects', '100%', '--out', fresh().out], {}, [
+        '--heap-growing-percent=0',
+      ]),
   },
   'rerun-shortcut': (() => {
     let state;
