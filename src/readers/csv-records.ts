@@ -1,4 +1,5 @@
-import { Parser, type CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
+import { CsvParse } from './csv-parse-adapter.js';
 import { HeldBytes } from './held-bytes.js';
 
 const LF = 0x0a;
@@ -42,19 +43,6 @@ export interface CsvRecordOptions {
   firstLine: number;
 }
 
-/** csv-parse's synchronous core, under its stream wrapper (which drops what follows an error). */
-interface ParserCore {
-  parse(
-    buf: Buffer | undefined,
-    end: boolean,
-    push: (record: string[]) => void,
-    close: () => void,
-  ): CsvError | undefined;
-  readonly info: { bytes: number };
-}
-
-const noop = (): void => undefined;
-
 /** Bytes given to the parser at a time (see feed). */
 const FEED_BYTES = 8 * 1024;
 
@@ -81,7 +69,7 @@ export class CsvRecordReader {
   private readonly held = new HeldBytes();
   private atEnd = false;
   private finished = false;
-  private core!: ParserCore;
+  private core!: CsvParse;
   /** Absolute offset where the current parser started. */
   private base = 0;
   /** Absolute offset fed to the current parser so far. */
@@ -124,14 +112,14 @@ export class CsvRecordReader {
       }
       if (this.endFed) return undefined;
       this.endFed = true;
-      const error = this.core.parse(undefined, true, this.onRecord, noop);
+      const error = await this.core.end();
       const out = this.settle(error);
       if (out.length > 0) return out;
     }
   }
 
-  private onRecord = (fields: string[]): void => {
-    this.pushed.push({ end: this.base + this.core.info.bytes, fields });
+  private onRecord = (fields: string[], bytes: number): void => {
+    this.pushed.push({ end: this.base + bytes, fields });
   };
 
   private async pull(): Promise<void> {
@@ -221,16 +209,7 @@ export class CsvRecordReader {
   }
 
   private restart(at: number): void {
-    const parser = new Parser({
-      delimiter: this.options.delimiter,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      relax_column_count: true,
-      relax_quotes: this.options.relaxQuotes,
-      skip_empty_lines: true,
-      max_record_size: this.options.maxRecordBytes,
-      bom: false,
-    });
-    this.core = (parser as unknown as { api: ParserCore }).api;
+    this.core = new CsvParse(this.options, this.onRecord);
     this.base = at;
     this.fed = at;
     this.endFed = false;
@@ -247,7 +226,7 @@ export class CsvRecordReader {
     this.held.forEachFrom(this.fed, (piece, end) => {
       const slice = piece.length > FEED_BYTES ? piece.subarray(0, FEED_BYTES) : piece;
       this.fed = end - piece.length + slice.length;
-      error = this.core.parse(slice, false, this.onRecord, noop);
+      error = this.core.write(slice);
       return false;
     });
     return this.settle(error);

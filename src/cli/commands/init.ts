@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
+import { FLAG_TABLE } from '../flag-table.js';
 import { initEpilogue } from '../help-text.js';
 
 interface InitArgs {
@@ -19,12 +20,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
         demandOption: true,
         describe: 'The export to draft a pipeline for',
       })
-      .option('out', { type: 'string', describe: 'Write the draft to FILE instead of standard output' })
-      .option('force', {
-        type: 'boolean',
-        default: false,
-        describe: 'Overwrite FILE when it exists',
-      })
+      .options(FLAG_TABLE.init)
       .epilogue(initEpilogue()) as never,
   handler: async (args) => {
     try {

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import type { PipelineSummary } from '../../mapping/pipeline.js';
+import { FLAG_TABLE } from '../flag-table.js';
 import { pipelinesEpilogue } from '../help-text.js';
 
 interface PipelinesArgs {
@@ -20,14 +21,7 @@ export const formatPipelineList = (pipelines: PipelineSummary[]): string => {
 export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
   command: 'pipelines',
   describe: 'List the built-in pipelines',
-  builder: (yargs) =>
-    yargs
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'Print a JSON array of {name, description, file, alsoReads}',
-      })
-      .epilogue(pipelinesEpilogue()),
+  builder: (yargs) => yargs.options(FLAG_TABLE.pipelines).epilogue(pipelinesEpilogue()),
   handler: async (args) => {
     try {
       // Loaded here, not at startup: the YAML parser and the schema are this command's only.

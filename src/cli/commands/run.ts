@@ -1,22 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { runEpilogue } from '../help-text.js';
-import { withLoadFlags, withRunFlags, type RunFlags } from './run-options.js';
+import { withRunFlags, type RunFlags } from './run-options.js';
 
 export const runCommand: CommandModule<object, RunFlags> = {
   command: 'run <inputs..>',
   describe: 'Import contacts: read, normalize, validate, then load into the target',
-  builder: (yargs) =>
-    withLoadFlags(withRunFlags(yargs))
-      .option('dry-run', {
-        type: 'boolean',
-        default: false,
-        describe: 'stop before loading',
-      })
-      .option('reread', {
-        type: 'boolean',
-        describe: 'read every input even when it is byte-identical to the last run (no shortcut)',
-      })
-      .epilogue(runEpilogue()) as never,
+  builder: (yargs) => withRunFlags(yargs, 'run').epilogue(runEpilogue()) as never,
   // Loaded when the command runs: `--help` and the other commands never pay for the run's modules.
   handler: async (argv) => {
     const { executeRun } = await import('./execute-run.js');

@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import { RUN_DEFAULTS } from '../../run/defaults.js';
 import type { RunListing } from '../../run/runs-list.js';
+import { FLAG_TABLE } from '../flag-table.js';
 
 interface RunsFlags {
   state?: string;
@@ -37,13 +38,7 @@ export const runsCommand: CommandModule<object, RunsFlags> = {
   describe: 'List the runs the state directory holds, newest first',
   builder: (yargs) =>
     yargs
-      .option('state', { type: 'string', describe: `ledger folder (default ${RUN_DEFAULTS.stateDir})` })
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe:
-          'print a JSON array of {runId, startedAt, finishedAt, command, pipeline, sync, inputs, totals, status, exitCode, out}',
-      })
+      .options(FLAG_TABLE.runs)
       .example('$0 runs --state .contact-import --json', 'the runs as JSON, for a scheduler'),
   handler: async (flags) => {
     try {

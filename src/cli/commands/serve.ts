@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
-import { DEFAULT_PORT } from '../../server/defaults.js';
 import type { LocalServiceOptions } from '../../server/index.js';
+import { FLAG_TABLE } from '../flag-table.js';
 import { serveEpilogue } from '../help-text.js';
 import { STOP_SIGNALS } from '../signals.js';
 
@@ -77,52 +77,7 @@ const untilSignal = (): Promise<NodeJS.Signals> =>
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the local service (the service API on SQLite) until Ctrl-C',
-  builder: (yargs) =>
-    yargs
-      .option('host', {
-        type: 'string',
-        default: '127.0.0.1',
-        describe: 'Address to bind (loopback by default)',
-      })
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port; 0 picks a free one' })
-      .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
-      .option('api-key', {
-        type: 'array',
-        string: true,
-        describe:
-          'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
-      })
-      .option('max-bulk', { type: 'number', describe: 'Most elements in one bulk request (default 500)' })
-      .option('rate-limit', { type: 'number', describe: 'Requests per second per key; 429 beyond' })
-      .option('fail-rate', {
-        type: 'number',
-        describe: 'Fraction 0..1 of requests answered 503 before any work',
-      })
-      .option('reset-rate', {
-        type: 'number',
-        describe: 'Fraction 0..1 of requests applied, then the connection dropped',
-      })
-      .option('cut-rate', {
-        type: 'number',
-        describe: 'Fraction 0..1 of requests applied, then the answer cut off halfway',
-      })
-      .option('slow-rate', {
-        type: 'number',
-        describe: 'Fraction 0..1 of requests applied, then answered only after --slow-ms',
-      })
-      .option('slow-ms', { type: 'number', describe: 'How late a --slow-rate answer comes (default 2000)' })
-      .option('latency', { type: 'number', describe: 'Delay every answer by this many milliseconds' })
-      .option('seed', { type: 'number', describe: 'Seed for the fault decisions (repeatable runs)' })
-      .option('body-timeout-ms', {
-        type: 'number',
-        describe: 'Most milliseconds a request body may take to arrive (default 30000); 408 beyond',
-      })
-      .option('idempotency', {
-        type: 'boolean',
-        default: true,
-        describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
-      })
-      .epilogue(serveEpilogue()),
+  builder: (yargs) => yargs.options(FLAG_TABLE.serve).epilogue(serveEpilogue()),
   handler: async (args) => {
     const options = serveOptions(args, process.env);
     let service;

@@ -5,6 +5,7 @@ import { parseTargetUrl } from '../../client/target-url.js';
 import { isImportError } from '../../core/errors/index.js';
 import type { TargetSpec } from '../../run/target.js';
 import type { UndoResult } from '../../undo/index.js';
+import { FLAG_TABLE } from '../flag-table.js';
 import { undoEpilogue } from '../help-text.js';
 import { stopOnSignals } from '../signals.js';
 
@@ -58,35 +59,7 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
         demandOption: true,
         describe: "the run's folder (runs/<run-id>) or id",
       })
-      .option('target', {
-        type: 'string',
-        describe: "service origin URL (or CONTACT_IMPORT_TARGET); default: the run's local service",
-      })
-      .option('api-key-file', {
-        type: 'string',
-        describe: 'file holding the API key (else CONTACT_IMPORT_API_KEY)',
-      })
-      .option('state', {
-        type: 'string',
-        default: '.contact-import',
-        describe: 'the ledger folder the run used',
-      })
-      .option('out', { type: 'string', describe: 'report folder (default runs/<undo-id>)' })
-      .option('dry-run', {
-        type: 'boolean',
-        default: false,
-        describe: 'show what the undo would do; change nothing',
-      })
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'print report.json instead of the summary',
-      })
-      .option('log-level', {
-        choices: ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const,
-        default: 'warn' as const,
-        describe: 'log level (logs go to stderr)',
-      })
+      .options(FLAG_TABLE.undo)
       .epilogue(undoEpilogue()) as never,
   handler: async (flags) => {
     const controller = stopOnSignals();

@@ -6,7 +6,7 @@ export const validateCommand: CommandModule<object, RunFlags> = {
   command: 'validate <inputs..>',
   describe: 'Check export files without loading anything (same as run --dry-run)',
   // Only what applies to checking files: no target, key or request flags (validate sends nothing).
-  builder: (yargs) => withRunFlags(yargs).epilogue(validateEpilogue()) as never,
+  builder: (yargs) => withRunFlags(yargs, 'validate').epilogue(validateEpilogue()) as never,
   // Loaded when the command runs, as for `run`.
   handler: async (argv) => {
     const { executeRun } = await import('./execute-run.js');
