@@ -67,7 +67,9 @@ export const comparePair = (
   into[at + FIELD.first] = first;
   into[at + FIELD.last] = last;
   let email = emailLevel(a, b);
-  if ((email === 2 || email === 1) && first >= 3 && last >= 3 && namesMakeLocals(a, b)) email = NULL;
+  // Local parts made from each side's own name say what the names say, agreeing or not; only the
+  // same address is evidence of its own.
+  if (email >= 0 && email < 3 && namesMakeLocals(a, b)) email = NULL;
   into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
   into[at + FIELD.phone] = household ? NULL : phoneLevel(a, b);
