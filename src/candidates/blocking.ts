@@ -137,17 +137,15 @@ export const blockPairs = (
 
   const left = new IntList();
   const right = new IntList();
-  const windowed = new Set<number>();
   const orderKeys: (string | undefined)[] = [];
   let blocksSkipped = 0;
+  /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
+  let repeats = false;
   const emit = (i: number, j: number, id: number, inWindow: boolean): void => {
-    const [a, b] = i < j ? [i, j] : [j, i];
+    const a = i < j ? i : j;
+    const b = i < j ? j : i;
     if (comparedBefore(a, b, id)) return;
-    if (inWindow) {
-      const key = a * people.length + b;
-      if (windowed.has(key)) return;
-      windowed.add(key);
-    }
+    if (inWindow) repeats = true;
     left.push(a);
     right.push(b);
   };
@@ -171,7 +169,27 @@ export const blockPairs = (
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
-  return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
+  if (!repeats) return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
+  return { ...unique(left.view(), right.view(), people.length), blocksSkipped };
+};
+
+/**
+ * The pairs once each, in order of a then b: neighbours in two blocks compared in part may meet
+ * twice. Sorting numbers in a typed array takes far less memory than a set of pairs.
+ */
+const unique = (a: Int32Array, b: Int32Array, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+  const keys = new Float64Array(a.length);
+  for (let k = 0; k < a.length; k++) keys[k] = a[k]! * people + b[k]!;
+  keys.sort();
+  let count = 0;
+  for (let k = 0; k < keys.length; k++) if (k === 0 || keys[k] !== keys[k - 1]) keys[count++] = keys[k]!;
+  const left = new Int32Array(count);
+  const right = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    left[k] = Math.floor(keys[k]! / people);
+    right[k] = keys[k]! - left[k]! * people;
+  }
+  return { a: left, b: right, count };
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */

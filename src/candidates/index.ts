@@ -8,7 +8,7 @@ import { assignClusters } from './clusters.js';
 import { comparePair, newLevels } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
-import { prepare, type Prepared } from './prepare.js';
+import { prepare, PrepareCache, type Prepared } from './prepare.js';
 import { bandOf, DEFAULT_BANDS, reasonsOf, scorePair, type Bands } from './scoring.js';
 import { TermFrequencies } from './term-frequencies.js';
 import {
@@ -47,7 +47,8 @@ export const findCandidates = (
   const nicknames = options.nicknames ?? shippedNicknames();
   const bands = options.bands ?? DEFAULT_BANDS;
   const training = options.training ?? DEFAULT_TRAINING;
-  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames));
+  const cache = new PrepareCache(nicknames);
+  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames, cache));
   const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
 
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
