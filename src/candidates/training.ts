@@ -144,6 +144,9 @@ const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; we
 
 /** The name fields, on which most blocking keys agree. */
 const NAME_FIELDS: readonly number[] = [FIELD.first, FIELD.last];
+/** Rounds that refine the names' m once the other fields are learned. */
+const NAME_ROUNDS = 5;
+const ALL_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f);
 const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) => !NAME_FIELDS.includes(f));
 
 /**
@@ -154,7 +157,7 @@ const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) 
  * birthdays are what one person's look like. So, as Splink trains a blocking rule's own fields
  * apart: the EM reads every field but the names, which gives m of those fields and the share of
  * matches; m of the names is then what the names look like among the pairs those other fields
- * take for one person (one expectation step, no iteration on the names).
+ * take for one person, refined a few rounds with every field read and only the names' m updated.
  */
 export const train = (
   levels: Int8Array,
@@ -197,8 +200,11 @@ export const train = (
     if (iteration > 2 && change < 1e-6) break;
   }
   expect(OTHER_FIELDS);
-  const names = maximise();
-  model = { ...model, m: model.m.map((levelsM, f) => (NAME_FIELDS.includes(f) ? names[f]! : levelsM)) };
+  for (let round = 0; round < NAME_ROUNDS; round++) {
+    const names = maximise();
+    model = { ...model, m: model.m.map((levelsM, f) => (NAME_FIELDS.includes(f) ? names[f]! : levelsM)) };
+    expect(ALL_FIELDS);
+  }
   // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
   const allPairs = Math.max(1, (people * (people - 1)) / 2);
   return { ...model, lambda: Math.min(0.5, Math.max(1e-12, (model.lambda * count) / allPairs)) };
