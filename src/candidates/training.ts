@@ -89,17 +89,20 @@ export const estimateU = (
  * u with the matches among the random pairs taken out: a level's share among random pairs is
  * lambda * m + (1 - lambda) * u. Without this, a file where people have several records makes a
  * shared birth date or e-mail look common between two people, because one person's records agree
- * on it. No share falls below what the draws can tell apart (one in `draws`).
+ * on it. No share falls below what the draws can tell apart, nor below the prior's part of it.
  */
 export const withoutMatches = (
   random: number[][],
   model: Model,
+  people: number,
   options: TrainingOptions = DEFAULT_TRAINING,
 ): number[][] => {
   const { lambda } = model;
-  const smallest = 1 / (options.randomPairs + PRIOR_WEIGHT);
+  const draws = Math.min((people * (people - 1)) / 2, options.randomPairs) + PRIOR_WEIGHT;
   return random.map((levels, f) => {
-    const corrected = levels.map((u, l) => Math.max(smallest, (u - lambda * model.m[f]![l]!) / (1 - lambda)));
+    // Neither below one draw nor below what the prior alone gives: a small file keeps its priors.
+    const floor = (l: number) => Math.max(1, PRIOR_WEIGHT * COMPARISONS[f]!.priorU[l]!) / draws;
+    const corrected = levels.map((u, l) => Math.max(floor(l), (u - lambda * model.m[f]![l]!) / (1 - lambda)));
     const total = corrected.reduce((s, u) => s + u, 0);
     return corrected.map((u) => u / total);
   });
