@@ -124,6 +124,7 @@ for (const rows of values.rows.split(',')) {
       console.log(`rows ${rows}: ${on.line}`);
     }
     table.push(entry);
+    console.log(JSON.stringify(entry));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

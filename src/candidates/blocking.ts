@@ -177,7 +177,11 @@ export const blockPairs = (
  * The pairs once each, in order of a then b: neighbours in two blocks compared in part may meet
  * twice. Sorting numbers in a typed array takes far less memory than a set of pairs.
  */
-const unique = (a: Int32Array, b: Int32Array, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+const unique = (
+  a: Int32Array,
+  b: Int32Array,
+  people: number,
+): { a: Int32Array; b: Int32Array; count: number } => {
   const keys = new Float64Array(a.length);
   for (let k = 0; k < a.length; k++) keys[k] = a[k]! * people + b[k]!;
   keys.sort();

@@ -154,7 +154,8 @@ export const emailLevel = (a: Prepared, b: Prepared): number => {
     for (let j = 0; j < b.locals.length; j++) {
       const y = b.locals[j]!;
       if (x === y) return 2;
-      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO) best = 1;
+      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO)
+        best = 1;
     }
   }
   return best;

@@ -70,7 +70,13 @@ export const findCandidates = (
   );
   let model = train(levels, blocked.count, u, prepared.length, training);
   for (let round = 0; round < U_ROUNDS; round++)
-    model = train(levels, blocked.count, withoutMatches(u, model, prepared.length, training), prepared.length, training);
+    model = train(
+      levels,
+      blocked.count,
+      withoutMatches(u, model, prepared.length, training),
+      prepared.length,
+      training,
+    );
   const frequencies = new TermFrequencies(prepared);
 
   const pairs: CandidatePair[] = [];

@@ -147,7 +147,11 @@ export class PrepareCache {
     let prepared = this.names.get(key);
     if (!prepared) {
       const name = squash(raw);
-      prepared = { name, codes: codesOf(name), roots: first && name !== '' ? this.nicknames.rootsOf(name) : [] };
+      prepared = {
+        name,
+        codes: codesOf(name),
+        roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
+      };
       this.names.set(key, prepared);
     }
     return prepared;
@@ -168,7 +172,11 @@ export class PrepareCache {
   }
 }
 
-export const prepare = (person: PersonFields, nicknames: Nicknames, cache = new PrepareCache(nicknames)): Prepared => {
+export const prepare = (
+  person: PersonFields,
+  nicknames: Nicknames,
+  cache = new PrepareCache(nicknames),
+): Prepared => {
   let firstName = cache.name(person.firstName, true);
   let lastName = cache.name(person.lastName, false);
   if (firstName.name === '' && lastName.name === '') {
