@@ -29,7 +29,3 @@ export const similarityOnce = (a: string, b: string): number =>
 /** Whether two lists of double metaphone codes share one. */
 export const soundsAlike = (a: readonly string[], b: readonly string[]): boolean =>
   a.some((code) => b.includes(code));
-
-/** Unremembered: for values that rarely meet twice (e-mail local parts), which would crowd out the rest. */
-export const similarityOnce = (a: string, b: string): number =>
-  a === b ? 1 : a === '' || b === '' ? 0 : jaroWinkler(a, b);
