@@ -1,79 +1,132 @@
 #!/usr/bin/env node
 /**
  * What duplicate candidates cost a `validate`: the same generated address-book export validated
- * with `--candidates off` and on, side by side in one run; wall time, the ratio, and peak RSS
- * (GNU time's maximum resident set size when /usr/bin/time is there). Needs a build.
+ * with `--candidates off` and on, side by side in one run, at each size given; wall time, the
+ * ratio, and peak RSS (GNU time's maximum resident set size when /usr/bin/time is there). Then the
+ * matcher alone on the same rows (read with csv-parse, as the address-book columns say): the
+ * pairs it compares per record, which must stay flat as the rows grow. Needs a build.
  *
- *   node bench/candidates-cost.js --rows 200000
+ *   node bench/candidates-cost.js --rows 50000,200000
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { findCandidates } from '../dist/candidates/index.js';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '200000' }, seed: { type: 'string', default: '1' } },
+  options: {
+    rows: { type: 'string', default: '50000,200000' },
+    seed: { type: 'string', default: '1' },
+    'matcher-only': { type: 'boolean', default: false },
+  },
 });
 const root = new URL('..', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'candidates-cost-'));
-try {
-  const input = join(dir, 'address-book.csv');
-  spawnSync(
+const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M'] : [];
+
+/** Wall time and peak RSS of one `validate`. */
+const measure = (dir, input, setting) => {
+  const args = [
     process.execPath,
-    [
-      join(root, 'bench/generate.js'),
-      '--format',
-      'address-book-csv',
-      '--rows',
-      values.rows,
-      '--seed',
-      values.seed,
-      '--out',
-      input,
-    ],
-    { stdio: 'inherit' },
-  );
-  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M'] : [];
-  const measure = (setting) => {
-    const args = [
-      process.execPath,
-      join(root, 'dist/cli/main.js'),
-      'validate',
-      input,
-      '--pipeline',
-      'address-book-csv',
-      '--out',
-      join(dir, `out-${setting}`),
-      '--state',
-      join(dir, 'state'),
-      '--candidates',
-      setting,
-      '--progress-interval',
-      '0',
-    ];
-    const started = performance.now();
-    const run = spawnSync(time[0] ?? args[0], [...time.slice(1), ...(time.length ? args : args.slice(1))], {
-      encoding: 'utf8',
-    });
-    const seconds = (performance.now() - started) / 1000;
-    const rssKb = time.length ? Number(run.stderr.trim().split('\n').pop()) : NaN;
-    const line =
-      run.stdout
-        .split('\n')
-        .find((l) => l.includes('Candidates:'))
-        ?.trim() ?? '';
-    return {
-      setting,
-      seconds: Number(seconds.toFixed(1)),
-      'peak RSS MB': Math.round(rssKb / 1024),
-      candidates: line,
-    };
+    join(root, 'dist/cli/main.js'),
+    'validate',
+    input,
+    '--pipeline',
+    'address-book-csv',
+    '--out',
+    join(dir, `out-${setting}`),
+    '--state',
+    join(dir, 'state'),
+    '--candidates',
+    setting,
+    '--progress-interval',
+    '0',
+  ];
+  const started = performance.now();
+  const run = spawnSync(time[0] ?? args[0], [...time.slice(1), ...(time.length ? args : args.slice(1))], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rssKb = time.length ? Number(run.stderr.trim().split('\n').pop()) : NaN;
+  const line =
+    run.stdout
+      .split('\n')
+      .find((l) => l.includes('Candidates:'))
+      ?.trim() ?? '';
+  return { seconds, rssMb: Math.round(rssKb / 1024), line };
+};
+
+/** The matcher alone on the export's rows: pairs compared per record and its own time. */
+const matcherAlone = (input) => {
+  const rows = parse(readFileSync(input), { columns: true, relax_column_count: true, bom: true });
+  const split = (cell) => (cell ? cell.split(' ::: ').filter(Boolean) : []);
+  const people = rows.map((row) => ({
+    firstName: row['First Name'],
+    lastName: row['Last Name'],
+    emails: [...split(row['E-mail 1 - Value']), ...split(row['E-mail 2 - Value'])],
+    phones: [...split(row['Phone 1 - Value']), ...split(row['Phone 2 - Value'])],
+    company: row['Organization Name'],
+    jobTitle: row['Organization Title'],
+    birthday: row.Birthday,
+  }));
+  const started = performance.now();
+  const { counts } = findCandidates(people);
+  return {
+    records: people.length,
+    ms: performance.now() - started,
+    pairsPerRecord: counts.compared / people.length,
+    blocksSkipped: counts.blocksSkipped,
+    likely: counts.likely,
+    possible: counts.possible,
   };
-  const off = measure('off');
-  const on = measure('on');
-  console.table([off, on]);
-  console.log(`rows ${values.rows}: candidates on / off = ${(on.seconds / off.seconds).toFixed(2)}x`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+};
+
+const table = [];
+for (const rows of values.rows.split(',')) {
+  const dir = mkdtempSync(join(tmpdir(), 'candidates-cost-'));
+  try {
+    const input = join(dir, 'address-book.csv');
+    spawnSync(
+      process.execPath,
+      [
+        join(root, 'bench/generate.js'),
+        '--format',
+        'address-book-csv',
+        '--rows',
+        rows,
+        '--seed',
+        values.seed,
+        '--out',
+        input,
+      ],
+      { stdio: 'inherit' },
+    );
+    const alone = matcherAlone(input);
+    const entry = {
+      rows: Number(rows),
+      'pairs/record': alone.pairsPerRecord.toFixed(2),
+      'matcher s': (alone.ms / 1000).toFixed(1),
+      'big blocks': alone.blocksSkipped,
+    };
+    if (!values['matcher-only']) {
+      const off = measure(dir, input, 'off');
+      const on = measure(dir, input, 'on');
+      Object.assign(entry, {
+        'off s': off.seconds.toFixed(1),
+        'on s': on.seconds.toFixed(1),
+        'on/off': (on.seconds / off.seconds).toFixed(2),
+        'off RSS MB': off.rssMb,
+        'on RSS MB': on.rssMb,
+      });
+      console.log(`rows ${rows}: ${on.line}`);
+    }
+    table.push(entry);
+    console.log(JSON.stringify(entry));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
+console.table(table);

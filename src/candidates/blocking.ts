@@ -78,30 +78,66 @@ interface BlockLists {
   blockCount: number;
 }
 
+/** FNV-1a: a key's 32-bit hash. Two keys of one hash share a block: a few more pairs compared. */
+const hashOf = (key: string): number => {
+  let hash = 0x811c9dc5;
+  for (let k = 0; k < key.length; k++) hash = Math.imul(hash ^ key.charCodeAt(k), 0x01000193);
+  return hash >>> 0;
+};
+
+/**
+ * Each person's keys as numbers (hash, then person) in one array sorted natively: no table of
+ * key strings, which at a few hundred thousand people would be the largest thing held.
+ */
 const blockLists = (people: readonly Prepared[]): BlockLists => {
-  const numbers = new Map<string, number>();
-  const personStart = new Int32Array(people.length + 1);
-  const personBlocks = new IntList();
+  let shift = 1;
+  while (shift <= people.length) shift *= 2;
+  // A hash and a person number must fit a double's 53 bits together.
+  const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
+  let entries = new Float64Array(Math.max(1024, people.length * 4));
+  let length = 0;
   people.forEach((p, i) => {
-    personStart[i] = personBlocks.length;
-    const ids = keysOf(p).map((key) => {
-      let id = numbers.get(key);
-      if (id === undefined) numbers.set(key, (id = numbers.size));
-      return id;
-    });
-    ids.sort((x, y) => x - y);
-    for (const id of ids) personBlocks.push(id);
+    for (const key of keysOf(p)) {
+      if (length === entries.length) {
+        const grown = new Float64Array(entries.length * 2);
+        grown.set(entries);
+        entries = grown;
+      }
+      entries[length++] = (hashOf(key) % hashRange) * shift + i;
+    }
   });
-  personStart[people.length] = personBlocks.length;
-  const blocksOfPerson = personBlocks.view();
-  const blockCount = numbers.size;
+  const sorted = entries.subarray(0, length).sort();
+  const blockOfEntry = new Int32Array(length);
+  const personOfEntry = new Int32Array(length);
+  const personCount = new Int32Array(people.length + 1);
+  let blockCount = 0;
+  let kept = 0;
+  let lastHash = -1;
+  for (let k = 0; k < length; k++) {
+    const value = sorted[k]!;
+    if (k > 0 && value === sorted[k - 1]) continue; // two keys of one person with one hash
+    const hash = Math.floor(value / shift);
+    const person = value - hash * shift;
+    if (hash !== lastHash) {
+      blockCount++;
+      lastHash = hash;
+    }
+    blockOfEntry[kept] = blockCount - 1;
+    personOfEntry[kept++] = person;
+    personCount[person + 1]!++;
+  }
+  const personStart = new Int32Array(people.length + 1);
+  for (let i = 0; i < people.length; i++) personStart[i + 1] = personStart[i]! + personCount[i + 1]!;
+  // In order of block number, so each person's blocks come out ascending.
+  const blocksOfPerson = new Int32Array(kept);
+  const fillPerson = personStart.slice(0, people.length);
   const blockStart = new Int32Array(blockCount + 1);
-  for (const id of blocksOfPerson) blockStart[id + 1]!++;
-  for (let id = 0; id < blockCount; id++) blockStart[id + 1]! += blockStart[id]!;
-  const members = new Int32Array(blocksOfPerson.length);
-  const fill = blockStart.slice(0, blockCount);
-  for (let i = 0; i < people.length; i++) {
-    for (let k = personStart[i]!; k < personStart[i + 1]!; k++) members[fill[blocksOfPerson[k]!]!++] = i;
+  const members = new Int32Array(kept);
+  for (let k = 0; k < kept; k++) {
+    const person = personOfEntry[k]!;
+    blocksOfPerson[fillPerson[person]!++] = blockOfEntry[k]!;
+    members[k] = person;
+    blockStart[blockOfEntry[k]! + 1] = k + 1;
   }
   return { personStart, blocksOfPerson, blockStart, members, blockCount };
 };
@@ -137,17 +173,15 @@ export const blockPairs = (
 
   const left = new IntList();
   const right = new IntList();
-  const windowed = new Set<number>();
   const orderKeys: (string | undefined)[] = [];
   let blocksSkipped = 0;
+  /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
+  let repeats = false;
   const emit = (i: number, j: number, id: number, inWindow: boolean): void => {
-    const [a, b] = i < j ? [i, j] : [j, i];
+    const a = i < j ? i : j;
+    const b = i < j ? j : i;
     if (comparedBefore(a, b, id)) return;
-    if (inWindow) {
-      const key = a * people.length + b;
-      if (windowed.has(key)) return;
-      windowed.add(key);
-    }
+    if (inWindow) repeats = true;
     left.push(a);
     right.push(b);
   };
@@ -171,7 +205,31 @@ export const blockPairs = (
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
-  return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
+  if (!repeats) return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
+  return { ...unique(left.view(), right.view(), people.length), blocksSkipped };
+};
+
+/**
+ * The pairs once each, in order of a then b: neighbours in two blocks compared in part may meet
+ * twice. Sorting numbers in a typed array takes far less memory than a set of pairs.
+ */
+const unique = (
+  a: Int32Array,
+  b: Int32Array,
+  people: number,
+): { a: Int32Array; b: Int32Array; count: number } => {
+  const keys = new Float64Array(a.length);
+  for (let k = 0; k < a.length; k++) keys[k] = a[k]! * people + b[k]!;
+  keys.sort();
+  let count = 0;
+  for (let k = 0; k < keys.length; k++) if (k === 0 || keys[k] !== keys[k - 1]) keys[count++] = keys[k]!;
+  const left = new Int32Array(count);
+  const right = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    left[k] = Math.floor(keys[k]! / people);
+    right[k] = keys[k]! - left[k]! * people;
+  }
+  return { a: left, b: right, count };
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */

@@ -23,7 +23,8 @@ import {
 } from './comparisons.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
-import { similarity } from './similarity.js';
+
+export { madeFromName } from './name-locals.js';
 
 export interface PairComparison {
   levels: Int8Array;
@@ -51,8 +52,6 @@ export const comparePair = (
     const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
     // Swapped when that agrees better, and no name then merely differs; a side's only name may
     // stand in the other's place (`Shaw` as last name, `Shaw Eleanor`).
-    const agree = (level: number) => level === NULL || level >= 2;
-    const sum = (x: number, y: number) => Math.max(x, 0) + Math.max(y, 0);
     if (
       agree(swappedFirst) &&
       agree(swappedLast) &&
@@ -67,7 +66,9 @@ export const comparePair = (
   into[at + FIELD.first] = first;
   into[at + FIELD.last] = last;
   let email = emailLevel(a, b);
-  if ((email === 2 || email === 1) && first >= 3 && last >= 3 && namesMakeLocals(a, b)) email = NULL;
+  // Local parts made from each side's own name say what the names say, agreeing or not; only the
+  // same address is evidence of its own.
+  if (email >= 0 && email < 3 && a.localsFromName && b.localsFromName) email = NULL;
   into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
   into[at + FIELD.phone] = household ? NULL : phoneLevel(a, b);
@@ -80,29 +81,7 @@ export const comparePair = (
   return swapped;
 };
 
+const agree = (level: number): boolean => level === NULL || level >= 2;
+const sum = (x: number, y: number): number => Math.max(x, 0) + Math.max(y, 0);
+
 export const newLevels = (): Int8Array => new Int8Array(FIELD_COUNT);
-
-/** Whether every local part the two share (or nearly) is one made from the person's name. */
-const namesMakeLocals = (a: Prepared, b: Prepared): boolean =>
-  a.locals.every((local) => madeFromName(local, a)) && b.locals.every((local) => madeFromName(local, b));
-
-const DIGITS = /\d+/gu;
-
-/** `robertsmith`, `smithrobert`, `rsmith`, `roberts`, `robert`, `smith`, with digits or not, or a typo of one. */
-export const madeFromName = (local: string, person: Prepared): boolean => {
-  const letters = local.replace(DIGITS, '');
-  const { first, last } = person;
-  if (letters === '' || first === '' || last === '') return false;
-  const made = [
-    first + last,
-    last + first,
-    first[0]! + last,
-    first + last[0]!,
-    last + first[0]!,
-    last[0]! + first,
-    first,
-    last,
-  ];
-  for (const root of person.firstRoots) made.push(root + last, root[0]! + last);
-  return made.some((form) => form === letters || similarity(form, letters) >= 0.92);
-};

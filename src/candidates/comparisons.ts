@@ -6,7 +6,7 @@
  */
 import type { Nicknames } from './nicknames.js';
 import type { BirthDate, Prepared } from './prepare.js';
-import { similarity, soundsAlike } from './similarity.js';
+import { similarity, similarityOnce, soundsAlike } from './similarity.js';
 
 /** Level of a pair with a side missing: no evidence. */
 export const NULL = -1;
@@ -147,12 +147,14 @@ export const lastNameLevel = (a: Prepared, bLast: string, bCodes: readonly strin
  */
 export const emailLevel = (a: Prepared, b: Prepared): number => {
   if (a.emails.length === 0 || b.emails.length === 0) return NULL;
-  let best = 0;
   for (const x of a.emails) if (b.emails.includes(x)) return 3;
-  for (const [i, x] of a.locals.entries()) {
-    for (const [j, y] of b.locals.entries()) {
-      if (x === y) best = 2;
-      else if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarity(x, y) >= TYPO)
+  let best = 0;
+  for (let i = 0; i < a.locals.length; i++) {
+    const x = a.locals[i]!;
+    for (let j = 0; j < b.locals.length; j++) {
+      const y = b.locals[j]!;
+      if (x === y) return 2;
+      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarityOnce(x, y) >= TYPO)
         best = 1;
     }
   }

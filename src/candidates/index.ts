@@ -8,14 +8,24 @@ import { assignClusters } from './clusters.js';
 import { comparePair, newLevels } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
-import { prepare, type Prepared } from './prepare.js';
+import { prepare, PrepareCache, type Prepared } from './prepare.js';
 import { bandOf, DEFAULT_BANDS, reasonsOf, scorePair, type Bands } from './scoring.js';
 import { TermFrequencies } from './term-frequencies.js';
-import { DEFAULT_TRAINING, estimateU, train, type Model, type TrainingOptions } from './training.js';
+import {
+  DEFAULT_TRAINING,
+  estimateU,
+  train,
+  withoutMatches,
+  type Model,
+  type TrainingOptions,
+} from './training.js';
 import type { CandidatePair, CandidateResult, PersonFields } from './types.js';
 
 export type { Band, CandidateCounts, CandidatePair, CandidateResult, PersonFields } from './types.js';
 export type { Bands } from './scoring.js';
+
+/** Times u is corrected for the matches among the random pairs, each followed by EM again. */
+const U_ROUNDS = 2;
 
 export interface CandidateOptions {
   bands?: Bands;
@@ -37,7 +47,8 @@ export const findCandidates = (
   const nicknames = options.nicknames ?? shippedNicknames();
   const bands = options.bands ?? DEFAULT_BANDS;
   const training = options.training ?? DEFAULT_TRAINING;
-  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames));
+  const cache = new PrepareCache(nicknames);
+  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames, cache));
   const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
 
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
@@ -57,7 +68,15 @@ export const findCandidates = (
     (i, j, into, at) => comparePair(prepared[i]!, prepared[j]!, nicknames, into, at),
     training,
   );
-  const model = train(levels, blocked.count, u, prepared.length, training);
+  let model = train(levels, blocked.count, u, prepared.length, training);
+  for (let round = 0; round < U_ROUNDS; round++)
+    model = train(
+      levels,
+      blocked.count,
+      withoutMatches(u, model, prepared.length, training),
+      prepared.length,
+      training,
+    );
   const frequencies = new TermFrequencies(prepared);
 
   const pairs: CandidatePair[] = [];

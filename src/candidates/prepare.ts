@@ -3,6 +3,7 @@
  * roots computed once, so comparing a pair does no text work it could have done per person.
  */
 import { doubleMetaphone } from 'double-metaphone';
+import { madeFromName } from './name-locals.js';
 import type { Nicknames } from './nicknames.js';
 import { fold, squash, words } from './text.js';
 import type { PersonFields } from './types.js';
@@ -23,6 +24,8 @@ export interface Prepared {
   firstRoots: readonly string[];
   /** E-mail local parts, folded without separators or `+tag`. */
   locals: readonly string[];
+  /** Whether every local part is one made from the person's own name (name-locals.ts). */
+  localsFromName: boolean;
   /** The digits of each local part (`bsmith84` -> `84`), in the same order. */
   localDigits: readonly string[];
   emails: readonly string[];
@@ -121,28 +124,89 @@ const codesOf = (name: string): string[] => {
   return codes;
 };
 
-export const prepare = (person: PersonFields, nicknames: Nicknames): Prepared => {
-  let first = squash(person.firstName);
-  let last = squash(person.lastName);
-  if (first === '' && last === '') ({ first, last } = splitFullName(person.fullName));
+/** What a first or last name gives, worked out once per distinct name as written. */
+interface PreparedName {
+  name: string;
+  codes: string[];
+  roots: readonly string[];
+}
+
+/**
+ * Per distinct value, what preparing it gave: names, companies and cities repeat across people,
+ * and folding, phonetic codes and nickname roots are the bulk of preparing a person.
+ */
+export class PrepareCache {
+  readonly names = new Map<string, PreparedName>();
+  readonly companies = new Map<string, string>();
+  readonly texts = new Map<string, string>();
+
+  constructor(readonly nicknames: Nicknames) {}
+
+  name(raw: string | null | undefined, first: boolean): PreparedName {
+    const key = `${first ? 'f' : 'l'}${raw ?? ''}`;
+    let prepared = this.names.get(key);
+    if (!prepared) {
+      const name = squash(raw);
+      prepared = {
+        name,
+        codes: codesOf(name),
+        roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
+      };
+      this.names.set(key, prepared);
+    }
+    return prepared;
+  }
+
+  company(raw: string | null | undefined): string {
+    if (!raw) return '';
+    let key = this.companies.get(raw);
+    if (key === undefined) this.companies.set(raw, (key = companyKey(raw)));
+    return key;
+  }
+
+  text(raw: string | null | undefined): string {
+    if (!raw) return '';
+    let folded = this.texts.get(raw);
+    if (folded === undefined) this.texts.set(raw, (folded = fold(raw)));
+    return folded;
+  }
+}
+
+export const prepare = (
+  person: PersonFields,
+  nicknames: Nicknames,
+  cache = new PrepareCache(nicknames),
+): Prepared => {
+  let firstName = cache.name(person.firstName, true);
+  let lastName = cache.name(person.lastName, false);
+  if (firstName.name === '' && lastName.name === '') {
+    const split = splitFullName(person.fullName);
+    firstName = cache.name(split.first, true);
+    lastName = cache.name(split.last, false);
+  }
+  const first = firstName.name;
+  const last = lastName.name;
   const emails = (person.emails ?? []).map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
   const birth = parseBirthday(person.birthday);
   const locals = emails.map(localPart).filter((l) => l !== '');
+  const firstRoots = firstName.roots;
+  const names = { first, last, firstRoots };
   return {
     first,
     last,
-    firstCodes: codesOf(first),
-    lastCodes: codesOf(last),
-    firstRoots: first === '' ? [] : nicknames.rootsOf(first),
+    firstCodes: firstName.codes,
+    lastCodes: lastName.codes,
+    firstRoots,
     locals,
+    localsFromName: locals.every((local) => madeFromName(local, names)),
     localDigits: locals.map((l) => l.replace(/\D+/gu, '')),
     emails,
     phones: (person.phones ?? []).map((p) => p.replace(/[^\d+]/gu, '')).filter((p) => p.length >= 6),
-    company: companyKey(person.company),
-    jobTitle: fold(person.jobTitle),
+    company: cache.company(person.company),
+    jobTitle: cache.text(person.jobTitle),
     ...(birth ? { birth } : {}),
     street: fold(person.street),
     postcode: squash(person.postcode),
-    city: fold(person.city),
+    city: cache.text(person.city),
   };
 };

@@ -1,7 +1,30 @@
-/** String similarity and phonetic agreement, as the comparison levels use them. */
+/**
+ * String similarity and phonetic agreement, as the comparison levels use them. The same few
+ * thousand names, companies and cities meet again and again across pairs, so a similarity is
+ * remembered per pair of distinct values (a bounded table, emptied when full).
+ */
 import jaroWinkler from 'jaro-winkler';
 
-export const similarity = (a: string, b: string): number => (a === b ? 1 : jaroWinkler(a, b));
+/** Pairs of values remembered at most: a few megabytes. */
+const REMEMBERED = 100_000;
+const remembered = new Map<string, number>();
+
+export const similarity = (a: string, b: string): number => {
+  if (a === b) return 1;
+  if (a === '' || b === '') return 0;
+  const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+  let value = remembered.get(key);
+  if (value === undefined) {
+    value = jaroWinkler(a, b);
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    remembered.set(key, value);
+  }
+  return value;
+};
+
+/** Unremembered: for values that rarely meet twice (e-mail local parts), which would crowd out the rest. */
+export const similarityOnce = (a: string, b: string): number =>
+  a === b ? 1 : a === '' || b === '' ? 0 : jaroWinkler(a, b);
 
 /** Whether two lists of double metaphone codes share one. */
 export const soundsAlike = (a: readonly string[], b: readonly string[]): boolean =>

@@ -10,7 +10,7 @@
  * file leans on them and a large one on its own data.
  */
 import { seededRandom } from '../core/random.js';
-import { COMPARISONS, FIELD_COUNT, NULL } from './comparisons.js';
+import { COMPARISONS, FIELD, FIELD_COUNT, NULL } from './comparisons.js';
 
 export interface Model {
   /** Share of all pairs of people that are one person. */
@@ -53,7 +53,11 @@ const withPrior = (counts: number[][], prior: (f: number) => readonly number[]):
     return levels.map((c, l) => Math.max(FLOOR, (c + PRIOR_WEIGHT * prior(f)[l]!) / total));
   });
 
-/** u from random pairs: `compare(i, j, into)` fills the comparison vector of one pair. */
+/**
+ * u from random pairs: `compare(i, j, into)` fills the comparison vector of one pair. Some of
+ * those pairs are one person (many, when a file holds several records a person); `withoutMatches`
+ * takes them out once m and the share of matches are known.
+ */
 export const estimateU = (
   people: number,
   compare: (i: number, j: number, into: Int8Array, at: number) => void,
@@ -81,13 +85,36 @@ export const estimateU = (
   );
 };
 
+/**
+ * u with the matches among the random pairs taken out: a level's share among random pairs is
+ * lambda * m + (1 - lambda) * u. Without this, a file where people have several records makes a
+ * shared birth date or e-mail look common between two people, because one person's records agree
+ * on it. No share falls below what the draws can tell apart, nor below the prior's part of it.
+ */
+export const withoutMatches = (
+  random: number[][],
+  model: Model,
+  people: number,
+  options: TrainingOptions = DEFAULT_TRAINING,
+): number[][] => {
+  const { lambda } = model;
+  const draws = Math.min((people * (people - 1)) / 2, options.randomPairs) + PRIOR_WEIGHT;
+  return random.map((levels, f) => {
+    // Neither below one draw nor below what the prior alone gives: a small file keeps its priors.
+    const floor = (l: number) => Math.max(1, PRIOR_WEIGHT * COMPARISONS[f]!.priorU[l]!) / draws;
+    const corrected = levels.map((u, l) => Math.max(floor(l), (u - lambda * model.m[f]![l]!) / (1 - lambda)));
+    const total = corrected.reduce((s, u) => s + u, 0);
+    return corrected.map((u) => u / total);
+  });
+};
+
 function* pairNumbers(count: number): Generator<number> {
   for (let k = 0; k < count; k++) yield k;
 }
 
-const logBayesFactor = (levels: Int8Array, k: number, model: Model): number => {
+const logBayesFactor = (levels: Int8Array, k: number, model: Model, fields: readonly number[]): number => {
   let sum = 0;
-  for (let f = 0; f < FIELD_COUNT; f++) {
+  for (const f of fields) {
     const level = levels[k * FIELD_COUNT + f]!;
     if (level !== NULL) sum += Math.log(model.m[f]![level]! / model.u[f]![level]!);
   }
@@ -118,7 +145,23 @@ const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; we
   return { patterns, weights };
 };
 
-/** m and lambda by EM over the blocked pairs' comparison vectors, u kept as drawn. */
+/** The name fields, on which most blocking keys agree. */
+const NAME_FIELDS: readonly number[] = [FIELD.first, FIELD.last];
+/** Rounds that refine the names' m once the other fields are learned. */
+const NAME_ROUNDS = 5;
+const ALL_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f);
+const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) => !NAME_FIELDS.includes(f));
+
+/**
+ * m and lambda by EM over the blocked pairs' comparison vectors, u kept as drawn.
+ *
+ * Most blocked pairs agree on a name because the blocks are made of names; EM run on every field
+ * then takes "same name" for "same person" and learns that namesakes' companies, phones and
+ * birthdays are what one person's look like. So, as Splink trains a blocking rule's own fields
+ * apart: the EM reads every field but the names, which gives m of those fields and the share of
+ * matches; m of the names is then what the names look like among the pairs those other fields
+ * take for one person, refined a few rounds with every field read and only the names' m updated.
+ */
 export const train = (
   levels: Int8Array,
   count: number,
@@ -130,22 +173,40 @@ export const train = (
   const distinct = weights.length;
   let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u };
   const matchWeight = new Float64Array(distinct);
-  for (let iteration = 0; iteration < options.iterations; iteration++) {
+  const expect = (fields: readonly number[]): number => {
     const priorOdds = Math.log(model.lambda / (1 - model.lambda));
     let matches = 0;
     for (let i = 0; i < distinct; i++) {
-      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, model))));
+      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, model, fields))));
       matchWeight[i] = p * weights[i]!;
       matches += matchWeight[i]!;
     }
-    const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (count + PRIOR_WEIGHT);
-    const m = withPrior(
+    return matches;
+  };
+  const maximise = () =>
+    withPrior(
       tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!),
       (f) => COMPARISONS[f]!.priorM,
     );
+  for (let iteration = 0; iteration < options.iterations; iteration++) {
+    const matches = expect(OTHER_FIELDS);
+    const lambda = (matches + PRIOR_WEIGHT * LAMBDA_PRIOR) / (count + PRIOR_WEIGHT);
+    const m = maximise();
+    const kept = model.m;
     const change = Math.abs(lambda - model.lambda);
-    model = { lambda: Math.min(0.99, Math.max(1e-4, lambda)), m, u };
+    // Names keep their priors while the other fields are learned.
+    model = {
+      lambda: Math.min(0.99, Math.max(1e-4, lambda)),
+      m: m.map((levelsM, f) => (NAME_FIELDS.includes(f) ? kept[f]! : levelsM)),
+      u,
+    };
     if (iteration > 2 && change < 1e-6) break;
+  }
+  expect(OTHER_FIELDS);
+  for (let round = 0; round < NAME_ROUNDS; round++) {
+    const names = maximise();
+    model = { ...model, m: model.m.map((levelsM, f) => (NAME_FIELDS.includes(f) ? names[f]! : levelsM)) };
+    expect(ALL_FIELDS);
   }
   // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
   const allPairs = Math.max(1, (people * (people - 1)) / 2);
