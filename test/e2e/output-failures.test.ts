@@ -137,15 +137,16 @@ describe('outputs that cannot be written', () => {
       const svc = await startService();
       try {
         const cwd = tempDir();
-        // 200 rows with a reject among every 20 (each rejected row 100 KB) and then 18,000 plain
-        // people: a 6 MiB limit is reached by rejected.csv near row 1,200, long before the end.
-        // The ledger and scratch files of the ~1,200 people read by then stay far below it.
-        const PEOPLE = 20_000;
+        // 1,500 rows with a reject among every 10 (each rejected row 100 KB) and then 4,500 plain
+        // people: a 6 MiB limit is reached by rejected.csv near row 600, long before the end.
+        // The ledger and scratch files of the ~600 people read by then stay far below it.
+        const PEOPLE = 6_000;
+        const REJECTS = 150;
         const note = 'n'.repeat(100_000);
         const rows: string[] = [];
         for (let i = 0; i < PEOPLE; i++) {
           rows.push(
-            i < 2_000 && i % 20 === 19
+            i < 1_500 && i % 10 === 9
               ? `,,,Company ${i},${note}`
               : `Person ${i},person${i}@example.com,(415) 555-${String(1000 + (i % 9000))},Company ${i},`,
           );
@@ -190,8 +191,8 @@ describe('outputs that cannot be written', () => {
         });
         expect(again.code, again.stderr).toBe(0);
         const all = await svc.client.local.contacts();
-        expect(all).toHaveLength(PEOPLE - 100);
-        expect(new Set(all.map((c) => c.full_name)).size).toBe(PEOPLE - 100);
+        expect(all).toHaveLength(PEOPLE - REJECTS);
+        expect(new Set(all.map((c) => c.full_name)).size).toBe(PEOPLE - REJECTS);
       } finally {
         await svc.close();
       }
