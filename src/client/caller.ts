@@ -70,6 +70,8 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     // One key for every attempt of a create: the service answers a retry with the first result.
     const headers =
       endpoint.retry === 'create' ? { 'idempotency-key': parts.idempotencyKey ?? randomUUID() } : undefined;
+    // What the caller's hand-off hook threw: the call ends with it, unchanged and not retried.
+    let refused: { error: unknown } | undefined;
     try {
       const answer = await runWithRetry({
         policy: retryPolicy,
@@ -98,15 +100,25 @@ export function createCaller(clientOptions: ClientOptions): Caller {
             ...(policy.timeoutMs !== undefined ? { timeoutMs: policy.timeoutMs } : {}),
             ...(endpoint.base ? { base: endpoint.base } : {}),
             onSent: () => {
+              if (attemptNumber === 1 && parts.onSent) {
+                try {
+                  parts.onSent();
+                } catch (error) {
+                  refused = { error };
+                  throw error;
+                }
+              }
               counter.count(key, 'sent');
               if (attemptNumber > 1) counter.count(key, 'retried');
             },
           });
+          if (response.headers['idempotent-replayed'] === 'true') parts.onReplayed?.();
           return checked(transport, endpoint, path, response);
         },
       });
       return endpoint.result(answer);
     } catch (error) {
+      if (refused) throw refused.error;
       counter.count(key, 'failed');
       if (isRequestError(error)) throw error;
       throw unexpectedFailure(transport, endpoint, path, error);

@@ -121,6 +121,12 @@ export function createTransport(options: TransportOptions): Transport {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
       req.onSent?.();
+    } catch (error) {
+      // The caller refused the hand-off (its journal could not be written): nothing left.
+      if (start) pacer?.settled(start, {});
+      throw new HandOffRefused(error);
+    }
+    try {
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
       const response = await request(base + req.path + queryString(req.query), {
         dispatcher: agent,
@@ -150,6 +156,7 @@ export function createTransport(options: TransportOptions): Transport {
     send: (req) =>
       limit(sendNow, req).catch((error: unknown) => {
         if (isRequestError(error)) throw error;
+        if (error instanceof HandOffRefused) throw error.reason;
         // Only a request still queued when the transport closed gets here.
         throw errorFromTransport(context(req.method, req.path), 'aborted', error, options.timeoutMs);
       }),
@@ -162,6 +169,13 @@ export function createTransport(options: TransportOptions): Transport {
       await agent.close();
     },
   };
+}
+
+/** What `onSent` threw: the request was not sent, and the caller gets the error as it was thrown. */
+class HandOffRefused extends Error {
+  constructor(readonly reason: unknown) {
+    super('the request was not handed to the network');
+  }
 }
 
 /** The shared gate and pace, bounded by the longest wait and telling of each wait; or none. */

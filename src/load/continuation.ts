@@ -1,7 +1,9 @@
 import type { ServiceClient } from '../client/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { ContactWrite } from '../core/schemas/index.js';
+import type { LedgerScope, PendingCreate } from '../state/index.js';
 import type { Staging } from '../package/staging.js';
-import { searchFinder, settleLostCreate, type ContactFinder } from './lost-creates.js';
+import { searchFinder, settleLostCreate, underItsKey, type ContactFinder } from './lost-creates.js';
+import { listTarget } from './target-listing.js';
 
 /** What the run continues, for the line "continuing run <id>: N loaded, M to go". */
 export interface Continues {
@@ -25,22 +27,15 @@ export interface ResolutionStart {
   reuse?: { creates: boolean };
 }
 
-/**
- * How many of the records still to go a continuation looks up before it trusts that the target
- * holds none of them: exact e-mail searches, whatever the size of the run (the "+ 20" of issue 15).
- */
-export const CONTINUATION_SAMPLE = 15;
-
 /** Nothing lands on a target that answers a create with a 400: settleLostCreate forgot the chunk. */
 const settleAll = async (
-  client: ServiceClient,
-  scope: LedgerScope,
-  finder: ContactFinder,
+  pendings: readonly PendingCreate[],
+  ctx: { client: ServiceClient; scope: LedgerScope; finderOf: (pending: PendingCreate) => ContactFinder },
 ): Promise<number> => {
   let settled = 0;
-  for (const pending of scope.pendingCreates()) {
+  for (const pending of pendings) {
     try {
-      settled += (await settleLostCreate(pending, { client, scope, finder })).length;
+      settled += (await settleLostCreate(pending, { ...ctx, finder: ctx.finderOf(pending) })).length;
     } catch (error) {
       if ((error as { status?: number }).status !== 400) throw error;
     }
@@ -48,47 +43,20 @@ const settleAll = async (
   return settled;
 };
 
-/** A finder for a target known empty: nothing can be there, every pending create is resent. */
-const nothingThere: ContactFinder = { find: async () => undefined };
-
-/** Deterministic (the same run sends the same searches), spread over the whole input. */
-const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-
-/** Up to CONTINUATION_SAMPLE items drawn evenly from a stream (a reservoir: memory stays flat). */
-class Reservoir {
-  readonly items: string[] = [];
-  private seen = 0;
-  // Deterministic: the same input gives the same searches.
-  private readonly random = lcg(15);
-
-  offer(item: string): void {
-    this.seen += 1;
-    if (this.items.length < CONTINUATION_SAMPLE) this.items.push(item);
-    else {
-      const at = Math.floor(this.random() * this.seen);
-      if (at < CONTINUATION_SAMPLE) this.items[at] = item;
-    }
-  }
-}
-
 /**
- * How many staged records the ledger does not hold yet, the first e-mails of a sample of them, and
- * of those an earlier run resolved to "create" (`runId` holds its resolutions), a sample of their
- * e-mails and how many there are.
+ * How many staged records the ledger does not hold yet; of those an earlier run resolved to
+ * "create" (`runId` holds its resolutions), how many, their e-mails (lower case), and how many of
+ * them had no e-mail to tell them by.
  */
-const sampleToGo = (staging: Staging, scope: LedgerScope, runId?: string) => {
-  const toGo = new Reservoir();
-  const creates = new Reservoir();
-  let count = 0;
+const scanToGo = (staging: Staging, scope: LedgerScope, runId?: string) => {
+  let toGo = 0;
   let resolvedCreates = 0;
+  let withoutEmail = 0;
+  const createEmails = new Set<string>();
   for (const batch of staging.batches(1000)) {
     const known = scope.getContacts(batch.map((r) => r.key));
     const unknown = batch.filter((record) => !known.has(record.key));
-    count += unknown.length;
-    for (const record of unknown) {
-      const email = record.contact.contact_emails?.[0]?.email;
-      if (email !== undefined) toGo.offer(email);
-    }
+    toGo += unknown.length;
     if (runId === undefined) continue;
     for (const resolution of scope
       .getResolutions(
@@ -98,31 +66,60 @@ const sampleToGo = (staging: Staging, scope: LedgerScope, runId?: string) => {
       .values()) {
       if (resolution.contactId !== undefined) continue;
       resolvedCreates += 1;
-      if (resolution.email !== undefined) creates.offer(resolution.email);
+      if (resolution.email === undefined) withoutEmail += 1;
+      else createEmails.add(resolution.email.toLowerCase());
     }
   }
-  return { emails: toGo.items, toGo: count, createEmails: creates.items, resolvedCreates };
+  return { toGo, resolvedCreates, withoutEmail, createEmails };
 };
 
-/** How many of `emails` find, by exact search, a contact that this ledger did not write. */
-const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: string[]): Promise<number> => {
-  const found = await Promise.all(
-    emails.map(async (email) => {
-      const page = await client.globalSearch({
-        searchQuery: email,
-        exactMatch: true,
-        archived: true,
-        take: 1,
-      });
-      return page.contacts[0]?.id;
-    }),
+const emailsOf = (contact: unknown): string[] =>
+  ((contact as { contact_emails?: { email?: string }[] }).contact_emails ?? []).flatMap((e) =>
+    typeof e.email === 'string' ? [e.email.toLowerCase()] : [],
   );
-  const ids = found.filter((id): id is string => id !== undefined);
-  if (ids.length === 0) return 0;
-  // Only when something was found are the ledger's ids read (all of them) to tell ours apart.
-  const ours = scope.contactIds();
-  return ids.filter((id) => !ours.has(id)).length;
-};
+
+interface StartOptions {
+  client: ServiceClient;
+  scope: LedgerScope;
+  runId: string;
+  targetWasEmpty: boolean;
+  staging: Staging;
+}
+
+/** The first e-mails of a pending create's records (lower case). */
+const pendingEmails = (pendings: readonly PendingCreate[]): Set<string> =>
+  new Set(
+    pendings.flatMap((pending) =>
+      (JSON.parse(pending.body) as { contacts: ContactWrite[] }).contacts.flatMap((c) =>
+        (c.contact_emails ?? []).map((e) => e.email.toLowerCase()),
+      ),
+    ),
+  );
+
+/**
+ * Finds a pending create's records among the contacts the listing showed that the ledger did not
+ * write (by e-mail; a record without one by search): a create that landed before the crash, or a
+ * person someone else stored since, is recorded, not created again. What is not there is resent
+ * under its own key. `claimed` collects the contacts so taken.
+ */
+const listedFinder = (
+  listed: ReadonlyMap<string, string>,
+  search: ContactFinder,
+  claimed: Set<string>,
+): ContactFinder => ({
+  async find(write, key) {
+    const emails = (write.contact_emails ?? []).map((e) => e.email.toLowerCase());
+    if (emails.length === 0) return search.find(write, key);
+    for (const email of emails) {
+      const id = listed.get(email);
+      if (id !== undefined) {
+        claimed.add(id);
+        return id;
+      }
+    }
+    return undefined;
+  },
+});
 
 interface StartOptions {
   client: ServiceClient;
@@ -133,20 +130,23 @@ interface StartOptions {
 }
 
 /**
- * Issue 15.1: a run keeps what it knew, and the same command continues it until a run of the
- * scope completes.
- * - A run that finds the target empty records so. Its continuation settles the creates left
- *   pending (each record looked up by e-mail, issue 15.4), then looks up a bounded sample of the
- *   records still to go: when none of them is on the target as a contact this ledger did not
- *   write, it resolves as the first run did, without a search per record; otherwise it searches
- *   as a first run into a non-empty target would, and says why.
- * - A run into a target that holds contacts keeps what each search decided (resolve.ts). Its
- *   continuation takes those resolutions over: records resolved to an existing contact are
- *   updated without a search; records resolved to "create" too, unless a sample of them is now on
- *   the target as contacts this ledger did not write (then those are searched again). Records no
- *   run resolved are searched.
- * Cost on top of the chunks: the records of the pending creates plus at most CONTINUATION_SAMPLE
- * searches per check, whatever the size of the target.
+ * A run keeps what it knew, and the same command continues it until a run of the scope completes.
+ * When there is something to continue, the target's whole contact list is paged
+ * (target-listing.ts) and told apart from what the ledger wrote: a check that cannot miss a
+ * contact added elsewhere while the run was stopped.
+ * - The creates left pending (journaled as their requests left: at most those in flight) are
+ *   settled against the listing: their records found there are recorded, the rest resent under
+ *   their own keys. With nothing to continue they are looked up by search (lost-creates.ts).
+ * - A run that found the target empty recorded so. When the target holds no other contact the
+ *   ledger did not write, its continuation resolves as it did, without a search per record;
+ *   otherwise it searches as a first run into a non-empty target would, and says why.
+ * - A run into a target that holds contacts kept what each search decided (resolve.ts). Its
+ *   continuation takes those resolutions over: records resolved to an existing contact are updated
+ *   without a search; records resolved to "create" too, unless a contact the ledger did not write
+ *   now holds the e-mail one of them was searched by (then they are all searched again). Records
+ *   no run resolved are searched.
+ * Cost on top of the chunks: one request per 100 contacts on the target, and the pending creates
+ * not found there (one request each).
  */
 export const startResolution = async (options: StartOptions): Promise<ResolutionStart> => {
   const { client, scope, runId } = options;
@@ -154,36 +154,52 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     // Nothing on the target: no earlier decision to update a contact holds, and nothing needs one.
     scope.clearResolutions();
     // Nothing can have landed on an empty target: pending creates are resent without a lookup.
-    const resumedCreates = await settleAll(client, scope, nothingThere);
+    const pendings = scope.pendingCreates();
+    const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => underItsKey });
     scope.beginContinuation({ runId, startedAt: new Date().toISOString() });
     return { searchless: true, resumedCreates };
   }
   const previous = scope.continuation();
-  const resumedCreates = await settleAll(client, scope, searchFinder(client));
   const adopted = scope.adoptResolutions(runId);
-  if (!previous && !adopted) return { searchless: false, resumedCreates };
+  const pendings = scope.pendingCreates();
+  const search = searchFinder(client);
+  const scan = scanToGo(options.staging, scope, adopted ? runId : undefined);
+  const checkCreates = adopted !== undefined && scan.resolvedCreates > 0;
+  if (!previous && !checkCreates) {
+    // Nothing tells whether someone stored these people since: their records are looked up.
+    const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => search });
+    if (!adopted) return { searchless: false, resumedCreates };
+    const continues = { runId: adopted.runId, loaded: scope.contactCount(), toGo: scan.toGo - resumedCreates };
+    return { searchless: false, resumedCreates, continues, reuse: { creates: true } };
+  }
 
-  const sample = sampleToGo(options.staging, scope, adopted ? runId : undefined);
+  // The e-mails the listing is read for: those of the pending creates and of the records resolved
+  // to create. Only contacts holding one of them are kept, whatever the size of the target.
+  const wanted = new Set([...pendingEmails(pendings), ...scan.createEmails]);
+  const listed = new Map<string, string>();
+  const listing = await listTarget(client, scope.contactIds(), (contact) => {
+    for (const email of emailsOf(contact)) if (wanted.has(email)) listed.set(email, contact.id);
+  });
+  const claimed = new Set<string>();
+  const finder = listedFinder(listed, search, claimed);
+  const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => finder });
+  const foreign = listing.foreign - claimed.size;
   const loaded = scope.contactCount();
+  const continues = { runId: (adopted ?? previous)!.runId, loaded, toGo: scan.toGo - resumedCreates };
+
   let searchReason: string | undefined;
   if (previous) {
-    const hits = await foreignHits(client, scope, sample.emails);
-    if (hits === 0) {
-      return {
-        searchless: true,
-        resumedCreates,
-        continues: { runId: previous.runId, loaded, toGo: sample.toGo },
-      };
-    }
+    if (foreign === 0) return { searchless: true, resumedCreates, continues: { ...continues, runId: previous.runId } };
     scope.endContinuation();
     searchReason =
-      `${hits} of ${sample.emails.length} records this run has not sent yet are already on the target, ` +
-      `as contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`;
+      `the target holds ${foreign} contacts that run ${previous.runId} did not write ` +
+      `(${listing.listed} listed, ${loaded} in the ledger): every record the ledger does not know is searched by e-mail`;
     if (!adopted) return { searchless: false, resumedCreates, searchReason };
   }
-  const continues = { runId: adopted!.runId, loaded, toGo: sample.toGo };
-  const hits = await foreignHits(client, scope, sample.createEmails);
-  if (hits === 0) {
+  const emailHits = new Set(
+    [...listed].flatMap(([email, id]) => (scan.createEmails.has(email) && !claimed.has(id) ? [id] : [])),
+  ).size;
+  if (!checkCreates || (emailHits === 0 && scan.withoutEmail === 0)) {
     return {
       searchless: false,
       resumedCreates,
@@ -193,7 +209,10 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     };
   }
   searchReason =
-    `${hits} of ${sample.createEmails.length} records that run ${adopted!.runId} resolved to create and has not sent ` +
-    `yet are already on the target, as contacts it did not write: those ${sample.resolvedCreates} records are searched again by e-mail`;
+    emailHits > 0
+      ? `${emailHits} contacts that run ${adopted!.runId} did not write now hold e-mails of records it resolved to create ` +
+        `and has not sent: those ${scan.resolvedCreates} records are searched again by e-mail`
+      : `${scan.withoutEmail} records that run ${adopted!.runId} resolved to create have no e-mail to check them by: ` +
+        `those ${scan.resolvedCreates} records are searched again`;
   return { searchless: false, resumedCreates, continues, reuse: { creates: false }, searchReason };
 };
