@@ -100,6 +100,7 @@ const queueChunks = async (loop: BatchLoop, plan: Plan, stopped: () => boolean):
   loop.sender.prepare(chunks);
   for (const chunk of chunks) {
     const bytes = chunkBytes(chunk);
-    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes))) tally.pendingAll(chunk.items);
+    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes)))
+      tally.pendingAll(chunk.items);
   }
 };

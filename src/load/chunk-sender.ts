@@ -57,7 +57,8 @@ export class ChunkSender {
     const { scope, live, runId } = this.options;
     if (!live || !scope) return;
     for (const chunk of chunks) {
-      if (chunk.kind === 'create') chunk.prepared = pendingCreate(chunk.items, runId, `${runId}-c${this.chunkSeq++}`);
+      if (chunk.kind === 'create')
+        chunk.prepared = pendingCreate(chunk.items, runId, `${runId}-c${this.chunkSeq++}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../client/index.js';
-import type { ContactWrite } from '../core/schemas/index.js';
+import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+import { imageAfter } from './known-image.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import type { Staging } from '../package/staging.js';
 import { searchFinder, settleLostCreate, underItsKey, type ContactFinder } from './lost-creates.js';
@@ -78,14 +79,6 @@ const emailsOf = (contact: unknown): string[] =>
     typeof e.email === 'string' ? [e.email.toLowerCase()] : [],
   );
 
-interface StartOptions {
-  client: ServiceClient;
-  scope: LedgerScope;
-  runId: string;
-  targetWasEmpty: boolean;
-  staging: Staging;
-}
-
 /** The first e-mails of a pending create's records (lower case). */
 const pendingEmails = (pendings: readonly PendingCreate[]): Set<string> =>
   new Set(
@@ -100,26 +93,43 @@ const pendingEmails = (pendings: readonly PendingCreate[]): Set<string> =>
  * Finds a pending create's records among the contacts the listing showed that the ledger did not
  * write (by e-mail; a record without one by search): a create that landed before the crash, or a
  * person someone else stored since, is recorded, not created again. What is not there is resent
- * under its own key. `claimed` collects the contacts so taken.
+ * under its own key. `claimed` collects the contacts so taken, by the record's key.
  */
 const listedFinder = (
-  listed: ReadonlyMap<string, string>,
+  listed: ReadonlyMap<string, ContactResponse>,
   search: ContactFinder,
-  claimed: Set<string>,
+  claimed: Map<string, ContactResponse>,
 ): ContactFinder => ({
   async find(write, key) {
     const emails = (write.contact_emails ?? []).map((e) => e.email.toLowerCase());
     if (emails.length === 0) return search.find(write, key);
     for (const email of emails) {
-      const id = listed.get(email);
-      if (id !== undefined) {
-        claimed.add(id);
-        return id;
+      const contact = listed.get(email);
+      if (contact !== undefined) {
+        claimed.set(key, contact);
+        return contact.id;
       }
     }
     return undefined;
   },
 });
+
+/**
+ * A record found on the target is not known to hold the file's values: a person someone else
+ * stored holds theirs. Its hash is cleared and its image is the contact as listed, so resolution
+ * sends what the contact lacks (nothing, for a create that had landed) as for any changed record.
+ */
+const distrustClaimed = (scope: LedgerScope, claimed: ReadonlyMap<string, ContactResponse>): void => {
+  if (claimed.size === 0) return;
+  const entries = [...claimed];
+  scope.putContacts(entries.map(([key, contact]) => ({ key, contactId: contact.id, hash: '' })));
+  scope.putImages(
+    entries.map(([key, contact]) => ({
+      key,
+      image: JSON.stringify(imageAfter(undefined, contact as unknown as ContactWrite)),
+    })),
+  );
+};
 
 interface StartOptions {
   client: ServiceClient;
@@ -169,27 +179,34 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     // Nothing tells whether someone stored these people since: their records are looked up.
     const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => search });
     if (!adopted) return { searchless: false, resumedCreates };
-    const continues = { runId: adopted.runId, loaded: scope.contactCount(), toGo: scan.toGo - resumedCreates };
+    const continues = {
+      runId: adopted.runId,
+      loaded: scope.contactCount(),
+      toGo: scan.toGo - resumedCreates,
+    };
     return { searchless: false, resumedCreates, continues, reuse: { creates: true } };
   }
 
   // The e-mails the listing is read for: those of the pending creates and of the records resolved
   // to create. Only contacts holding one of them are kept, whatever the size of the target.
   const wanted = new Set([...pendingEmails(pendings), ...scan.createEmails]);
-  const listed = new Map<string, string>();
+  const listed = new Map<string, ContactResponse>();
   const listing = await listTarget(client, scope.contactIds(), (contact) => {
-    for (const email of emailsOf(contact)) if (wanted.has(email)) listed.set(email, contact.id);
+    for (const email of emailsOf(contact)) if (wanted.has(email)) listed.set(email, contact);
   });
-  const claimed = new Set<string>();
+  const claimed = new Map<string, ContactResponse>();
   const finder = listedFinder(listed, search, claimed);
   const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => finder });
-  const foreign = listing.foreign - claimed.size;
+  distrustClaimed(scope, claimed);
+  const claimedIds = new Set([...claimed.values()].map((c) => c.id));
+  const foreign = listing.foreign - claimedIds.size;
   const loaded = scope.contactCount();
   const continues = { runId: (adopted ?? previous)!.runId, loaded, toGo: scan.toGo - resumedCreates };
 
   let searchReason: string | undefined;
   if (previous) {
-    if (foreign === 0) return { searchless: true, resumedCreates, continues: { ...continues, runId: previous.runId } };
+    if (foreign === 0)
+      return { searchless: true, resumedCreates, continues: { ...continues, runId: previous.runId } };
     scope.endContinuation();
     searchReason =
       `the target holds ${foreign} contacts that run ${previous.runId} did not write ` +
@@ -197,7 +214,9 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     if (!adopted) return { searchless: false, resumedCreates, searchReason };
   }
   const emailHits = new Set(
-    [...listed].flatMap(([email, id]) => (scan.createEmails.has(email) && !claimed.has(id) ? [id] : [])),
+    [...listed].flatMap(([email, { id }]) =>
+      scan.createEmails.has(email) && !claimedIds.has(id) ? [id] : [],
+    ),
   ).size;
   if (!checkCreates || (emailHits === 0 && scan.withoutEmail === 0)) {
     return {

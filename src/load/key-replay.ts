@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceClient } from '../client/index.js';
-import type { LedgerScope, PendingCreate } from '../state/index.js';
-
-/**
- * How long after its request left a pending create is resent under its own key instead of looked
- * up: half the 24 hours the local service keeps a key (DESIGN.md), since API.md names no term. An
- * older one is looked up by search, as on a target that ignores keys.
- */
-export const KEY_TRUST_MS = 12 * 60 * 60 * 1000;
+import type { LedgerScope } from '../state/index.js';
 
 /**
  * Whether the target honours `Idempotency-Key`, as the ledger recorded it or, when never seen, as
@@ -25,7 +18,3 @@ export const keysHonoured = async (client: ServiceClient, scope: LedgerScope): P
   scope.recordKeysHonoured(replayed);
   return replayed;
 };
-
-/** A pending create recent enough for the target to still hold its key. */
-export const keyStillHeld = (pending: PendingCreate, now = Date.now()): boolean =>
-  pending.sentAt !== undefined && now - Date.parse(pending.sentAt) < KEY_TRUST_MS;

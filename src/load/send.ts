@@ -5,6 +5,7 @@ import { ImportError, isImportError } from '../core/errors/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
+import { keysHonoured } from './key-replay.js';
 import { keepImages } from './known-image.js';
 import { searchFinder, settleLostCreate, underItsKey } from './lost-creates.js';
 import type { Planned } from './resolve.js';
@@ -125,7 +126,8 @@ export const createChunk = async (
         ids = await settleLostCreate(pending, {
           client: ctx.client,
           scope: ctx.scope,
-          finder: ctx.scope.keysHonoured() === true ? underItsKey : searchFinder(ctx.client),
+          // A target that honours keys answers a resend with what it created: nothing to look up.
+          finder: (await keysHonoured(ctx.client, ctx.scope)) ? underItsKey : searchFinder(ctx.client),
         });
         answered = false;
       }

@@ -8,7 +8,6 @@ export interface PendingRow {
   keys: string;
   hashes: string;
   body: string;
-  created_at?: string;
 }
 
 export function toPending(row: PendingRow): PendingCreate {
@@ -18,7 +17,6 @@ export function toPending(row: PendingRow): PendingCreate {
     keys: JSON.parse(row.keys) as string[],
     hashes: JSON.parse(row.hashes) as string[],
     body: row.body,
-    ...(row.created_at !== undefined ? { sentAt: row.created_at } : {}),
   };
 }
 

@@ -69,13 +69,13 @@ export class ScopeStatements {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectPending = db.prepare(
-      'SELECT run_id, idempotency_key, keys, hashes, body, created_at FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
+      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
     );
     this.selectPendingKeys = db.prepare(
       'SELECT run_id, keys, hashes FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?',
     );
     this.selectPendingAll = db.prepare(
-      'SELECT run_id, idempotency_key, keys, hashes, body, created_at FROM pending_creates WHERE scope_id = ? ORDER BY seq',
+      'SELECT run_id, idempotency_key, keys, hashes, body FROM pending_creates WHERE scope_id = ? ORDER BY seq',
     );
     this.deletePending = db.prepare('DELETE FROM pending_creates WHERE scope_id = ? AND idempotency_key = ?');
     this.selectAnyContact = db.prepare('SELECT 1 FROM contacts WHERE scope_id = ? LIMIT 1');

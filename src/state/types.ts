@@ -40,11 +40,6 @@ export interface PendingCreate {
   keys: string[];
   hashes: string[];
   body: string;
-  /**
-   * When the ledger recorded it: the moment its request was handed to the network (it is
-   * journaled then, not when it was queued). Set on chunks read back from the ledger.
-   */
-  sentAt?: string;
 }
 
 export interface RunStart {
