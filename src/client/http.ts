@@ -119,13 +119,7 @@ export function createTransport(options: TransportOptions): Transport {
     const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body, options.timeoutPerMbMs);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    try {
-      req.onSent?.();
-    } catch (error) {
-      // The caller refused the hand-off (its journal could not be written): nothing left.
-      if (start) pacer?.settled(start, {});
-      throw new HandOffRefused(error);
-    }
+    handOff(req, () => start && pacer?.settled(start, {}));
     try {
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
       const response = await request(base + req.path + queryString(req.query), {
@@ -177,6 +171,16 @@ class HandOffRefused extends Error {
     super('the request was not handed to the network');
   }
 }
+
+/** Tells the caller its request leaves; what it throws ends the request unsent (`unstart` the pace). */
+const handOff = (req: HttpRequest, unstart: () => void): void => {
+  try {
+    req.onSent?.();
+  } catch (error) {
+    unstart();
+    throw new HandOffRefused(error);
+  }
+};
 
 /** The shared gate and pace, bounded by the longest wait and telling of each wait; or none. */
 const pacerOf = (options: TransportOptions): Pacer | undefined =>

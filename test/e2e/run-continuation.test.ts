@@ -110,7 +110,7 @@ describe('a continuation after kill -9 at 40 % of 20,000 rows, into a target tha
   it(
     'sends the chunks left, resends the creates in flight under their keys, and stores every person once',
     // A bound for a hung run only: two runs of 20,000 rows on a busy two-core machine.
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async () => {
       const dir = each.dir();
       const svc = await each.start();
@@ -148,61 +148,69 @@ describe('a continuation after kill -9 at 40 % of 20,000 rows, into a target tha
 describe.each([0.005, 0.1, 1])(
   'a continuation after kill -9 when another client stored %s of the people left meanwhile',
   (fraction) => {
-    it('pages the target, searches the records left as a first run would, says why, and stores each person once', async () => {
-      const dir = each.dir();
-      const svc = await each.start();
-      const plan = { rows: 1000, chunk: 50, concurrency: 4 };
-      const run = await killAtFortyPercent(svc, dir, plan);
-      // Not the people of a create that was in flight at the kill: resent under its key, it is not
-      // checked against contacts stored since (docs/reliability.md, "Decisions").
-      const inFlight = pendingKeys(svc, run.state);
-      const left = run.rows.filter(
-        (p) => !run.onTarget.has(p.email.toLowerCase()) && !inFlight.has(`email:${p.email.toLowerCase()}`),
-      );
-      // Spread over all of them, at least one: 0.5 % of the 600 or so left is 3 people.
-      const count = Math.max(1, Math.round(left.length * fraction));
-      const added = left.filter(
-        (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
-      );
-      expect(added).toHaveLength(count);
-      expect(inFlight.size === 0 || [...inFlight][0]!.startsWith('email:')).toBe(true);
-      await addElsewhere(svc, added);
+    it(
+      'pages the target, searches the records left as a first run would, says why, and stores each person once',
+      { timeout: 200_000 },
+      async () => {
+        const dir = each.dir();
+        const svc = await each.start();
+        const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+        const run = await killAtFortyPercent(svc, dir, plan);
+        // Not the people of a create that was in flight at the kill: resent under its key, it is not
+        // checked against contacts stored since (docs/reliability.md, "Decisions").
+        const inFlight = pendingKeys(svc, run.state);
+        const left = run.rows.filter(
+          (p) => !run.onTarget.has(p.email.toLowerCase()) && !inFlight.has(`email:${p.email.toLowerCase()}`),
+        );
+        // Spread over all of them, at least one: 0.5 % of the 600 or so left is 3 people.
+        const count = Math.max(1, Math.round(left.length * fraction));
+        const added = left.filter(
+          (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
+        );
+        expect(added).toHaveLength(count);
+        expect(inFlight.size === 0 || [...inFlight][0]!.startsWith('email:')).toBe(true);
+        await addElsewhere(svc, added);
 
-      const before = svc.service.requestCounts();
-      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-      expect(next.code, next.stderr).toBe(0);
-      expect(next.stdout + next.stderr).toMatch(
-        new RegExp(`searching after all: the target holds ${count} contacts that run \\S+ did not write`),
-      );
-      const sent = since(before, svc.service.requestCounts());
-      const report = readReport(join(dir, 'next'));
-      // Every record the ledger did not know was searched.
-      expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(plan.rows - report.totals.unchanged);
-      // The people stored elsewhere were found and updated with the file's values, not created again.
-      expect(report.totals.updated).toBe(count);
-      expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
-      expect(readdirSync(run.systemTemp)).toEqual([]);
-    });
+        const before = svc.service.requestCounts();
+        const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
+        expect(next.code, next.stderr).toBe(0);
+        expect(next.stdout + next.stderr).toMatch(
+          new RegExp(`searching after all: the target holds ${count} contacts that run \\S+ did not write`),
+        );
+        const sent = since(before, svc.service.requestCounts());
+        const report = readReport(join(dir, 'next'));
+        // Every record the ledger did not know was searched.
+        expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(plan.rows - report.totals.unchanged);
+        // The people stored elsewhere were found and updated with the file's values, not created again.
+        expect(report.totals.updated).toBe(count);
+        expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
+        expect(readdirSync(run.systemTemp)).toEqual([]);
+      },
+    );
   },
 );
 
 describe('a continuation into a target that ignores Idempotency-Key', () => {
-  it('looks the creates in flight up before resending them, and stores every person once', async () => {
-    const dir = each.dir();
-    const svc = await each.start({ idempotency: false });
-    const plan = { rows: 1000, chunk: 50, concurrency: 4 };
-    const run = await killAtFortyPercent(svc, dir, plan);
-    const pending = pendingInLedger(svc, run.state);
-    expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);
+  it(
+    'looks the creates in flight up before resending them, and stores every person once',
+    { timeout: 200_000 },
+    async () => {
+      const dir = each.dir();
+      const svc = await each.start({ idempotency: false });
+      const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+      const run = await killAtFortyPercent(svc, dir, plan);
+      const pending = pendingInLedger(svc, run.state);
+      expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);
 
-    const before = svc.service.requestCounts();
-    const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-    expect(next.code, next.stderr).toBe(0);
-    const sent = since(before, svc.service.requestCounts());
-    // The probe, one search per record of a pending create, the listing.
-    expect(sent[SEARCH] ?? 0).toBeLessThanOrEqual(1 + pending.records + Math.ceil(plan.rows / PAGE) + 1);
-    const report = readReport(join(dir, 'next'));
-    expect(report.totals.updated).toBe(0);
-    expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
-  });
+      const before = svc.service.requestCounts();
+      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
+      expect(next.code, next.stderr).toBe(0);
+      const sent = since(before, svc.service.requestCounts());
+      // The probe, one search per record of a pending create, the listing.
+      expect(sent[SEARCH] ?? 0).toBeLessThanOrEqual(1 + pending.records + Math.ceil(plan.rows / PAGE) + 1);
+      const report = readReport(join(dir, 'next'));
+      expect(report.totals.updated).toBe(0);
+      expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
+    },
+  );
 });

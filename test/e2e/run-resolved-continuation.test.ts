@@ -109,91 +109,101 @@ const leftInLedger = (state: string) => {
 const LAYOUT: Layout = { foreign: 500, rows: 1000, overlap: 250 };
 
 describe('a continuation after kill -9 at about 40 % into a target another ledger loaded', () => {
-  it('sends what was resolved as decided, searches only what no run resolved, and stores every person once', async () => {
-    const dir = each.dir();
-    const svc = await each.start();
-    const run = await setUp(svc, dir, LAYOUT);
-    await killAtFortyPercent(svc, dir, run);
-    const left = leftInLedger(run.state);
-    expect(left.known).toBeGreaterThan(0);
-    expect(left.known).toBeLessThan(LAYOUT.rows);
-    // The stopped run resolved ahead of its sends: what it decided is in the ledger.
-    expect(left.resolvedCreates).toBeGreaterThan(CHUNK);
-    const unresolved = LAYOUT.rows - left.known - left.pendingRecords - left.resolved;
-
-    const before = svc.service.requestCounts();
-    const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-    expect(next.code, next.stderr).toBe(0);
-    const sent = since(before, svc.service.requestCounts());
-    // No search for a record resolved to update, nor for a pending create's (resent under its key):
-    // the probe, the records resolved to create (a contact stored since may hold one), and the
-    // records no run resolved.
-    const searched = 1 + left.resolvedCreates + unresolved;
-    expect(sent[SEARCH] ?? 0, JSON.stringify({ sent, left })).toBeLessThanOrEqual(searched);
-    const chunksLeft = Math.ceil((LAYOUT.rows - left.known) / CHUNK);
-    expect(total(sent), JSON.stringify({ sent, left })).toBeLessThanOrEqual(
-      chunksLeft + left.pendingChunks + searched + 20,
-    );
-    const report = readReport(join(dir, 'next'));
-    expect(report.continues?.loaded).toBeGreaterThanOrEqual(left.known);
-    // Every person once, the overlap updated (its new job title), nothing doubled.
-    await expectExactlyLoaded(svc.client, run.everyone);
-    expectTruthfulReport(report, LAYOUT.rows, LAYOUT.rows);
-    expect(report.status).toBe('completed');
-    // Done: nothing is kept for a continuation any more.
-    expect(leftInLedger(run.state).resolved).toBe(0);
-  });
-});
-
-describe.each([0.005, 0.1, 1])(
-  'a continuation after another client stored %s of the people resolved to create and not sent',
-  (fraction) => {
-    it('searches the records resolved to create again, and doubles nobody', async () => {
+  it(
+    'sends what was resolved as decided, searches only what no run resolved, and stores every person once',
+    { timeout: 200_000 },
+    async () => {
       const dir = each.dir();
       const svc = await each.start();
       const run = await setUp(svc, dir, LAYOUT);
       await killAtFortyPercent(svc, dir, run);
       const left = leftInLedger(run.state);
-      const db = new Database(join(run.state, LEDGER_FILE), { readonly: true });
-      const pendingKeys = new Set(
-        (db.prepare('SELECT keys FROM pending_creates').pluck().all() as string[]).flatMap(
-          (keys) => JSON.parse(keys) as string[],
-        ),
-      );
-      const resolvedCreates = db
-        .prepare(
-          `SELECT key, email FROM resolutions r WHERE contact_id IS NULL
-           AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.key = r.key)`,
-        )
-        .raw()
-        .all() as [string, string][];
-      db.close();
-      const emails = resolvedCreates.filter(([key]) => !pendingKeys.has(key)).map(([, email]) => email);
-      expect(emails.length).toBe(left.resolvedCreates);
-      const byEmail = new Map(run.rows.map((p) => [p.email.toLowerCase(), p]));
-      // At least one, spread over all of them.
-      const count = Math.max(1, Math.round(emails.length * fraction));
-      const gained = emails
-        .filter(
-          (_, i) => Math.floor((i * count) / emails.length) !== Math.floor(((i + 1) * count) / emails.length),
-        )
-        .map((e) => byEmail.get(e)!);
-      expect(gained).toHaveLength(count);
-      for (let at = 0; at < gained.length; at += 100) {
-        await svc.client.createContacts(
-          gained.slice(at, at + 100).map((p) => ({
-            full_name: `Person Number${p.i}`,
-            contact_emails: [{ email: p.email.toLowerCase() }],
-          })),
-        );
-      }
+      expect(left.known).toBeGreaterThan(0);
+      expect(left.known).toBeLessThan(LAYOUT.rows);
+      // The stopped run resolved ahead of its sends: what it decided is in the ledger.
+      expect(left.resolvedCreates).toBeGreaterThan(CHUNK);
+      const unresolved = LAYOUT.rows - left.known - left.pendingRecords - left.resolved;
 
+      const before = svc.service.requestCounts();
       const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
       expect(next.code, next.stderr).toBe(0);
+      const sent = since(before, svc.service.requestCounts());
+      // No search for a record resolved to update, nor for a pending create's (resent under its key):
+      // the probe, the records resolved to create (a contact stored since may hold one), and the
+      // records no run resolved.
+      const searched = 1 + left.resolvedCreates + unresolved;
+      expect(sent[SEARCH] ?? 0, JSON.stringify({ sent, left })).toBeLessThanOrEqual(searched);
+      const chunksLeft = Math.ceil((LAYOUT.rows - left.known) / CHUNK);
+      expect(total(sent), JSON.stringify({ sent, left })).toBeLessThanOrEqual(
+        chunksLeft + left.pendingChunks + searched + 20,
+      );
       const report = readReport(join(dir, 'next'));
-      expect(report.totals.updated).toBeGreaterThanOrEqual(count);
+      expect(report.continues?.loaded).toBeGreaterThanOrEqual(left.known);
+      // Every person once, the overlap updated (its new job title), nothing doubled.
       await expectExactlyLoaded(svc.client, run.everyone);
       expectTruthfulReport(report, LAYOUT.rows, LAYOUT.rows);
-    });
+      expect(report.status).toBe('completed');
+      // Done: nothing is kept for a continuation any more.
+      expect(leftInLedger(run.state).resolved).toBe(0);
+    },
+  );
+});
+
+describe.each([0.005, 0.1, 1])(
+  'a continuation after another client stored %s of the people resolved to create and not sent',
+  (fraction) => {
+    // The timeouts are hang guards for a busy two-core machine, not speed checks.
+    it(
+      'searches the records resolved to create again, and doubles nobody',
+      { timeout: 200_000 },
+      async () => {
+        const dir = each.dir();
+        const svc = await each.start();
+        const run = await setUp(svc, dir, LAYOUT);
+        await killAtFortyPercent(svc, dir, run);
+        const left = leftInLedger(run.state);
+        const db = new Database(join(run.state, LEDGER_FILE), { readonly: true });
+        const pendingKeys = new Set(
+          (db.prepare('SELECT keys FROM pending_creates').pluck().all() as string[]).flatMap(
+            (keys) => JSON.parse(keys) as string[],
+          ),
+        );
+        const resolvedCreates = db
+          .prepare(
+            `SELECT key, email FROM resolutions r WHERE contact_id IS NULL
+           AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.key = r.key)`,
+          )
+          .raw()
+          .all() as [string, string][];
+        db.close();
+        const emails = resolvedCreates.filter(([key]) => !pendingKeys.has(key)).map(([, email]) => email);
+        expect(emails.length).toBe(left.resolvedCreates);
+        const byEmail = new Map(run.rows.map((p) => [p.email.toLowerCase(), p]));
+        // At least one, spread over all of them.
+        const count = Math.max(1, Math.round(emails.length * fraction));
+        const gained = emails
+          .filter(
+            (_, i) =>
+              Math.floor((i * count) / emails.length) !== Math.floor(((i + 1) * count) / emails.length),
+          )
+          .map((e) => byEmail.get(e)!);
+        expect(gained).toHaveLength(count);
+        for (let at = 0; at < gained.length; at += 100) {
+          await svc.client.createContacts(
+            gained.slice(at, at + 100).map((p) => ({
+              full_name: `Person Number${p.i}`,
+              contact_emails: [{ email: p.email.toLowerCase() }],
+            })),
+          );
+        }
+
+        const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
+        expect(next.code, next.stderr).toBe(0);
+        const report = readReport(join(dir, 'next'));
+        expect(report.totals.updated).toBeGreaterThanOrEqual(count);
+        await expectExactlyLoaded(svc.client, run.everyone);
+        expectTruthfulReport(report, LAYOUT.rows, LAYOUT.rows);
+      },
+    );
   },
 );
