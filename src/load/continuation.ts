@@ -108,7 +108,11 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
   if (previous) {
     const listing = await listTarget(client, scope.contactIds());
     if (listing.foreign === 0) {
-      return { searchless: true, resumedCreates, continues: { runId: previous.runId, loaded, toGo: scan.toGo } };
+      return {
+        searchless: true,
+        resumedCreates,
+        continues: { runId: previous.runId, loaded, toGo: scan.toGo },
+      };
     }
     scope.endContinuation();
     searchReason =
