@@ -70,6 +70,7 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     // One key for every attempt of a create: the service answers a retry with the first result.
     const headers =
       endpoint.retry === 'create' ? { 'idempotency-key': parts.idempotencyKey ?? randomUUID() } : undefined;
+    const refused: Refused = {};
     try {
       const answer = await runWithRetry({
         policy: retryPolicy,
@@ -97,16 +98,15 @@ export function createCaller(clientOptions: ClientOptions): Caller {
             ...(signal ? { signal } : {}),
             ...(policy.timeoutMs !== undefined ? { timeoutMs: policy.timeoutMs } : {}),
             ...(endpoint.base ? { base: endpoint.base } : {}),
-            onSent: () => {
-              counter.count(key, 'sent');
-              if (attemptNumber > 1) counter.count(key, 'retried');
-            },
+            onSent: sentHook(parts, attemptNumber, (what) => counter.count(key, what), refused),
           });
+          if (response.headers['idempotent-replayed'] === 'true') parts.onReplayed?.();
           return checked(transport, endpoint, path, response);
         },
       });
       return endpoint.result(answer);
     } catch (error) {
+      if (refused.hookThrew) throw refused.error;
       counter.count(key, 'failed');
       if (isRequestError(error)) throw error;
       throw unexpectedFailure(transport, endpoint, path, error);
@@ -120,6 +120,33 @@ export function createCaller(clientOptions: ClientOptions): Caller {
     close: () => transport.close(),
   };
 }
+
+/** What a call's `onSent` threw, if it did. */
+interface Refused {
+  hookThrew?: boolean;
+  error?: unknown;
+}
+
+/**
+ * Called as an attempt is handed to the network: counts it, and on the first attempt runs the
+ * call's `onSent`. What that throws is kept (`keep`): the call ends with it, unchanged and not
+ * retried, and nothing is sent.
+ */
+const sentHook =
+  (parts: RequestParts, attemptNumber: number, count: (what: 'sent' | 'retried') => void, keep: Refused) =>
+  (): void => {
+    if (attemptNumber === 1 && parts.onSent) {
+      try {
+        parts.onSent();
+      } catch (error) {
+        keep.hookThrew = true;
+        keep.error = error;
+        throw error;
+      }
+    }
+    count('sent');
+    if (attemptNumber > 1) count('retried');
+  };
 
 /** The answer checked against the endpoint's response schema; anything else is a RequestError. */
 const checked = (

@@ -23,6 +23,14 @@ export interface RequestParts<Body = unknown> {
   /** `create` endpoints only: sent as `Idempotency-Key` on every attempt of the call. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * `create` endpoints only: called once, synchronously, as the call's first attempt is handed to
+   * the network (after its place in the concurrency limit and the pace). What it throws stops the
+   * call before anything is sent, and the call rejects with it.
+   */
+  onSent?: () => void;
+  /** `create` endpoints only: the target answered `Idempotent-Replayed: true` (it honours the key). */
+  onReplayed?: () => void;
 }
 
 /**

@@ -119,8 +119,8 @@ export function createTransport(options: TransportOptions): Transport {
     const timeoutMs = timeoutFor(req.timeoutMs ?? options.timeoutMs, body, options.timeoutPerMbMs);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    handOff(req, () => start && pacer?.settled(start, {}));
     try {
-      req.onSent?.();
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
       const response = await request(base + req.path + queryString(req.query), {
         dispatcher: agent,
@@ -150,6 +150,7 @@ export function createTransport(options: TransportOptions): Transport {
     send: (req) =>
       limit(sendNow, req).catch((error: unknown) => {
         if (isRequestError(error)) throw error;
+        if (error instanceof HandOffRefused) throw error.reason;
         // Only a request still queued when the transport closed gets here.
         throw errorFromTransport(context(req.method, req.path), 'aborted', error, options.timeoutMs);
       }),
@@ -163,6 +164,23 @@ export function createTransport(options: TransportOptions): Transport {
     },
   };
 }
+
+/** What `onSent` threw: the request was not sent, and the caller gets the error as it was thrown. */
+class HandOffRefused extends Error {
+  constructor(readonly reason: unknown) {
+    super('the request was not handed to the network');
+  }
+}
+
+/** Tells the caller its request leaves; what it throws ends the request unsent (`unstart` the pace). */
+const handOff = (req: HttpRequest, unstart: () => void): void => {
+  try {
+    req.onSent?.();
+  } catch (error) {
+    unstart();
+    throw new HandOffRefused(error);
+  }
+};
 
 /** The shared gate and pace, bounded by the longest wait and telling of each wait; or none. */
 const pacerOf = (options: TransportOptions): Pacer | undefined =>

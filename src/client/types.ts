@@ -111,6 +111,14 @@ export interface CreateCallOptions extends CallOptions {
    * call, so its own retries never create twice; pass one to survive a crash between runs.
    */
   idempotencyKey?: string;
+  /**
+   * Called once, synchronously, when the first attempt is handed to the network (not when the
+   * call is queued for a connection): a journal written here names only requests that left. What
+   * it throws stops the call before anything is sent, and the call rejects with it.
+   */
+  onSent?: () => void;
+  /** The target answered `Idempotent-Replayed: true`: it honours `Idempotency-Key`. */
+  onReplayed?: () => void;
 }
 
 export interface CreateContactsOptions extends CreateCallOptions {

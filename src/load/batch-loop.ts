@@ -97,18 +97,10 @@ const queueChunks = async (loop: BatchLoop, plan: Plan, stopped: () => boolean):
     ...updates.chunks.map((items) => ({ kind: 'update' as const, items })),
     ...creates.chunks.map((items) => ({ kind: 'create' as const, items })),
   ];
-  try {
-    loop.sender.begin(chunks);
-  } catch (error) {
-    // Its unchanged records are settled already; none of the others was sent.
-    for (const chunk of chunks) if (chunk.kind !== 'unchanged') tally.pendingAll(chunk.items);
-    throw error;
-  }
+  loop.sender.prepare(chunks);
   for (const chunk of chunks) {
     const bytes = chunkBytes(chunk);
-    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes))) {
-      loop.sender.abandon(chunk);
+    if (stopped() || !(await window.run(loop.sender.task(chunk, bytes), bytes)))
       tally.pendingAll(chunk.items);
-    }
   }
 };

@@ -14,8 +14,8 @@ import { recordIdentities } from '../normalize/identity.js';
 export interface Chunk {
   kind: 'create' | 'update' | 'unchanged';
   items: Planned[];
-  /** A create recorded in the ledger with the rest of its batch (ChunkSender.begin), not sent yet. */
-  begun?: PendingCreate;
+  /** A create's key and body, made with the rest of its batch (ChunkSender.prepare). */
+  prepared?: PendingCreate;
 }
 
 /** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
@@ -49,23 +49,17 @@ export class ChunkSender {
   ) {}
 
   /**
-   * Records the create chunks of a batch in the ledger in one transaction, before the first is
-   * sent: one fsync for the batch instead of one a chunk (about 0.8 ms each here), on the thread
-   * that sends. Each chunk keeps its key and body; one never sent must be given to `abandon`.
+   * Gives each create chunk of a batch its Idempotency-Key and body, in input order. Nothing is
+   * written to the ledger yet: a chunk is journaled when its request is handed to the network
+   * (send.ts), so a chunk still waiting for a place when the run stops leaves nothing pending.
    */
-  begin(chunks: readonly Chunk[]): void {
+  prepare(chunks: readonly Chunk[]): void {
     const { scope, live, runId } = this.options;
     if (!live || !scope) return;
-    const creates = chunks.filter((chunk) => chunk.kind === 'create');
-    for (const chunk of creates) {
-      chunk.begun = pendingCreate(chunk.items, runId, `${runId}-c${this.chunkSeq++}`);
+    for (const chunk of chunks) {
+      if (chunk.kind === 'create')
+        chunk.prepared = pendingCreate(chunk.items, runId, `${runId}-c${this.chunkSeq++}`);
     }
-    scope.beginCreates(creates.map((chunk) => chunk.begun!));
-  }
-
-  /** A chunk begun with its batch and never sent (the run stopped): forgotten, nothing to resend. */
-  abandon(chunk: Chunk): void {
-    if (chunk.begun) this.options.scope?.abandonCreate(chunk.begun.idempotencyKey);
   }
 
   /** The window's task for a chunk: its requests, then memory reclaimed after a large body. */
@@ -85,7 +79,7 @@ export class ChunkSender {
     const gone: Planned[] = [];
     try {
       if (chunk.kind === 'create')
-        await this.create(chunk.items, client, scope, this.events(gone), chunk.begun);
+        await this.create(chunk.items, client, scope, this.events(gone), chunk.prepared);
       else {
         // The before-images are on disk before the request leaves: no crash loses what to undo.
         scope.recordUpdates(
@@ -104,7 +98,8 @@ export class ChunkSender {
       }
     } catch (error) {
       // Stopped while waiting for the target (Ctrl-C, or a wait past --max-wait): the waiting
-      // request was not applied, so its records are pending; the ledger keeps a begun create.
+      // request was not applied, so its records are pending; the ledger keeps its create only if an
+      // earlier attempt of it had left (it is journaled as its first attempt is handed over).
       // A ledger that cannot be written stops the run before or after a request: what was not
       // sent is pending (the same command sends it), what the target took is settled, none failed.
       if (stoppedWaiting(error)) tally.pendingAll(chunk.items);
@@ -119,16 +114,16 @@ export class ChunkSender {
     client: ServiceClient,
     scope: LedgerScope,
     events: SendEvents,
-    begun?: PendingCreate,
+    prepared?: PendingCreate,
   ) {
     const { runId, onStep } = this.options;
-    const idempotencyKey = begun?.idempotencyKey ?? `${runId}-c${this.chunkSeq++}`;
+    const idempotencyKey = prepared?.idempotencyKey ?? `${runId}-c${this.chunkSeq++}`;
     return createChunk(items, {
       client,
       scope,
       runId,
       idempotencyKey,
-      ...(begun ? { begun } : {}),
+      ...(prepared ? { prepared } : {}),
       events,
       ...(onStep ? { onStep } : {}),
     });

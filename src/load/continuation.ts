@@ -1,7 +1,9 @@
 import type { ServiceClient } from '../client/index.js';
-import type { LedgerScope } from '../state/index.js';
+import { keysHonoured } from './key-replay.js';
+import type { LedgerScope, PendingCreate } from '../state/index.js';
 import type { Staging } from '../package/staging.js';
-import { searchFinder, settleLostCreate, type ContactFinder } from './lost-creates.js';
+import { searchFinder, settleLostCreate, underItsKey, type ContactFinder } from './lost-creates.js';
+import { listTarget } from './target-listing.js';
 
 /** What the run continues, for the line "continuing run <id>: N loaded, M to go". */
 export interface Continues {
@@ -25,22 +27,15 @@ export interface ResolutionStart {
   reuse?: { creates: boolean };
 }
 
-/**
- * How many of the records still to go a continuation looks up before it trusts that the target
- * holds none of them: exact e-mail searches, whatever the size of the run (the "+ 20" of issue 15).
- */
-export const CONTINUATION_SAMPLE = 15;
-
 /** Nothing lands on a target that answers a create with a 400: settleLostCreate forgot the chunk. */
 const settleAll = async (
-  client: ServiceClient,
-  scope: LedgerScope,
-  finder: ContactFinder,
+  pendings: readonly PendingCreate[],
+  ctx: { client: ServiceClient; scope: LedgerScope; finderOf: (pending: PendingCreate) => ContactFinder },
 ): Promise<number> => {
   let settled = 0;
-  for (const pending of scope.pendingCreates()) {
+  for (const pending of pendings) {
     try {
-      settled += (await settleLostCreate(pending, { client, scope, finder })).length;
+      settled += (await settleLostCreate(pending, { ...ctx, finder: ctx.finderOf(pending) })).length;
     } catch (error) {
       if ((error as { status?: number }).status !== 400) throw error;
     }
@@ -48,80 +43,27 @@ const settleAll = async (
   return settled;
 };
 
-/** A finder for a target known empty: nothing can be there, every pending create is resent. */
-const nothingThere: ContactFinder = { find: async () => undefined };
-
-/** Deterministic (the same run sends the same searches), spread over the whole input. */
-const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-
-/** Up to CONTINUATION_SAMPLE items drawn evenly from a stream (a reservoir: memory stays flat). */
-class Reservoir {
-  readonly items: string[] = [];
-  private seen = 0;
-  // Deterministic: the same input gives the same searches.
-  private readonly random = lcg(15);
-
-  offer(item: string): void {
-    this.seen += 1;
-    if (this.items.length < CONTINUATION_SAMPLE) this.items.push(item);
-    else {
-      const at = Math.floor(this.random() * this.seen);
-      if (at < CONTINUATION_SAMPLE) this.items[at] = item;
-    }
-  }
-}
-
-/**
- * How many staged records the ledger does not hold yet, the first e-mails of a sample of them, and
- * of those an earlier run resolved to "create" (`runId` holds its resolutions), a sample of their
- * e-mails and how many there are.
- */
-const sampleToGo = (staging: Staging, scope: LedgerScope, runId?: string) => {
-  const toGo = new Reservoir();
-  const creates = new Reservoir();
-  let count = 0;
-  let resolvedCreates = 0;
+/** How many staged records the ledger does not hold yet. */
+const scanToGo = (staging: Staging, scope: LedgerScope) => {
+  let toGo = 0;
   for (const batch of staging.batches(1000)) {
     const known = scope.getContacts(batch.map((r) => r.key));
-    const unknown = batch.filter((record) => !known.has(record.key));
-    count += unknown.length;
-    for (const record of unknown) {
-      const email = record.contact.contact_emails?.[0]?.email;
-      if (email !== undefined) toGo.offer(email);
-    }
-    if (runId === undefined) continue;
-    for (const resolution of scope
-      .getResolutions(
-        runId,
-        unknown.map((r) => r.key),
-      )
-      .values()) {
-      if (resolution.contactId !== undefined) continue;
-      resolvedCreates += 1;
-      if (resolution.email !== undefined) creates.offer(resolution.email);
-    }
+    toGo += batch.filter((record) => !known.has(record.key)).length;
   }
-  return { emails: toGo.items, toGo: count, createEmails: creates.items, resolvedCreates };
+  return { toGo };
 };
 
-/** How many of `emails` find, by exact search, a contact that this ledger did not write. */
-const foreignHits = async (client: ServiceClient, scope: LedgerScope, emails: string[]): Promise<number> => {
-  const found = await Promise.all(
-    emails.map(async (email) => {
-      const page = await client.globalSearch({
-        searchQuery: email,
-        exactMatch: true,
-        archived: true,
-        take: 1,
-      });
-      return page.contacts[0]?.id;
-    }),
-  );
-  const ids = found.filter((id): id is string => id !== undefined);
-  if (ids.length === 0) return 0;
-  // Only when something was found are the ledger's ids read (all of them) to tell ours apart.
-  const ours = scope.contactIds();
-  return ids.filter((id) => !ours.has(id)).length;
+/**
+ * The creates a stopped run left pending are the ones whose request had left (they are journaled
+ * as they are handed to the network): at most the requests in flight. On a target that honours
+ * `Idempotency-Key` each is resent under its own key (the target answers with what it created
+ * under that key, or creates it now); elsewhere its records are looked up first (lost-creates.ts).
+ */
+const settlePending = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
+  const pendings = scope.pendingCreates();
+  if (pendings.length === 0) return 0;
+  const finder = (await keysHonoured(client, scope)) ? underItsKey : searchFinder(client);
+  return settleAll(pendings, { client, scope, finderOf: () => finder });
 };
 
 interface StartOptions {
@@ -133,20 +75,16 @@ interface StartOptions {
 }
 
 /**
- * Issue 15.1: a run keeps what it knew, and the same command continues it until a run of the
- * scope completes.
- * - A run that finds the target empty records so. Its continuation settles the creates left
- *   pending (each record looked up by e-mail, issue 15.4), then looks up a bounded sample of the
- *   records still to go: when none of them is on the target as a contact this ledger did not
- *   write, it resolves as the first run did, without a search per record; otherwise it searches
- *   as a first run into a non-empty target would, and says why.
- * - A run into a target that holds contacts keeps what each search decided (resolve.ts). Its
- *   continuation takes those resolutions over: records resolved to an existing contact are
- *   updated without a search; records resolved to "create" too, unless a sample of them is now on
- *   the target as contacts this ledger did not write (then those are searched again). Records no
- *   run resolved are searched.
- * Cost on top of the chunks: the records of the pending creates plus at most CONTINUATION_SAMPLE
- * searches per check, whatever the size of the target.
+ * A run keeps what it knew, and the same command continues it until a run of the scope completes.
+ * First the creates left pending are settled (settlePending).
+ * - A run that found the target empty recorded so. Its continuation pages the target's whole
+ *   contact list (target-listing.ts) and tells it apart from what the ledger wrote: a check that
+ *   cannot miss a contact stored elsewhere while the run was stopped. With none, it resolves as
+ *   the first run did, without a search per record; otherwise it searches as a first run into a
+ *   non-empty target would, and says why. Cost: one request per 100 contacts on the target.
+ * - A run into a target that holds contacts kept what each search decided (resolve.ts). Its
+ *   continuation takes those resolutions over: records resolved to an existing contact are updated
+ *   without a search; records resolved to "create", and records no run resolved, are searched.
  */
 export const startResolution = async (options: StartOptions): Promise<ResolutionStart> => {
   const { client, scope, runId } = options;
@@ -154,46 +92,41 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     // Nothing on the target: no earlier decision to update a contact holds, and nothing needs one.
     scope.clearResolutions();
     // Nothing can have landed on an empty target: pending creates are resent without a lookup.
-    const resumedCreates = await settleAll(client, scope, nothingThere);
+    const pendings = scope.pendingCreates();
+    const resumedCreates = await settleAll(pendings, { client, scope, finderOf: () => underItsKey });
     scope.beginContinuation({ runId, startedAt: new Date().toISOString() });
     return { searchless: true, resumedCreates };
   }
   const previous = scope.continuation();
-  const resumedCreates = await settleAll(client, scope, searchFinder(client));
+  const resumedCreates = await settlePending(client, scope);
   const adopted = scope.adoptResolutions(runId);
   if (!previous && !adopted) return { searchless: false, resumedCreates };
-
-  const sample = sampleToGo(options.staging, scope, adopted ? runId : undefined);
+  const scan = scanToGo(options.staging, scope);
   const loaded = scope.contactCount();
+
   let searchReason: string | undefined;
   if (previous) {
-    const hits = await foreignHits(client, scope, sample.emails);
-    if (hits === 0) {
+    const listing = await listTarget(client, scope.contactIds());
+    if (listing.foreign === 0) {
       return {
         searchless: true,
         resumedCreates,
-        continues: { runId: previous.runId, loaded, toGo: sample.toGo },
+        continues: { runId: previous.runId, loaded, toGo: scan.toGo },
       };
     }
     scope.endContinuation();
     searchReason =
-      `${hits} of ${sample.emails.length} records this run has not sent yet are already on the target, ` +
-      `as contacts that run ${previous.runId} did not write: every record the ledger does not know is searched by e-mail`;
+      `the target holds ${listing.foreign} contacts that run ${previous.runId} did not write ` +
+      `(${listing.listed} listed, ${loaded} in the ledger): every record the ledger does not know is searched by e-mail`;
     if (!adopted) return { searchless: false, resumedCreates, searchReason };
   }
-  const continues = { runId: adopted!.runId, loaded, toGo: sample.toGo };
-  const hits = await foreignHits(client, scope, sample.createEmails);
-  if (hits === 0) {
-    return {
-      searchless: false,
-      resumedCreates,
-      continues,
-      reuse: { creates: true },
-      ...(searchReason ? { searchReason } : {}),
-    };
-  }
-  searchReason =
-    `${hits} of ${sample.createEmails.length} records that run ${adopted!.runId} resolved to create and has not sent ` +
-    `yet are already on the target, as contacts it did not write: those ${sample.resolvedCreates} records are searched again by e-mail`;
-  return { searchless: false, resumedCreates, continues, reuse: { creates: false }, searchReason };
+  // The target held contacts before: only a search tells whether one of them, or one stored since,
+  // is a record resolved to create (API.md's contact answers carry no e-mails to compare).
+  return {
+    searchless: false,
+    resumedCreates,
+    continues: { runId: adopted!.runId, loaded, toGo: scan.toGo },
+    reuse: { creates: false },
+    ...(searchReason ? { searchReason } : {}),
+  };
 };

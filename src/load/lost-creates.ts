@@ -62,6 +62,12 @@ export const searchFinder = (client: ServiceClient): ContactFinder => ({
   },
 });
 
+/**
+ * For a target that honours `Idempotency-Key`: nothing is looked up, the whole chunk is resent
+ * under its own key, and the target answers with what it created under that key, or creates it.
+ */
+export const underItsKey: ContactFinder = { find: async () => undefined };
+
 const contactsOf = (pending: PendingCreate): ContactWrite[] =>
   (JSON.parse(pending.body) as { contacts: ContactWrite[] }).contacts;
 
@@ -110,6 +116,7 @@ export const settleLostCreate = async (
       const answered = await ctx.client.createContactsLossFinal(sent, {
         idempotencyKey: chunk.idempotencyKey,
         bodyJson: chunk.body,
+        onReplayed: () => ctx.scope.recordKeysHonoured(true),
       });
       assertAnsweredAsSent(sent, answered, chunk.idempotencyKey);
       ctx.scope.completeCreate(

@@ -5,8 +5,9 @@ import { ImportError, isImportError } from '../core/errors/index.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
+import { keysHonoured } from './key-replay.js';
 import { keepImages } from './known-image.js';
-import { searchFinder, settleLostCreate } from './lost-creates.js';
+import { searchFinder, settleLostCreate, underItsKey } from './lost-creates.js';
 import type { Planned } from './resolve.js';
 import type { StepHook } from './steps.js';
 
@@ -65,8 +66,9 @@ export const pendingCreate = (
 
 /**
  * Creates one chunk with `POST /v1/contacts/`. The chunk is recorded in the ledger with its
- * Idempotency-Key before it is sent, and completed with the answered ids in one transaction, so a
- * crash at any instant is resumed by sending the same key again.
+ * Idempotency-Key as its request is handed to the network, and completed with the answered ids in
+ * one transaction, so a crash at any instant is resumed by sending the same key again (or looking
+ * its records up, on a target not known to honour keys).
  */
 export const createChunk = async (
   items: Planned[],
@@ -76,8 +78,8 @@ export const createChunk = async (
     /** The run sending it: the create is journaled under it (an undo archives what it created). */
     runId: string;
     idempotencyKey: string;
-    /** The whole chunk's create, recorded already with its batch's (ChunkSender.begin). */
-    begun?: PendingCreate;
+    /** The whole chunk's create, its key and body made with its batch's (ChunkSender.prepare). */
+    prepared?: PendingCreate;
     events: SendEvents;
     onStep?: StepHook;
   },
@@ -89,15 +91,25 @@ export const createChunk = async (
       // The records' texts joined once: the ledger keeps these bytes, the request sends them, a
       // resume resends them. The texts stay for a split on 400 (no record is serialized again).
       const texts = part.map((p) => p.json);
-      const begun = path === '' ? ctx.begun : undefined;
-      const pending = begun ?? pendingCreate(part, ctx.runId, idempotencyKey);
+      const prepared = path === '' ? ctx.prepared : undefined;
+      const pending = prepared ?? pendingCreate(part, ctx.runId, idempotencyKey);
       const bodyJson = pending.body;
-      if (!begun) ctx.scope.beginCreate(pending);
-      ctx.onStep?.('create-recorded');
+      // Journaled as the request is handed to the network, not when it is queued for a place: a
+      // crash leaves pending only the creates that may have reached the target.
+      const onSent = () => {
+        ctx.scope.beginCreate(pending);
+        ctx.onStep?.('create-recorded');
+      };
+      const onReplayed = () => ctx.scope.recordKeysHonoured(true);
       let ids: string[];
       let answered = true;
       try {
-        const contacts = await ctx.client.createContactsLossFinal(texts, { idempotencyKey, bodyJson });
+        const contacts = await ctx.client.createContactsLossFinal(texts, {
+          idempotencyKey,
+          bodyJson,
+          onSent,
+          onReplayed,
+        });
         ctx.onStep?.('create-answered');
         // Before any id is recorded: ids matched to the wrong people would merge them later.
         assertAnsweredAsSent(
@@ -114,7 +126,8 @@ export const createChunk = async (
         ids = await settleLostCreate(pending, {
           client: ctx.client,
           scope: ctx.scope,
-          finder: searchFinder(ctx.client),
+          // A target that honours keys answers a resend with what it created: nothing to look up.
+          finder: (await keysHonoured(ctx.client, ctx.scope)) ? underItsKey : searchFinder(ctx.client),
         });
         answered = false;
       }

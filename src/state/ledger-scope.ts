@@ -127,6 +127,18 @@ export class SqliteLedgerScope implements LedgerScope {
     );
   }
 
+  keysHonoured(): boolean | undefined {
+    return guarded(this.file, 'read whether the target honours keys', () =>
+      this.statements.continuations.keysHonoured(this.scopeId),
+    );
+  }
+
+  recordKeysHonoured(honoured: boolean): void {
+    guarded(this.file, 'record whether the target honours keys', () =>
+      this.statements.continuations.recordKeysHonoured(this.scopeId, honoured),
+    );
+  }
+
   continuation(): Continuation | undefined {
     return guarded(this.file, 'read the continuation', () => this.statements.continuations.get(this.scopeId));
   }

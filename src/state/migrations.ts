@@ -214,6 +214,20 @@ const SCHEMA_V9 = `
   ALTER TABLE runs ADD COLUMN out_dir TEXT;  -- the run's folder (report.json), for contact-import runs
 `;
 
+/**
+ * v10: whether a target honours `Idempotency-Key`, per scope (target and user), as its answers
+ * showed it: `honoured` 1 once an `Idempotent-Replayed: true` answer came for a repeated key, 0
+ * when a repeat was answered without it. A continuation resends the creates a crash left pending
+ * under their keys only to a target recorded 1 (load/key-replay.ts).
+ */
+const SCHEMA_V10 = `
+  CREATE TABLE key_replays (
+    scope_id TEXT PRIMARY KEY,
+    honoured INTEGER NOT NULL,
+    seen_at  TEXT NOT NULL
+  ) WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SCHEMA_V1);
@@ -227,6 +241,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SCHEMA_V7),
   (db) => db.exec(SCHEMA_V8),
   (db) => db.exec(SCHEMA_V9),
+  (db) => db.exec(SCHEMA_V10),
 ];
 
 /**

@@ -92,6 +92,7 @@ export class ScopeStatements {
       'contact_identities',
       'contact_images',
       'sync_members',
+      'key_replays',
     ].map((table) => db.prepare(`DELETE FROM ${table} WHERE scope_id = ?`));
     this.continuations = new ContinuationStatements(db);
     this.effects = new RunEffectStatements(db);

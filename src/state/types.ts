@@ -145,6 +145,12 @@ export interface LedgerScope {
   /** The target ids of every contact the ledger knows in this scope. */
   contactIds(): Set<string>;
   /**
+   * Whether the target honours `Idempotency-Key` (an `Idempotent-Replayed: true` answer seen for a
+   * repeated key), or was seen not to; undefined when never seen.
+   */
+  keysHonoured(): boolean | undefined;
+  recordKeysHonoured(honoured: boolean): void;
+  /**
    * The unfinished run that found the target empty (issue 15.1): its continuation resolves as it
    * did while the target holds only what this ledger wrote. Undefined once a run completed.
    */
