@@ -4,13 +4,15 @@
  */
 import { findCandidates, type CandidateOptions } from './index.js';
 import { candidateRows, writeCandidatesFile } from './csv.js';
-import type { CandidateCounts, PersonFields, PlacedPerson } from './types.js';
+import type { CandidateCounts, CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
 export interface RunCandidates {
   counts: Omit<CandidateCounts, 'compared'>;
   path: string;
   /** The best pairs as candidates.csv writes them (CANDIDATE_COLUMNS), for report.html. */
   shown: string[][];
+  /** Every pair, best first (indexes into `CandidatePeople.people`): what a merge is planned from. */
+  pairs: CandidatePair[];
 }
 
 /** Pairs report.html shows; candidates.csv has them all. */
@@ -19,8 +21,8 @@ const SHOWN = 100;
 export class CandidatePeople {
   readonly people: PlacedPerson[] = [];
 
-  add(file: string, row: number, person: PersonFields): void {
-    this.people.push({ file, row, person });
+  add(file: string, row: number, person: PersonFields, seq?: number): void {
+    this.people.push({ file, row, person, seq });
   }
 
   /** Matches the people and writes candidates.csv at `path`. */
@@ -35,6 +37,7 @@ export class CandidatePeople {
       counts: { likely, possible, clusters, blocksSkipped },
       path,
       shown: candidateRows(pairs.slice(0, SHOWN), this.people),
+      pairs,
     };
   }
 }

@@ -175,6 +175,8 @@ export const extractAndLoadStages = async (
   // A sync run reads its inputs whole before it sends anything: its guard needs all of them.
   const follows =
     settings.sync === undefined &&
+    // Candidates are merged once every record is read, before anything is sent.
+    run.mergeChoice === undefined &&
     !settings.dryRun &&
     opened.target.client !== undefined &&
     opened.ledger !== undefined &&
@@ -233,6 +235,7 @@ const loadStage = async (
   if ((target.client || settings.sync !== undefined) && !extracted.countOnly)
     result.changes = new ChangesFile(join(run.outDir, 'changes.csv'));
   const { changes } = result;
+  if (changes && extracted.mergeChanges) changes.add(extracted.mergeChanges);
   try {
     const outcome = await inTargetTurn(
       {

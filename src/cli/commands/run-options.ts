@@ -41,6 +41,11 @@ export const withRunFlags = <T>(yargs: Argv<T>) =>
       choices: ['on', 'off'] as const,
       describe: `look for the same person under another e-mail, candidates.csv (default ${D.candidates})`,
     })
+    .option('merge-candidates', {
+      type: 'string',
+      describe:
+        'merge the pairs a reviewed candidates.csv marks `merge`, or `likely`: the likely band (default: none)',
+    })
     .option('max-rejects', {
       type: 'string',
       describe: `rejects allowed for exit 0: N or P% (default ${D.maxRejects})`,
@@ -114,6 +119,7 @@ export interface RunFlags {
   maxBodyBytes?: string;
   match?: 'email' | 'none';
   candidates?: 'on' | 'off';
+  mergeCandidates?: string;
   region?: string;
   maxRejects?: string;
   strict?: boolean;
