@@ -28,6 +28,8 @@ export interface CandidateOptions {
 
 export interface CandidateRun extends CandidateResult {
   model: Model;
+  /** How common each value is among the people: a record compared with a target contact reads it too. */
+  frequencies: TermFrequencies;
 }
 
 export const findCandidates = (
@@ -78,6 +80,7 @@ export const findCandidates = (
   return {
     pairs,
     model,
+    frequencies,
     counts: {
       likely,
       possible: pairs.length - likely,

@@ -56,18 +56,14 @@ const decidedPairs = (
           field,
         },
       );
-    if (d.bContactId !== '') {
-      throw fail(
-        'b_contact_id',
-        `contact ${d.bContactId} is not a candidate this run found for ${d.aFile} row ${d.aRow}`,
-      );
-    }
     const a = index.get(placeKey(d.aFile, d.aRow));
     if (a === undefined)
       throw fail(
         'a_row',
         `${d.aFile} row ${d.aRow} is not a record this run read (or was merged as a duplicate)`,
       );
+    // A pair with a target contact is checked when the record is resolved (run/target-pairs.ts).
+    if (d.bContactId !== '') continue;
     const b = index.get(placeKey(d.bFile, d.bRow));
     if (b === undefined)
       throw fail(

@@ -227,7 +227,7 @@ export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates' | 'm
 /** What the load stage counts (resolve -> send), returned in its result; `rejected`: too large to send. */
 export type LoadCounts = Pick<
   Totals,
-  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected'
+  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected' | 'merged'
 >;
 
 /** One issue code's count in a run, with its first example. */
