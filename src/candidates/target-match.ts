@@ -41,11 +41,10 @@ export const personOfContact = (contact: ContactResponse): PersonFields => {
  * The prior chance that a record to create and one contact its name search found are one person.
  * The records' own prior (matches among all pairs of records) says nothing of it: a file with no
  * two records of one person has a prior near zero, yet each of its people may be on the target.
- * A contact sharing the last name is the pool; one in a thousand such pairs leaves a namesake
- * (same first and last name, nothing else agreeing) below the bands and a contact agreeing on the
- * name and two more fields in `likely`.
+ * One in a hundred such pairs: a namesake (same first and last name, nothing else agreeing) is
+ * only `possible`, for a person to look at; the name and two more fields agreeing make `likely`.
  */
-export const TARGET_PRIOR = 0.001;
+export const TARGET_PRIOR = 0.01;
 
 export interface TargetScorer {
   /** The contacts that are in a band with the person, best first. */
