@@ -306,7 +306,16 @@ export class Resolver {
     const live = contacts.filter((c) => !c.is_archived && !undone(c.id));
     const merge = targetCandidates.consider(open.record, live);
     const contact = merge && live.find((c) => c.id === merge.contactId);
-    return merge && contact ? { ...open, contactId: contact.id, current: contact, mergedWith: merge } : open;
+    if (!merge || !contact) return open;
+    // Merged as a later duplicate is: the contact's own values win, the record fills what is empty.
+    const held = contact as unknown as Record<string, unknown>;
+    const fields = Object.entries(open.record.contact).filter(
+      ([field]) => field === 'contact_emails' || field === 'contact_phone_numbers' || isEmpty(held[field]),
+    );
+    const record = { ...open.record, contact: Object.fromEntries(fields) } as NormalizedRecord;
+    const { write, json } = toWrite(record, this.options.ids);
+    const hash = this.options.scope ? writeHash(json) : '';
+    return { ...open, record, write, json, hash, contactId: contact.id, current: contact, mergedWith: merge };
   }
 
   /**
@@ -360,6 +369,8 @@ const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
   Object.fromEntries(
     SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
   ) as Partial<ContactResponse>;
+
+const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 const hasSearchableEmail = (record: NormalizedRecord): boolean =>
   (record.contact.contact_emails?.length ?? 0) > 0;

@@ -202,3 +202,62 @@ describe('--merge-candidates', () => {
     expect(await svc.client.local.contacts()).toEqual([]);
   });
 });
+
+describe('--merge-candidates against the target', () => {
+  it('a record taken for a target contact updates it instead of creating one; undo puts its old values back', async () => {
+    const svc = await t.start();
+    const dir = t.dir();
+    const [robert] = await svc.client.createContacts([
+      {
+        first_name: 'Robert',
+        last_name: 'Nakamura',
+        company: 'Acme Inc',
+        job_title: 'Engineer',
+        birthday: '1984-03-02',
+        contact_emails: [{ email: 'robert.nakamura@acme.com' }],
+      },
+    ]);
+    writeFileSync(join(dir, 'book.csv'), stringify([HEADER, BOOK[0]!, BOOK[3]!]));
+    const run = await cli(svc, dir, [
+      'run',
+      'book.csv',
+      '--pipeline',
+      'generic',
+      '--merge-candidates',
+      'likely',
+      '--out',
+      'run',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readReport(join(dir, 'run')).totals).toMatchObject({ read: 2, merged: 1, created: 1 });
+    const pairs = csv(join(dir, 'run', 'candidates.csv'));
+    expect(pairs).toContainEqual(
+      expect.objectContaining({
+        band: 'likely',
+        a_file: 'book.csv',
+        a_row: '1',
+        b_row: '',
+        b_contact_id: robert!.id,
+      }),
+    );
+    expect(csv(join(dir, 'run', 'outcomes.csv'))).toContainEqual(
+      expect.objectContaining({ row: '1', outcome: 'merged', contact_id: robert!.id }),
+    );
+    expect(csv(join(dir, 'run', 'changes.csv'))).toContainEqual(
+      expect.objectContaining({ row: '1', contact_id: robert!.id, field: 'merged_into' }),
+    );
+    const merged = (await svc.client.local.contacts()).find((c) => c.id === robert!.id)!;
+    expect(merged.first_name).toBe('Robert');
+    expect(merged.legacy_location).toBe('San Francisco');
+    expect(merged.contact_emails?.map((e) => e.email)).toContain('bnakamura84@gmail.com');
+    // One name search per record to create: Bob and Dave.
+    expect(svc.service.requestCounts()['GET /v1/contacts/search']).toBe(2);
+
+    const undo = await cli(svc, dir, ['undo', 'run', '--out', 'undo']);
+    expect([0, 1]).toContain(undo.code);
+    const after = (await svc.client.local.contacts()).find((c) => c.id === robert!.id)!;
+    expect(after.is_archived).toBe(false);
+    expect(after.legacy_location ?? null).toBeNull();
+    expect(await liveEmails(svc)).not.toContain('dave@smith.org');
+  });
+});
