@@ -46,11 +46,43 @@ export const candidateRows = (pairs: readonly CandidatePair[], people: readonly 
     ];
   });
 
+/** A record and a target contact: B is the contact (`b_contact_id`), its e-mail unknown to a name search. */
+export const targetRow = (
+  a: PlacedPerson,
+  contact: {
+    contactId: string;
+    contactName: string;
+    score: number;
+    band: string;
+    reasons: readonly string[];
+  },
+): string[] => [
+  contact.band,
+  contact.score.toFixed(3),
+  a.file,
+  String(a.row),
+  '',
+  '',
+  contact.contactId,
+  nameOf(a.person),
+  contact.contactName,
+  a.person.emails?.[0] ?? '',
+  '',
+  contact.reasons.join('; '),
+  '',
+  '',
+];
+
+/** candidates.csv: rows in candidates.csv's column order, best first (by score). */
+export const writeCandidateRows = (path: string, rows: readonly string[][]): void => {
+  writeFileAtomic(
+    path,
+    stringify([[...CANDIDATE_COLUMNS], ...rows.map((cells) => cells.map(escapeFormula))]),
+  );
+};
+
 export const writeCandidatesFile = (
   path: string,
   pairs: readonly CandidatePair[],
   people: readonly PlacedPerson[],
-): void => {
-  const rows = candidateRows(pairs, people).map((cells) => cells.map(escapeFormula));
-  writeFileAtomic(path, stringify([[...CANDIDATE_COLUMNS], ...rows]));
-};
+): void => writeCandidateRows(path, candidateRows(pairs, people));

@@ -38,6 +38,8 @@ export interface CandidateOptions {
 
 export interface CandidateRun extends CandidateResult {
   model: Model;
+  /** How common each value is among the people: a record compared with a target contact reads it too. */
+  frequencies: TermFrequencies;
 }
 
 export const findCandidates = (
@@ -97,6 +99,7 @@ export const findCandidates = (
   return {
     pairs,
     model,
+    frequencies,
     counts: {
       likely,
       possible: pairs.length - likely,

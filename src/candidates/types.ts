@@ -29,6 +29,8 @@ export interface PlacedPerson {
   file: string;
   row: number;
   person: PersonFields;
+  /** Where the run staged the record (package/staging.ts), for a merge to name it by. */
+  seq?: number | undefined;
 }
 
 export type Band = 'likely' | 'possible';

@@ -34,6 +34,11 @@ const READ_FLAGS = {
     choices: ['on', 'off'] as const,
     describe: `look for the same person under another e-mail, candidates.csv (default ${D.candidates})`,
   },
+  'merge-candidates': {
+    type: 'string',
+    describe:
+      'merge the pairs a reviewed candidates.csv marks `merge`, or `likely`: the likely band (default: none)',
+  },
   'max-rejects': {
     type: 'string',
     describe: `rejects allowed for exit 0: N or P% (default ${D.maxRejects})`,

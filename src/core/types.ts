@@ -211,6 +211,8 @@ export interface Totals {
   read: number;
   rejected: number;
   duplicates: number;
+  /** Merged into another record's contact as the same person (`--merge-candidates`). */
+  merged: number;
   created: number;
   updated: number;
   unchanged: number;
@@ -222,12 +224,12 @@ export interface Totals {
 }
 
 /** What the extract stage counts (source -> map -> normalize -> dedupe), returned in its result. */
-export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates'>;
+export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates' | 'merged'>;
 
 /** What the load stage counts (resolve -> send), returned in its result; `rejected`: too large to send. */
 export type LoadCounts = Pick<
   Totals,
-  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected'
+  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected' | 'merged'
 >;
 
 /** One issue code's count in a run, with its first example. */

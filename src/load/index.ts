@@ -14,6 +14,7 @@ import { LoadTally, type FailedRecordSink } from './tally.js';
 import { ChunkSender } from './chunk-sender.js';
 import { runBatches } from './batch-loop.js';
 import type { StepHook } from './steps.js';
+import type { TargetCandidates } from './target-candidates.js';
 
 export type { FailedRecordSink } from './tally.js';
 export { NOT_SENT } from './tally.js';
@@ -48,6 +49,8 @@ export interface LoadOptions {
   onStep?: StepHook;
   /** The host process's garbage collector, called after a large request body (reclaim.ts). */
   collectGarbage?: () => void;
+  /** Duplicate candidates against the target (target-candidates.ts); absent with `--candidates off`. */
+  targetCandidates?: TargetCandidates;
 }
 
 export interface LoadContext {
@@ -188,6 +191,7 @@ const sendStaged = async (options: LoadOptions, ctx: LoadContext, parts: LoadPar
     // Only a live run keeps what its searches decided; a dry run writes nothing to the ledger.
     ...(live ? { runId: options.runId } : {}),
     ...(start.reuse ? { reuse: start.reuse } : {}),
+    ...(options.targetCandidates ? { targetCandidates: options.targetCandidates } : {}),
     // Checked after startResolution: creates it resumed are in the scope, so their keys are known.
     ...(follows && !start.reuse && scope?.hasContacts() === false ? { keysAreNew: true } : {}),
   });

@@ -8,6 +8,12 @@ import { SCALAR_FIELDS } from './field-changes.js';
 import { holdsEmail } from './answer-check.js';
 import { recordIdentities } from '../normalize/identity.js';
 import { parseImage, writeAdds, type KnownImage } from './known-image.js';
+import {
+  NAME_SEARCH_TAKE,
+  nameQueryOf,
+  type TargetCandidates,
+  type TargetPairFound,
+} from './target-candidates.js';
 
 export interface Planned {
   record: NormalizedRecord;
@@ -23,6 +29,8 @@ export interface Planned {
   matchedEmail?: string;
   /** What this ledger's runs wrote to the contact (known-image.ts): its list entries are not news. */
   known?: KnownImage;
+  /** The record would have been created; it updates a target contact taken for the same person. */
+  mergedWith?: TargetPairFound;
   /** Set the moment the record's outcome is known, so a stopped run can tell what was not sent. */
   outcome?: 'created' | 'updated' | 'unchanged' | 'failed' | 'gone' | 'pending' | 'rejected';
 }
@@ -93,6 +101,8 @@ export class Resolver {
        * the thread that sends).
        */
       keysAreNew?: boolean;
+      /** Duplicate candidates against the target: one name search per record to create. */
+      targetCandidates?: TargetCandidates;
     },
   ) {}
 
@@ -143,7 +153,10 @@ export class Resolver {
         if (this.options.match === 'email' && hasSearchableEmail(record)) this.searched.unknown += 1;
         const found = await this.search(record);
         if (found) plan.updates.push(this.decide(withFound({ ...open, contactId: found.contact.id }, found)));
-        else plan.creates.push(this.decide(open));
+        else {
+          const planned = this.decide(await this.sameNameMerge(open));
+          (planned.contactId === undefined ? plan.creates : plan.updates).push(planned);
+        }
       }),
     ).finally(() => this.flush());
     // Promise.all settles in completion order; keep the input order so requests are reproducible.
@@ -283,6 +296,33 @@ export class Resolver {
   }
 
   /**
+   * A record to create, compared with the contacts one name search finds (E3 `fullName`): noted
+   * for candidates.csv, and an update of the contact it merges into when one is chosen. The
+   * search's answer is that contact's before-image (the preview, and undo).
+   */
+  private async sameNameMerge(open: Planned): Promise<Planned> {
+    const { client, targetCandidates, signal } = this.options;
+    const query = nameQueryOf(open.record);
+    if (!client || !targetCandidates || query === undefined) return open;
+    const opts = signal ? { signal } : {};
+    const { contacts } = await client.searchContacts({ fullName: query, take: NAME_SEARCH_TAKE }, opts);
+    const undone = this.options.undone ?? (() => false);
+    const live = contacts.filter((c) => !c.is_archived && !undone(c.id));
+    const merge = targetCandidates.consider(open.record, live);
+    const contact = merge && live.find((c) => c.id === merge.contactId);
+    if (!merge || !contact) return open;
+    // Merged as a later duplicate is: the contact's own values win, the record fills what is empty.
+    const held = contact as unknown as Record<string, unknown>;
+    const fields = Object.entries(open.record.contact).filter(
+      ([field]) => field === 'contact_emails' || field === 'contact_phone_numbers' || isEmpty(held[field]),
+    );
+    const record = { ...open.record, contact: Object.fromEntries(fields) } as NormalizedRecord;
+    const { write, json } = toWrite(record, this.options.ids);
+    const hash = this.options.scope ? writeHash(json) : '';
+    return { ...open, record, write, json, hash, contactId: contact.id, current: contact, mergedWith: merge };
+  }
+
+  /**
    * The contact one of the record's first e-mails finds exactly. With `id` (a contact the ledger
    * knows), only that contact: its answer is the before-image of the update. A contact an undo
    * archived (`undoneIds`) is no match: the record is created again.
@@ -333,6 +373,8 @@ const beforeImage = (contact: ContactResponse): Partial<ContactResponse> =>
   Object.fromEntries(
     SCALAR_FIELDS.flatMap((field) => (contact[field] == null ? [] : [[field, contact[field]]])),
   ) as Partial<ContactResponse>;
+
+const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 const hasSearchableEmail = (record: NormalizedRecord): boolean =>
   (record.contact.contact_emails?.length ?? 0) > 0;

@@ -49,10 +49,17 @@ export class LoadTally {
   }
 
   settle(outcome: Loaded, items: readonly Planned[]): void {
-    this.totals[outcome] += items.length;
     this.done += items.length;
     const shown = shownAs(outcome, this.dryRun);
     for (const planned of items) {
+      // A record merged into a target contact taken for the same person: `merged`, not `updated`.
+      if (planned.mergedWith) {
+        this.totals.merged += 1;
+        const why = `same person as contact ${planned.mergedWith.contactId} (candidates.csv, score ${planned.mergedWith.score.toFixed(3)}); merged into it`;
+        this.note(planned.record, 'merged', planned.contactId, why);
+        continue;
+      }
+      this.totals[outcome] += 1;
       const reason = outcome === 'unchanged' ? UNCHANGED_REASON : undefined;
       this.note(planned.record, shown, planned.contactId, reason);
     }

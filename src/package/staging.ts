@@ -25,6 +25,8 @@ export interface StageEntry extends StagedPlace {
 export interface StageResult {
   /** Set when the record's identity was seen before in this run: where the first one came from. */
   duplicateOf?: { file: string; row: number };
+  /** A new identity's sequence number (first-seen order, from 1): what `mergeApart` names it by. */
+  seq?: number;
 }
 
 /** How one kind of staging stores a record, and the statements the others read it back with. */
@@ -75,6 +77,8 @@ export class Staging {
   private taken = 0;
   private filling = true;
   private waiting: (() => void) | undefined;
+  /** Set by mergeApart: the identities index no longer matches the sequence numbers. */
+  private sealed = false;
   /** Records handed out by follow() that a later duplicate merged into: sent before they were whole. */
   private readonly mergedAfterTaken = new Set<number>();
 
@@ -131,7 +135,7 @@ export class Staging {
         if (first === undefined) {
           this.count += 1;
           append.run(this.count, e.key, e.input, e.row, e.line);
-          return {};
+          return { seq: this.count };
         }
         const place = rows.read(first);
         return { duplicateOf: { file: this.files.get(place.input)!, row: place.row } };
@@ -167,7 +171,7 @@ export class Staging {
           this.count += 1;
           insert.run(this.count, e.key, e.json);
           keep.run(e.input, e.row, e.raw);
-          return {};
+          return { seq: this.count };
         }
         // A duplicate merges into the first record, which keeps its place (and source text).
         if (seq <= this.taken) this.mergedAfterTaken.add(seq);
@@ -180,6 +184,42 @@ export class Staging {
     };
   }
 
+  /**
+   * Once reading has ended and before the load takes anything: merges each `from` record into its
+   * `into` record as a duplicate would be (mergeRecords: lists unioned, first non-empty value
+   * wins), removes the `from` records and renumbers the rest in first-seen order, so the load
+   * sees one record per person. Returns the records merged away, as they were. Records mode only;
+   * nothing can be staged after it.
+   */
+  mergeApart(merges: readonly { into: number; from: number }[]): StagedPlace[] {
+    if (!this.page) throw new Error('a keys-only staging keeps no records to merge');
+    if (this.taken > 0 || this.reached > 0) throw new Error('mergeApart after the load took records');
+    if (merges.length === 0) return [];
+    const read = this.db.prepare('SELECT data FROM staged WHERE seq = ?').pluck();
+    const write = this.db.prepare('UPDATE staged SET data = ? WHERE seq = ?');
+    const drop = this.db.prepare('DELETE FROM staged WHERE seq = ?');
+    const move = this.db.prepare('UPDATE staged SET seq = ? WHERE seq = ?');
+    const after = this.db.prepare('SELECT seq FROM staged WHERE seq > ? ORDER BY seq').pluck();
+    const removed: StagedPlace[] = [];
+    this.db.transaction(() => {
+      for (const { into, from } of merges) {
+        const first = JSON.parse(read.get(into) as string) as NormalizedRecord;
+        const later = JSON.parse(read.get(from) as string) as NormalizedRecord;
+        write.run(JSON.stringify(mergeRecords(first, later)), into);
+        drop.run(from);
+        const { file, row, line, input, key } = later;
+        removed.push({ file, row, line, input, key });
+      }
+      // Renumbered in order: each row moves down to a number already freed, never onto another.
+      const lowest = Math.min(...merges.map((m) => m.from));
+      let next = lowest;
+      for (const seq of after.all(lowest) as number[]) move.run(next++, seq);
+      this.count = next - 1;
+    })();
+    this.sealed = true;
+    return removed;
+  }
+
   /** Unique identities staged so far. */
   get size(): number {
     return this.count;
@@ -187,6 +227,7 @@ export class Staging {
 
   /** Stages a batch in one transaction; a result per entry, in order. */
   add(entries: readonly StageEntry[]): StageResult[] {
+    if (this.sealed) throw new Error('the staging was renumbered by mergeApart: nothing more can be staged');
     for (const entry of entries) if (!this.files.has(entry.input)) this.files.set(entry.input, entry.file);
     const results = this.addMany(entries);
     this.wake();

@@ -77,6 +77,7 @@ export const emptyTotals = (): Totals => ({
   read: 0,
   rejected: 0,
   duplicates: 0,
+  merged: 0,
   created: 0,
   updated: 0,
   unchanged: 0,
@@ -87,4 +88,4 @@ export const emptyTotals = (): Totals => ({
 
 /** The invariant every report keeps, whatever its status: each record read ends in exactly one outcome. */
 export const outcomesTotal = (t: Totals): number =>
-  t.rejected + t.duplicates + t.created + t.updated + t.unchanged + t.failed + t.pending;
+  t.rejected + t.duplicates + t.merged + t.created + t.updated + t.unchanged + t.failed + t.pending;

@@ -39,7 +39,7 @@ export const formatSummary = (
   }
   lines.push(
     `  read ${n(totals.read)}: ${verb}created ${n(totals.created)}, ${verb}updated ${n(totals.updated)}, ` +
-      `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, rejected ${n(totals.rejected)}, ` +
+      `unchanged ${n(totals.unchanged)}, duplicates ${n(totals.duplicates)}, ${totals.merged > 0 ? `merged ${n(totals.merged)}, ` : ''}rejected ${n(totals.rejected)}, ` +
       `failed ${n(totals.failed)}${totals.pending > 0 ? `, pending ${n(totals.pending)}` : ''}; warnings ${n(totals.warnings)}`,
   );
   if (report.readingStopped) lines.push(`  ${readingStoppedText(report.readingStopped)}`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { ExtractCounts, InputInfo } from '../core/types.js';
+import type { ChangeRow, ExtractCounts, InputInfo } from '../core/types.js';
+import { applyCandidateMerges } from './candidate-merges.js';
 import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
@@ -27,6 +28,8 @@ export interface ExtractResult {
   people?: CandidatePeople;
   /** The duplicate candidates found once reading ended (candidates.csv). */
   candidates?: RunCandidates;
+  /** `--merge-candidates`: the changes.csv rows of the records merged into another's contact. */
+  mergeChanges?: ChangeRow[];
 }
 
 export type OnRead = (done: number, bytes: number, totalBytes: number | undefined) => void;
@@ -40,12 +43,14 @@ export const prepareExtract = (run: RunFrame, opened: OpenedTarget): ExtractResu
   // records themselves are not kept, only where they came from.
   const countOnly =
     settings.dryRun &&
+    // Merging candidates rewrites staged records: they must be kept.
+    run.mergeChoice === undefined &&
     pipelines.every((pipeline) => pipeline.spec.reminders.length === 0) &&
     !(scope?.hasContacts() ?? false) &&
     (target.client === undefined || settings.match === 'none' || target.empty);
   return {
     inputs: [],
-    counts: { read: 0, rejected: 0, duplicates: 0 },
+    counts: { read: 0, rejected: 0, duplicates: 0, merged: 0 },
     staging: new Staging({ dir: run.workDir, keysOnly: countOnly }),
     references: new References(),
     outputs: new RunOutputs(run.outDir, settings.inputs.length, run.workDir),
@@ -100,6 +105,13 @@ export const extractInto = async (
       result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
       const ms = Math.round(performance.now() - started);
       run.log?.debug({ runId: run.runId, candidates: result.candidates.counts, ms }, 'duplicate candidates');
+      if (run.mergeChoice) {
+        result.mergeChanges = applyCandidateMerges(run.mergeChoice, result.candidates, result.people, {
+          staging: result.staging,
+          outputs: result.outputs,
+          totals: result.counts,
+        });
+      }
     }
   } catch (error) {
     result.error = error;

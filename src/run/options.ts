@@ -97,6 +97,11 @@ export const runSettingsSchema = z
     reread: z.boolean().default(RUN_DEFAULTS.reread),
     /** `--candidates off`: no duplicate candidates, no candidates.csv. */
     candidates: z.enum(['on', 'off']).default(RUN_DEFAULTS.candidates),
+    /**
+     * `--merge-candidates FILE|likely`: merge the pairs a reviewed candidates.csv says `merge`, or
+     * the whole `likely` band (src/candidates/merge-plan.ts). Absent: nothing merged on a guess.
+     */
+    mergeCandidates: z.string().min(1, 'expected a reviewed candidates.csv or `likely`').optional(),
   })
   .strict();
 
@@ -128,6 +133,13 @@ export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly st
     throw new ImportError('config_invalid', 'option maxArchive: --max-archive needs --sync NAME', {
       field: 'maxArchive',
     });
+  }
+  if (result.success && result.data.mergeCandidates !== undefined && result.data.candidates === 'off') {
+    throw new ImportError(
+      'config_invalid',
+      'option mergeCandidates: --merge-candidates needs the candidates (drop --candidates off)',
+      { field: 'mergeCandidates' },
+    );
   }
   if (result.success) {
     Object.freeze(result.data.inputs);

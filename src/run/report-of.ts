@@ -69,7 +69,7 @@ export const endOf = (
 };
 
 /**
- * read = rejected + duplicates + created + updated + unchanged + failed + pending: each stage's
+ * read = rejected + duplicates + merged + created + updated + unchanged + failed + pending: each stage's
  * counts added up; a record read that reached no outcome (the run stopped first) was not sent.
  */
 export const totalsOf = (stages: StageResults, warnings: number): Totals => {

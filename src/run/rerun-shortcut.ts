@@ -205,6 +205,8 @@ export const applyShortcut = async (previous: PreviousRun, outDir: string): Prom
       read: totals.read,
       rejected: totals.rejected,
       duplicates: totals.duplicates,
+      // A run that merged candidates leaves no snapshot (run.ts definitionOf): nothing merged here.
+      merged: 0,
       created: 0,
       updated: 0,
       unchanged: totals.created + totals.updated + totals.unchanged,

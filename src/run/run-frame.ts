@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { MergeChoice } from '../candidates/merge-plan.js';
 import type { Pipeline } from '../mapping/index.js';
 import type { Ledger } from '../state/index.js';
 import type { RunSettings } from './options.js';
@@ -21,6 +22,8 @@ export interface RunFrame {
   definition?: string;
   options: RunOptions;
   log?: Logger;
+  /** `--merge-candidates`: the band, or the reviewed file's decisions, read before anything was written. */
+  mergeChoice?: MergeChoice;
   /** A service given by URL, connected and probed before anything was written (runImport). */
   connected?: ConnectedTarget;
 }

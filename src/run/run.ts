@@ -9,6 +9,7 @@ import { ProgressSampler, type ProgressSample } from '../report/progress-samples
 import type { RunReport } from '../report/run-report.js';
 import { acquireRunLock, openRunWork, type RunWork } from '../state/index.js';
 import { withSheet } from './sheet-option.js';
+import { mergeChoiceOf } from './candidate-merges.js';
 import { assertPhoneRegions } from './phone-region.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -71,6 +72,8 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
   const settings = parseRunSettings(options, Object.keys(NOT_SETTINGS));
   const load = async (given: string | Pipeline): Promise<Pipeline> =>
     withSheet(typeof given === 'string' ? await loadPipeline(given) : given, settings.sheet, settings.inputs);
+  // A reviewed candidates.csv is checked before anything is read or written (header, decisions).
+  const mergeChoice = mergeChoiceOf(settings.mergeCandidates);
   const pipeline = await load(options.pipeline);
   const pipelines = options.inputPipelines
     ? await Promise.all(options.inputPipelines.map(load))
@@ -116,6 +119,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
         options,
         log: options.logger,
         ...(connected ? { connected } : {}),
+        ...(mergeChoice ? { mergeChoice } : {}),
       });
     } finally {
       work?.close();
@@ -192,7 +196,8 @@ const definitionOf = (
   pipeline: Pipeline,
   pipelines: readonly Pipeline[],
 ): { definition?: string } =>
-  settings.dryRun
+  // A run that merges candidates is never reused: its outcome hangs on the reviewed file too.
+  settings.dryRun || settings.mergeCandidates !== undefined
     ? {}
     : {
         definition: definitionFingerprint({

@@ -106,7 +106,7 @@ const stage = (ctx: ExtractSinks, staged: RecordSummary[], entries: StageEntry[]
     const record = staged[i]!;
     ctx.references.collect(record);
     if (!result.duplicateOf) {
-      if (record.person) ctx.candidates?.add(record.file, record.row, record.person);
+      if (record.person) ctx.candidates?.add(record.file, record.row, record.person, result.seq);
       return;
     }
     ctx.totals.duplicates += 1;

@@ -14,6 +14,7 @@ import { connectTarget, type ConnectedTarget } from './target.js';
 import { inTargetTurn } from './target-turn.js';
 import type { RunOptions } from './run-types.js';
 import { syncApplyStage, syncPlanStage, type SyncResult } from './sync-stage.js';
+import { TargetPairs } from './target-pairs.js';
 
 /**
  * The run's target as its settings say: the service given, or the local one in the state folder.
@@ -94,6 +95,7 @@ export const emptyLoadCounts = (): LoadCounts => ({
   failed: 0,
   pending: 0,
   rejected: 0,
+  merged: 0,
 });
 
 /** connect -> ledger -> fingerprint: the target, and whether the last run's outcome can be reused. */
@@ -175,6 +177,8 @@ export const extractAndLoadStages = async (
   // A sync run reads its inputs whole before it sends anything: its guard needs all of them.
   const follows =
     settings.sync === undefined &&
+    // Candidates are merged once every record is read, before anything is sent.
+    run.mergeChoice === undefined &&
     !settings.dryRun &&
     opened.target.client !== undefined &&
     opened.ledger !== undefined &&
@@ -234,6 +238,10 @@ const loadStage = async (
   if ((target.client || settings.sync !== undefined) && !extracted.countOnly)
     result.changes = new ChangesFile(join(run.outDir, 'changes.csv'));
   const { changes } = result;
+  if (changes && extracted.mergeChanges) changes.add(extracted.mergeChanges);
+  const targetPairs = extracted.candidates
+    ? new TargetPairs(extracted.candidates.scorer, run.mergeChoice)
+    : undefined;
   try {
     const outcome = await inTargetTurn(
       {
@@ -257,6 +265,7 @@ const loadStage = async (
             concurrency: settings.concurrency,
             match: settings.match,
             targetWasEmpty,
+            ...(targetPairs ? { targetCandidates: targetPairs } : {}),
             ...signalOf(options.signal, whileReading?.stop, extracted.outputs.failed),
             ...(whileReading ? { reading: whileReading.reading } : {}),
             onProgress: onLoad,
@@ -280,6 +289,14 @@ const loadStage = async (
     }
   } catch (error) {
     result.error = error;
+  }
+  if (targetPairs && extracted.people && extracted.candidates) {
+    try {
+      changes?.add(targetPairs.changes);
+      extracted.candidates = extracted.people.withTargetPairs(extracted.candidates, targetPairs.found);
+    } catch (error) {
+      result.error ??= error;
+    }
   }
   return result;
 };

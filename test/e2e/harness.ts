@@ -112,6 +112,7 @@ export const readRejected = (path: string): string | undefined =>
 export const outcomes = (r: RunReport): number =>
   r.totals.rejected +
   r.totals.duplicates +
+  r.totals.merged +
   r.totals.created +
   r.totals.updated +
   r.totals.unchanged +

@@ -99,6 +99,7 @@ const settingsOf = (
   ...numbers,
   match: flags.match,
   candidates: flags.candidates,
+  mergeCandidates: flags.mergeCandidates || undefined,
   region: flags.region || undefined,
   strict: flags.strict,
   reread: flags.reread,

@@ -31,6 +31,7 @@ export interface RunFlags {
   maxBodyBytes?: string;
   match?: 'email' | 'none';
   candidates?: 'on' | 'off';
+  mergeCandidates?: string;
   region?: string;
   maxRejects?: string;
   strict?: boolean;

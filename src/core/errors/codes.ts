@@ -45,6 +45,8 @@ export const RUN_CODES = {
     'The pipeline named would leave a name or e-mail column of an input unused; another built-in reads it.',
   phone_region:
     'A phone column holds numbers without a country that fail under the region but pass under another.',
+  merge_candidates_invalid:
+    'The file given to --merge-candidates is not a reviewed candidates.csv of this run (header, decision, or a pair this run did not find).',
   sync_guard:
     'A sync run would archive more contacts than --max-archive allows, or its input was not read whole; nothing was sent.',
 } as const;

@@ -166,6 +166,7 @@ export type ReportModel = RunReportModel | UndoReportModel;
 export const RUN_OUTCOMES = [
   'rejected',
   'duplicates',
+  'merged',
   'created',
   'updated',
   'unchanged',

@@ -13,6 +13,7 @@ export const COLORS = {
   read: '#64748b',
   rejected: '#dc2626',
   duplicates: '#a855f7',
+  merged: '#c026d3',
   created: '#16a34a',
   updated: '#2563eb',
   unchanged: '#94a3b8',
