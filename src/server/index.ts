@@ -96,6 +96,10 @@ function checkOptions(o: LocalServiceOptions): void {
     o.bodyTimeoutMs === undefined || (Number.isFinite(o.bodyTimeoutMs) && o.bodyTimeoutMs >= 1),
     `bodyTimeoutMs must be >= 1, got ${o.bodyTimeoutMs}.`,
   );
+  check(
+    o.legacyAuthHeader === undefined || /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(o.legacyAuthHeader),
+    `legacyAuthHeader must be an HTTP header name, got "${o.legacyAuthHeader}".`,
+  );
   check(o.seed === undefined || Number.isInteger(o.seed), `seed must be a whole number, got ${o.seed}.`);
   for (const key of o.apiKeys ?? []) {
     check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');

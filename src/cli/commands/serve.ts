@@ -21,6 +21,7 @@ export interface ServeArgs {
   seed?: number;
   'body-timeout-ms'?: number;
   idempotency?: boolean;
+  'legacy-auth-header'?: string;
 }
 
 /** `--api-key` (repeatable) or else `CONTACT_IMPORT_SERVE_KEYS` (comma-separated). */
@@ -51,6 +52,7 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServ
     seed: args.seed,
     bodyTimeoutMs: args['body-timeout-ms'],
     idempotency: args.idempotency,
+    ...(args['legacy-auth-header'] !== undefined ? { legacyAuthHeader: args['legacy-auth-header'] } : {}),
   };
 }
 
@@ -93,7 +95,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
       })
       .option('max-bulk', { type: 'number', describe: 'Most elements in one bulk request (default 500)' })
-      .option('rate-limit', { type: 'number', describe: 'Requests per second per key; 429 beyond' })
+      .option('rate-limit', {
+        type: 'number',
+        describe:
+          'Requests per second per key, announced in RateLimit-Policy/RateLimit and X-RateLimit-* headers; 429 beyond',
+      })
       .option('fail-rate', {
         type: 'number',
         describe: 'Fraction 0..1 of requests answered 503 before any work',
@@ -121,6 +127,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'boolean',
         default: true,
         describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
+      })
+      .option('legacy-auth-header', {
+        type: 'string',
+        describe:
+          'E11 (/api/rest/) takes the key bare in this header instead of Authorization: Bearer (as run --legacy-auth-header sends it)',
       })
       .epilogue(serveEpilogue()),
   handler: async (args) => {
