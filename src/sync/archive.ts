@@ -36,7 +36,9 @@ export const archiveGone = async (gone: readonly string[], o: ArchiveOptions): P
       const send = chunk.filter((id) => !done.includes(id));
       if (send.length > 0) {
         const journaled = o.ledger.beginArchive(o.runId, send);
-        await o.client.bulkUpdateContacts(send.map((contactId) => ({ contactId, data: { is_archived: true } })));
+        await o.client.bulkUpdateContacts(
+          send.map((contactId) => ({ contactId, data: { is_archived: true } })),
+        );
         o.onStep?.('sync-archived');
         o.ledger.markArchived(o.runId, send, true, [...journaled, ...seqsOf(send, o.pending)]);
       }

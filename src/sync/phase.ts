@@ -75,7 +75,8 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
     if (live) await sendMemberWork(options.client!, batch, options.chunkSize);
     if (!dryRun) plan.ledger.commit(options.runId, batch.members, batch.effects);
     // In the inputs again and sent `is_archived: false` above: no longer in flight.
-    if (live) plan.ledger.dropPending(batch.work.flatMap((w) => (w.inFlight ? [pending.get(w.contactId)!.seq] : [])));
+    if (live)
+      plan.ledger.dropPending(batch.work.flatMap((w) => (w.inFlight ? [pending.get(w.contactId)!.seq] : [])));
     options.changes?.add(changeRowsOf(batch));
     for (const e of batch.effects) {
       if (e.kind === 'unarchived') counts.unarchived += 1;

@@ -80,9 +80,13 @@ export const undoSyncEffects = async (ctx: {
       sentBefore,
     );
     // The members the run only changed the base of (a value added, no effect to take back).
-    ctx.ledger.restoreSyncSent(ctx.scopeId, sentBefore.filter((e) => !byContact.has(e.contactId)), {
-      undoRunId: ctx.undoRunId,
-    });
+    ctx.ledger.restoreSyncSent(
+      ctx.scopeId,
+      sentBefore.filter((e) => !byContact.has(e.contactId)),
+      {
+        undoRunId: ctx.undoRunId,
+      },
+    );
   }
   return { counts, rows, issues };
 };
