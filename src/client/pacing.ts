@@ -228,6 +228,10 @@ class SharedPacer implements Pacer {
    * that started before the last adjustment tells of the old pace.
    */
   private adopt(limited: PacedStart, previousGate: number): void {
+    // An announced limit already paces: its 429 is jitter at a window's edge or another user of
+    // the key, and the gate (Retry-After) answers both; a pace cut from a window's count would
+    // halve the run for the rest of it.
+    if (this.announced !== undefined) return;
     const { starts } = this;
     const { windowMs, margin, cut } = this.o;
     const startedAt = limited.at;

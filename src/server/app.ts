@@ -43,6 +43,8 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
   /** Counts requests in flight, for the process that started the service. */
   traffic?: Traffic;
+  /** False: the rate limit is not announced in the answers' headers (a target that does not). */
+  rateLimitHeaders?: boolean;
   /** E11 (`/api/rest/`) reads the key bare from this header instead of `Authorization: Bearer`. */
   legacyAuthHeader?: string;
 }
@@ -108,7 +110,7 @@ function guardRequests(app: FastifyInstance, options: AppOptions): void {
     const now = Date.now();
     const retryAfter = options.faults.rateLimited(userId, now);
     // Every answer to the user says the limit, so a client can pace before its first 429.
-    const quota = options.faults.quota(userId, now);
+    const quota = options.rateLimitHeaders === false ? undefined : options.faults.quota(userId, now);
     if (quota) void reply.headers(rateLimitHeaders(quota));
     if (retryAfter !== undefined) {
       throw new ServiceError(

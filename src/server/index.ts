@@ -22,6 +22,8 @@ export interface LocalServiceOptions {
   maxBulk?: number;
   /** Requests per second per key; undefined = none. */
   rateLimit?: number;
+  /** Default true: every answer announces `rateLimit` in headers; false: a target that does not. */
+  rateLimitHeaders?: boolean;
   /** 0..1, 503 before any work. */
   failRate?: number;
   /** 0..1, apply then destroy the socket. */
@@ -141,6 +143,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
       bodyTimeoutMs: options.bodyTimeoutMs,
       idempotency: options.idempotency,
+      rateLimitHeaders: options.rateLimitHeaders ?? true,
       ...(options.legacyAuthHeader ? { legacyAuthHeader: options.legacyAuthHeader } : {}),
     });
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });

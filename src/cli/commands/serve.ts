@@ -22,6 +22,7 @@ export interface ServeArgs {
   'body-timeout-ms'?: number;
   idempotency?: boolean;
   'legacy-auth-header'?: string;
+  'rate-limit-headers'?: boolean;
 }
 
 /** `--api-key` (repeatable) or else `CONTACT_IMPORT_SERVE_KEYS` (comma-separated). */
@@ -52,6 +53,7 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServ
     seed: args.seed,
     bodyTimeoutMs: args['body-timeout-ms'],
     idempotency: args.idempotency,
+    ...(args['rate-limit-headers'] === false ? { rateLimitHeaders: false } : {}),
     ...(args['legacy-auth-header'] !== undefined ? { legacyAuthHeader: args['legacy-auth-header'] } : {}),
   };
 }
@@ -127,6 +129,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'boolean',
         default: true,
         describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
+      })
+      .option('rate-limit-headers', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'Announce --rate-limit in the answers; --no-rate-limit-headers does not (a target that only answers 429)',
       })
       .option('legacy-auth-header', {
         type: 'string',

@@ -13,11 +13,18 @@ describe('a rate limit announced: the local service says it, the client keeps to
       expect(headers['x-ratelimit-limit']).toBe('7');
       expect(headers['x-ratelimit-remaining']).toBe('6');
       expect(Number(headers['x-ratelimit-reset']) * 1000 - Date.now()).toBeLessThanOrEqual(1000);
-      const none = await startTestService();
-      try {
-        expect((await caller(none)('GET', '/_local/groups')).headers['ratelimit-policy']).toBeUndefined();
-      } finally {
-        await none.close();
+      // No limit, or a limit not announced (--no-rate-limit-headers): no headers.
+      for (const options of [{}, { rateLimit: 7, rateLimitHeaders: false }]) {
+        const none = await startTestService(options);
+        try {
+          const answer = await caller(none)('GET', '/_local/groups');
+          expect([answer.headers['ratelimit-policy'], answer.headers['x-ratelimit-limit']]).toEqual([
+            undefined,
+            undefined,
+          ]);
+        } finally {
+          await none.close();
+        }
       }
     } finally {
       await service.close();

@@ -195,6 +195,22 @@ describe('pacer: a limit the target announces', () => {
   });
 });
 
+describe('pacer: a 429 under an announced limit', () => {
+  it('waits out its Retry-After but keeps the announced pace (no cut from the window count)', async () => {
+    const sim = simulated();
+    sim.pacer.announce({ count: 5, windowMs: 1000 });
+    const before = await run(sim.pacer, 3);
+    const limited = await sim.pacer.acquire();
+    sim.pacer.settled(limited, { status: 429, retryAfterMs: 500 });
+    expect(sim.pacer.rate()).toBeUndefined();
+    const after = await run(sim.pacer, 20);
+    expect(after[0]).toBeGreaterThanOrEqual(limited.at + 500);
+    expect(busiestWindow([...before, limited.at, ...after], 1010)).toBe(5);
+    // Still 5 a window: 20 starts open the fourth window after the first, not the seventh.
+    expect(after[15]! - after[0]!).toBeLessThan(3 * 1000 * 1.04);
+  });
+});
+
 describe('pacer: waits longer than allowed, and waits stopped', () => {
   it('refuses a start further away than maxWaitMs (LongWait with its length), without waiting', async () => {
     const { pacer, slept } = simulated({ maxWaitMs: 5000 });
