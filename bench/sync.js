@@ -17,7 +17,8 @@ import { startService } from './processes.js';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' } } });
 const ROWS = Number(values.rows);
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+// BENCH_DIST: a snapshot of the build (processes.js snapshotBuild), so a rebuild meanwhile changes nothing.
+const CLI = join(process.env.BENCH_DIST ?? join(import.meta.dirname, '..', 'dist'), 'cli', 'main.js');
 const KEY = 'bench_sync_key_0123456789';
 
 const row = (i, changed) =>

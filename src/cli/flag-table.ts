@@ -119,7 +119,11 @@ const SERVE_FLAGS = {
       'A user API key (repeatable, one user each); else CONTACT_IMPORT_SERVE_KEYS, else one is generated',
   },
   'max-bulk': { type: 'number', describe: 'Most elements in one bulk request (default 500)' },
-  'rate-limit': { type: 'number', describe: 'Requests per second per key; 429 beyond' },
+  'rate-limit': {
+    type: 'number',
+    describe:
+      'Requests per second per key, announced in RateLimit-Policy/RateLimit and X-RateLimit-* headers; 429 beyond',
+  },
   'fail-rate': { type: 'number', describe: 'Fraction 0..1 of requests answered 503 before any work' },
   'reset-rate': {
     type: 'number',
@@ -144,6 +148,17 @@ const SERVE_FLAGS = {
     type: 'boolean',
     default: true,
     describe: 'Honour Idempotency-Key on creates; --no-idempotency ignores it (a target without it)',
+  },
+  'rate-limit-headers': {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Announce --rate-limit in the answers; --no-rate-limit-headers does not (a target that only answers 429)',
+  },
+  'legacy-auth-header': {
+    type: 'string',
+    describe:
+      'E11 (/api/rest/) takes the key bare in this header instead of Authorization: Bearer (as run --legacy-auth-header sends it)',
   },
 } as const satisfies Record<string, Options>;
 

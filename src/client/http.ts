@@ -12,6 +12,7 @@ import {
   type RequestError,
 } from './errors.js';
 import { createPacer, LongWait, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
+import { announcedLimit } from './rate-limit-headers.js';
 import { createRedactor } from './redact.js';
 import { wallClockAfter } from './wait.js';
 
@@ -129,11 +130,14 @@ export function createTransport(options: TransportOptions): Transport {
         body,
         signal,
       });
-      if (start)
+      if (start) {
         pacer?.settled(start, {
           status: response.statusCode,
           ...retryAfterOf(response.statusCode, response.headers),
         });
+        const announced = announcedLimit(response.headers);
+        if (announced) pacer?.announce(announced);
+      }
       const bodyText = await readLimited(response, options.maxResponseBytes);
       if (bodyText === undefined)
         throw errorFromOversizedAnswer(ctx, response.statusCode, options.maxResponseBytes);

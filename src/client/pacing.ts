@@ -29,6 +29,12 @@ export class LongWait extends Error {
   }
 }
 
+/** A limit the target announced in its answers' headers: `count` requests per `windowMs`. */
+export interface AnnouncedLimit {
+  count: number;
+  windowMs: number;
+}
+
 export interface AttemptOutcome {
   /** HTTP status of the answer; undefined when none came (network error, timeout). */
   status?: number;
@@ -40,7 +46,8 @@ export interface AttemptOutcome {
  * Shared by every request of one client: a gate (after a 429 with `Retry-After`, no attempt starts
  * before that moment) and a pace (after a 429, at most `margin` times the revealed limit start in
  * any window). The revealed limit is the number of attempts the service admitted in the window
- * before the limited one. Until the first 429 nothing is paced.
+ * before the limited one. A limit the target announces (`announce`) paces from then on, before any
+ * 429. Until one or the other nothing is paced.
  */
 export interface Pacer {
   /**
@@ -52,6 +59,8 @@ export interface Pacer {
   acquire(signal?: AbortSignal, stopWaiting?: AbortSignal): Promise<PacedStart>;
   /** The answer (or its absence) of the attempt `start`. */
   settled(start: PacedStart, outcome: AttemptOutcome): void;
+  /** A limit the target announced; the strictest announced so far paces every later start. */
+  announce(limit: AnnouncedLimit): void;
   /** Attempts per second the pace allows; undefined while unpaced. */
   rate(): number | undefined;
   /** No attempt starts before this time (same clock as `now`). */
@@ -84,9 +93,16 @@ export function createPacer(options: PacingOptions = {}): Pacer {
   return new SharedPacer(settingsOf(options));
 }
 
+/**
+ * An announced window is paced as this much longer: an answer's way back and the next request's
+ * way out vary by a few ms, and a start that lands in the service's next window early is a 429.
+ */
+const announcedSlack = (windowMs: number): number => Math.max(10, 0.03 * windowMs);
+
 class SharedPacer implements Pacer {
   private gateUntil = Number.NEGATIVE_INFINITY;
   private perSecond: number | undefined;
+  private announced: AnnouncedLimit | undefined;
   private lastStart = Number.NEGATIVE_INFINITY;
   private adjustedAt = Number.NEGATIVE_INFINITY;
   private quietSince = Number.NEGATIVE_INFINITY;
@@ -114,6 +130,13 @@ class SharedPacer implements Pacer {
     this.adopt(start, previousGate);
   }
 
+  announce(limit: AnnouncedLimit): void {
+    if (!(limit.count >= 1 && limit.windowMs > 0)) return;
+    const current = this.announced;
+    if (current && current.count / current.windowMs <= limit.count / limit.windowMs) return;
+    this.announced = { count: Math.floor(limit.count), windowMs: limit.windowMs };
+  }
+
   rate(): number | undefined {
     return this.perSecond;
   }
@@ -122,21 +145,45 @@ class SharedPacer implements Pacer {
     return this.gateUntil;
   }
 
+  /** The paces in force: the one a 429 revealed (per `windowMs`) and the one the target announced. */
+  private limits(): { allowed: number; windowMs: number }[] {
+    const { windowMs } = this.o;
+    return [
+      ...(this.perSecond === undefined
+        ? []
+        : [{ allowed: Math.max(1, Math.floor((this.perSecond * windowMs) / 1000)), windowMs }]),
+      ...(this.announced === undefined
+        ? []
+        : [
+            {
+              allowed: this.announced.count,
+              windowMs: this.announced.windowMs + announcedSlack(this.announced.windowMs),
+            },
+          ]),
+    ];
+  }
+
   /**
-   * No more starts in any window than the pace allows, and no two closer than 0.8 of the even
+   * No more starts in any window than each pace allows, and no two closer than 0.8 of its even
    * spacing: a stall of the event loop can be caught up within the window, yet no burst forms.
    */
   private earliestStart(t: number): number {
     const { starts } = this;
-    const { windowMs } = this.o;
-    if (this.perSecond === undefined) return this.gateUntil;
-    const allowed = Math.max(1, Math.floor((this.perSecond * windowMs) / 1000));
-    let at = Math.max(this.gateUntil, this.lastStart + (0.8 * windowMs) / allowed);
-    const first = starts.findIndex((s) => s.at > t - windowMs);
-    const recent = first === -1 ? 0 : starts.length - first;
-    // One ms past the window, so a start never shares its boundary with the one it replaces.
-    if (recent >= allowed) at = Math.max(at, starts[starts.length - allowed]!.at + windowMs + 1);
+    let at = this.gateUntil;
+    for (const { allowed, windowMs } of this.limits()) {
+      at = Math.max(at, this.lastStart + (0.8 * windowMs) / allowed);
+      const first = starts.findIndex((s) => s.at > t - windowMs);
+      const recent = first === -1 ? 0 : starts.length - first;
+      // One ms past the window, so a start never shares its boundary with the one it replaces.
+      if (recent >= allowed) at = Math.max(at, starts[starts.length - allowed]!.at + windowMs + 1);
+    }
     return at;
+  }
+
+  /** Starts older than this are no use to any pace: kept for two of the longest windows. */
+  private keptMs(): number {
+    const announced = this.announced ? this.announced.windowMs + announcedSlack(this.announced.windowMs) : 0;
+    return 2 * Math.max(this.o.windowMs, announced);
   }
 
   private recover(t: number): void {
@@ -161,7 +208,8 @@ class SharedPacer implements Pacer {
         this.lastStart = t;
         const start: Start = { at: t, limited: false };
         starts.push(start);
-        while (starts.length > 0 && starts[0]!.at < t - 2 * this.o.windowMs) starts.shift();
+        const kept = this.keptMs();
+        while (starts.length > 0 && starts[0]!.at < t - kept) starts.shift();
         return start;
       }
       const ms = at - t;
@@ -180,6 +228,10 @@ class SharedPacer implements Pacer {
    * that started before the last adjustment tells of the old pace.
    */
   private adopt(limited: PacedStart, previousGate: number): void {
+    // An announced limit already paces: its 429 is jitter at a window's edge or another user of
+    // the key, and the gate (Retry-After) answers both; a pace cut from a window's count would
+    // halve the run for the rest of it.
+    if (this.announced !== undefined) return;
     const { starts } = this;
     const { windowMs, margin, cut } = this.o;
     const startedAt = limited.at;

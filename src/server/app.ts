@@ -11,6 +11,7 @@ import type { AnswerFault, Faults } from './faults.js';
 import { answerBeforeBody, bodyStillComing } from './early-answer.js';
 import { MAX_PATH_PARAM, asServiceError, onClientError } from './framework-errors.js';
 import { registerJsonBody } from './json-body.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import { contactRoutes } from './routes/contacts.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { localRoutes } from './routes/local.js';
@@ -42,6 +43,8 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
   /** Counts requests in flight, for the process that started the service. */
   traffic?: Traffic;
+  /** False: the rate limit is not announced in the answers' headers (a target that does not). */
+  rateLimitHeaders?: boolean;
   /** E11 (`/api/rest/`) reads the key bare from this header instead of `Authorization: Bearer`. */
   legacyAuthHeader?: string;
 }
@@ -100,11 +103,15 @@ const authorizationOf = (request: FastifyRequest, legacyHeader: string | undefin
 
 /** Authenticates (401), then rate limit (429) and fail-rate (503), all before the body is read. */
 function guardRequests(app: FastifyInstance, options: AppOptions): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const userId = options.keys.resolve(authorizationOf(request, options.legacyAuthHeader));
     if (userId === undefined) throw unauthorized();
     request.userId = userId;
-    const retryAfter = options.faults.rateLimited(userId);
+    const now = Date.now();
+    const retryAfter = options.faults.rateLimited(userId, now);
+    // Every answer to the user says the limit, so a client can pace before its first 429.
+    const quota = options.rateLimitHeaders === false ? undefined : options.faults.quota(userId, now);
+    if (quota) void reply.headers(rateLimitHeaders(quota));
     if (retryAfter !== undefined) {
       throw new ServiceError(
         429,

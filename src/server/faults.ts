@@ -22,6 +22,15 @@ export interface FaultOptions {
   seed?: number;
 }
 
+/** A user's rate limit as one answer announces it. */
+export interface RateQuota {
+  limit: number;
+  remaining: number;
+  /** When the current one-second window ends (epoch ms). */
+  resetAtMs: number;
+  now: number;
+}
+
 /** What happens to an applied request's answer. At most one fault per answer, so each costs one retry. */
 export type AnswerFault = 'reset' | 'cut' | 'slow' | undefined;
 
@@ -80,6 +89,23 @@ export class Faults {
     if (window.count <= this.rateLimit) return undefined;
     this.counts.rateLimited += 1;
     return Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000));
+  }
+
+  /**
+   * The user's quota as the current window stands (after `rateLimited` counted the request), for
+   * the answer's headers; undefined without a limit. Windows are whole seconds of the clock.
+   */
+  quota(userId: number, now = Date.now()): RateQuota | undefined {
+    if (this.rateLimit === undefined) return undefined;
+    const second = Math.floor(now / 1000);
+    const window = this.windows.get(userId);
+    const used = window && window.second === second ? window.count : 0;
+    return {
+      limit: this.rateLimit,
+      remaining: Math.max(0, this.rateLimit - used),
+      resetAtMs: (second + 1) * 1000,
+      now,
+    };
   }
 
   shouldFail(): boolean {

@@ -22,6 +22,8 @@ export interface LocalServiceOptions {
   maxBulk?: number;
   /** Requests per second per key; undefined = none. */
   rateLimit?: number;
+  /** Default true: every answer announces `rateLimit` in headers; false: a target that does not. */
+  rateLimitHeaders?: boolean;
   /** 0..1, 503 before any work. */
   failRate?: number;
   /** 0..1, apply then destroy the socket. */
@@ -96,6 +98,10 @@ function checkOptions(o: LocalServiceOptions): void {
     o.bodyTimeoutMs === undefined || (Number.isFinite(o.bodyTimeoutMs) && o.bodyTimeoutMs >= 1),
     `bodyTimeoutMs must be >= 1, got ${o.bodyTimeoutMs}.`,
   );
+  check(
+    o.legacyAuthHeader === undefined || /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(o.legacyAuthHeader),
+    `legacyAuthHeader must be an HTTP header name, got "${o.legacyAuthHeader}".`,
+  );
   check(o.seed === undefined || Number.isInteger(o.seed), `seed must be a whole number, got ${o.seed}.`);
   for (const key of o.apiKeys ?? []) {
     check(isUsableApiKey(key), 'An API key must be 8 to 512 visible ASCII characters without spaces.');
@@ -137,6 +143,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       maxBulk: options.maxBulk ?? LIMITS.maxBulkDefault,
       bodyTimeoutMs: options.bodyTimeoutMs,
       idempotency: options.idempotency,
+      rateLimitHeaders: options.rateLimitHeaders ?? true,
       ...(options.legacyAuthHeader ? { legacyAuthHeader: options.legacyAuthHeader } : {}),
     });
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });

@@ -40,8 +40,11 @@ export type {
   UndoOutcome,
   UpdateEffect,
 } from './types.js';
+export type { SentBefore } from './sync-journal.js';
 export {
   SyncLedger,
+  type PendingArchive,
+  type SentChange,
   type SentValues,
   type StoredSyncEffect,
   type SyncEffect,

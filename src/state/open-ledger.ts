@@ -6,6 +6,7 @@ import { ScopeStatements, SqliteLedgerScope } from './ledger-scope.js';
 import { migrate } from './migrations.js';
 import { guarded } from './sqlite-errors.js';
 import { settleSyncEffects, syncEffectsOf, SyncLedger, type StoredSyncEffect } from './sync-ledger.js';
+import { restoreSentBefore, sentBeforeOf, type SentBefore } from './sync-journal.js';
 import type {
   Ledger,
   LedgerScope,
@@ -229,6 +230,14 @@ class SqliteLedger implements Ledger {
 
   settleSyncEffects(settled: readonly { seq: number; mark: unknown }[]): void {
     if (settled.length > 0) settleSyncEffects(this.db, this.file, settled);
+  }
+
+  syncSentBefore(runId: string): SentBefore[] {
+    return sentBeforeOf(this.db, this.file, runId);
+  }
+
+  restoreSyncSent(scopeId: string, entries: readonly SentBefore[], mark: unknown): void {
+    restoreSentBefore(this.db, this.file, scopeId, entries, mark);
   }
 
   allRuns(): StoredRunRow[] {

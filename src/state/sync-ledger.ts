@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { KeyLookup } from './key-lookup.js';
 import { guarded } from './sqlite-errors.js';
+import { ARCHIVING_KIND, EFFECT_KINDS, SENT_KIND, sentDetail } from './sync-journal.js';
 
 /** What a sync run sent for one contact: the base the next run finds removals and clears against. */
 export interface SentValues {
@@ -19,6 +20,21 @@ export interface SyncMember {
 }
 
 export type SyncEffectKind = 'archived' | 'unarchived' | 'removed' | 'cleared';
+
+/** A member joined or refreshed with what a run sent it. */
+export interface SentChange extends Omit<SyncMember, 'archived'> {
+  /**
+   * What the scope held before, journaled for undo: null when the run makes it a member,
+   * undefined when `sent` does not change (an unarchive alone).
+   */
+  before?: SentValues | null;
+}
+
+/** An archive sent whose answer no run recorded: `seq` is its journal row. */
+export interface PendingArchive {
+  seq: number;
+  contactId: string;
+}
 
 /** One thing a sync run did to a contact; `field`/`value`: the list or field and what it held. */
 export interface SyncEffect {
@@ -116,27 +132,91 @@ export class SyncLedger {
    * Members joined or refreshed with what was sent (and no longer archived), with the effects that
    * got them there, in one commit: the next run compares with exactly what the target was sent.
    */
-  commit(
-    runId: string,
-    members: readonly Omit<SyncMember, 'archived'>[],
-    effects: readonly SyncEffect[],
-  ): void {
+  commit(runId: string, members: readonly SentChange[], effects: readonly SyncEffect[]): void {
     guarded(this.file, 'record sync members', () => {
       this.db
         .transaction(() => {
-          for (const m of members)
-            this.upsert.run(this.scopeId, this.sync, m.contactId, m.key, JSON.stringify(m.sent));
+          for (const m of members) {
+            const sent = JSON.stringify(m.sent);
+            this.upsert.run(this.scopeId, this.sync, m.contactId, m.key, sent);
+            if (m.before !== undefined)
+              this.insertEffect.run(
+                runId,
+                this.scopeId,
+                this.sync,
+                m.contactId,
+                SENT_KIND,
+                sentDetail(m.before ?? undefined, sent),
+              );
+          }
           this.journal(runId, effects);
         })
         .immediate();
     });
   }
 
-  /** Members archived (or brought back) on the target, with the journal of it, in one commit. */
-  markArchived(runId: string, contactIds: readonly string[], archived: boolean): void {
+  /**
+   * Journals archives about to be sent (committed with an fsync before the request leaves): a
+   * run killed before their answer is recorded leaves them pending, and the next run checks the
+   * target before sending them again. Returns their journal rows, for `markArchived`.
+   */
+  beginArchive(runId: string, contactIds: readonly string[]): number[] {
+    return guarded(this.file, 'record archives in flight', () =>
+      this.db
+        .transaction(() =>
+          contactIds.map(
+            (contactId) =>
+              this.insertEffect.run(
+                runId,
+                this.scopeId,
+                this.sync,
+                contactId,
+                ARCHIVING_KIND,
+                JSON.stringify({ field: 'is_archived', value: 'false' }),
+              ).lastInsertRowid as number,
+          ),
+        )
+        .immediate(),
+    );
+  }
+
+  /** Archives of this scope sent by a run that never recorded their answer (it was killed). */
+  pendingArchives(): PendingArchive[] {
+    return guarded(this.file, 'read archives in flight', () =>
+      (
+        this.db
+          .prepare(
+            `SELECT seq, contact_id FROM sync_effects WHERE scope_id = ? AND sync = ? AND kind = '${ARCHIVING_KIND}' ORDER BY seq`,
+          )
+          .all(this.scopeId, this.sync) as { seq: number; contact_id: string }[]
+      ).map((row) => ({ seq: row.seq, contactId: row.contact_id })),
+    );
+  }
+
+  /** Pending archives known to be settled otherwise (the contact is in the inputs again). */
+  dropPending(seqs: readonly number[]): void {
+    if (seqs.length === 0) return;
+    guarded(this.file, 'record archives in flight', () => {
+      const drop = this.db.prepare(`DELETE FROM sync_effects WHERE seq = ? AND kind = '${ARCHIVING_KIND}'`);
+      this.db.transaction(() => seqs.forEach((seq) => drop.run(seq))).immediate();
+    });
+  }
+
+  /**
+   * Members archived (or brought back) on the target, with the journal of it, in one commit;
+   * `pending`: the journal rows of those archives in flight (beginArchive), now settled.
+   */
+  markArchived(
+    runId: string,
+    contactIds: readonly string[],
+    archived: boolean,
+    pending: readonly number[] = [],
+  ): void {
     guarded(this.file, 'record archived members', () => {
+      const drop = this.db.prepare(`DELETE FROM sync_effects WHERE seq = ? AND kind = '${ARCHIVING_KIND}'`);
       this.db
         .transaction(() => {
+          for (const seq of pending) drop.run(seq);
           for (const id of contactIds) this.archivedFlag.run(archived ? 1 : 0, this.scopeId, this.sync, id);
           this.journal(
             runId,
@@ -183,7 +263,7 @@ export const syncEffectsOf = (db: Database.Database, file: string, runId: string
     (
       db
         .prepare(
-          'SELECT seq, sync, contact_id, kind, detail, undo FROM sync_effects WHERE run_id = ? ORDER BY seq',
+          `SELECT seq, sync, contact_id, kind, detail, undo FROM sync_effects WHERE run_id = ? AND kind IN ${EFFECT_KINDS} ORDER BY seq`,
         )
         .all(runId) as {
         seq: number;

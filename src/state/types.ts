@@ -1,4 +1,5 @@
 import type { StoredSyncEffect, SyncLedger } from './sync-ledger.js';
+import type { SentBefore } from './sync-journal.js';
 import type { IssueCount } from '../core/types.js';
 import type { Continuation } from './continuation.js';
 import type { ContactIdentities } from './identities.js';
@@ -245,6 +246,10 @@ export interface Ledger {
   syncEffects(runId: string): StoredSyncEffect[];
   /** Marks sync effects settled by an undo. */
   settleSyncEffects(settled: readonly { seq: number; mark: unknown }[]): void;
+  /** The scope members' `sent` before run `runId` changed them, not yet put back by an undo. */
+  syncSentBefore(runId: string): SentBefore[];
+  /** Puts those back (unless a later run changed them) and marks them settled by `mark`. */
+  restoreSyncSent(scopeId: string, entries: readonly SentBefore[], mark: unknown): void;
   /** Every run the ledger holds, in any scope, newest first (`contact-import runs`). */
   allRuns(): StoredRunRow[];
   /** Closes the database; further calls throw. Closing twice is a no-op. */

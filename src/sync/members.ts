@@ -1,6 +1,6 @@
 import type { NormalizedRecord } from '../core/record.js';
 import type { ContactWrite, LegacyUpdateBody } from '../core/schemas/index.js';
-import type { SentValues, SyncEffect, SyncLedger, SyncMember } from '../state/index.js';
+import type { SentChange, SentValues, SyncEffect, SyncLedger } from '../state/index.js';
 import { diffSent, isEmptyDiff, type MemberDiff } from './diff.js';
 import { isClearable, sentValuesOf } from './sent-values.js';
 
@@ -10,6 +10,8 @@ export interface MemberWork {
   contactId: string;
   diff: MemberDiff;
   unarchive: boolean;
+  /** An archive a killed run sent with no answer recorded: sent back to is_archived false, no effect. */
+  inFlight: boolean;
   /** E11: the source's whole lists, for the lists that lost an entry. */
   legacy?: LegacyUpdateBody;
   /** E1: unarchive, the cleared fields (null), and the lists again (E11 keeps no label). */
@@ -20,8 +22,8 @@ export interface MemberWork {
 export interface BatchPlan {
   /** Contact ids these records resolved to (present at the source, never archived). */
   present: string[];
-  /** Members joined or refreshed once the work is sent: what was sent to each. */
-  members: Omit<SyncMember, 'archived'>[];
+  /** Members joined or refreshed once the work is sent: what was sent to each, and what was before. */
+  members: SentChange[];
   work: MemberWork[];
   effects: SyncEffect[];
 }
@@ -29,13 +31,15 @@ export interface BatchPlan {
 /**
  * Sorts a batch: a record whose contact another sync scope holds is left alone; a contact new to
  * the scope joins it; a member is compared with what the scope last sent (diff.ts).
- * `clearableOf(input)`: the fields that input's header has a column for.
+ * `clearableOf(input)`: the fields that input's header has a column for. `inFlight`: members whose
+ * archive a killed run sent with no answer recorded; one present again is unarchived to be sure.
  */
 export const planBatch = (
   records: readonly NormalizedRecord[],
   ids: ReadonlyMap<string, string>,
   ledger: SyncLedger,
   clearableOf: (input: number) => ReadonlySet<string>,
+  inFlight: ReadonlySet<string> = new Set(),
 ): BatchPlan => {
   const plan: BatchPlan = { present: [], members: [], work: [], effects: [] };
   const { mine, others } = ledger.lookUp([...new Set(ids.values())]);
@@ -47,12 +51,19 @@ export const planBatch = (
     const now = sentValuesOf(record.contact);
     const member = mine.get(contactId);
     // Rewritten only when it changed: a weekly run where most people are as they were writes little.
-    if (!member || member.archived || JSON.stringify(member.sent) !== JSON.stringify(now))
-      plan.members.push({ contactId, key: record.key, sent: now });
+    const changed = !member || JSON.stringify(member.sent) !== JSON.stringify(now);
+    if (changed || member.archived)
+      plan.members.push({
+        contactId,
+        key: record.key,
+        sent: now,
+        ...(changed ? { before: member ? member.sent : null } : {}),
+      });
     if (!member) continue;
     const diff = diffSent(member.sent, now, clearableOf(record.input));
-    if (isEmptyDiff(diff) && !member.archived) continue;
-    const work = workOf(record, contactId, diff, member.archived, now);
+    const pending = inFlight.has(contactId);
+    if (isEmptyDiff(diff) && !member.archived && !pending) continue;
+    const work = workOf(record, contactId, diff, member.archived, now, pending && !member.archived);
     plan.work.push(work);
     plan.effects.push(...effectsOf(work));
   }
@@ -65,6 +76,7 @@ const workOf = (
   diff: MemberDiff,
   unarchive: boolean,
   now: SentValues,
+  inFlight: boolean,
 ): MemberWork => {
   const emails = diff.removedEmails.length > 0;
   const phones = diff.removedPhones.length > 0;
@@ -87,7 +99,7 @@ const workOf = (
         }
       : undefined;
   const data: ContactWrite = {
-    ...(unarchive ? { is_archived: false } : {}),
+    ...(unarchive || inFlight ? { is_archived: false } : {}),
     ...Object.fromEntries(diff.cleared.map((c) => [c.field, null])),
     ...(emails && record.contact.contact_emails ? { contact_emails: record.contact.contact_emails } : {}),
     ...(phones && record.contact.contact_phone_numbers
@@ -99,6 +111,7 @@ const workOf = (
     contactId,
     diff,
     unarchive,
+    inFlight,
     ...(legacy ? { legacy } : {}),
     ...(Object.keys(data).length > 0 ? { data } : {}),
   };

@@ -3,7 +3,8 @@ import type { ChangeSink } from '../load/previews.js';
 import type { StepHook } from '../load/steps.js';
 import type { Staging } from '../package/staging.js';
 import type { LedgerScope } from '../state/index.js';
-import { changeRowsOf, archiveRows } from './changes.js';
+import { archiveGone } from './archive.js';
+import { changeRowsOf } from './changes.js';
 import { clearableFields, planBatch, type BatchPlan } from './members.js';
 import type { SyncPlan } from './plan.js';
 
@@ -39,8 +40,9 @@ export interface SyncPhaseOptions {
 /**
  * After the load: members present at the source are brought in line with it (unarchived, lost
  * e-mails and phones removed through E11, emptied fields cleared), then the members absent from
- * every input are archived. Each chunk is recorded in the ledger once the target applied it, so
- * the same command after a crash sends only what is left. Stops between chunks when signalled.
+ * every input are archived (archive.ts). Each chunk is recorded in the ledger once the target
+ * applied it, so the same command after a crash sends only what is left. Stops between chunks
+ * when signalled.
  */
 export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCounts> => {
   const { plan, staging, dryRun } = options;
@@ -59,17 +61,22 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
   };
   const present = new Set<string>();
   const live = !dryRun && options.client !== undefined;
+  // Archives a killed run sent with no answer recorded: checked on the target, not sent blindly.
+  const pending = new Map(live ? plan.ledger.pendingArchives().map((p) => [p.contactId, p]) : []);
   for (const records of staging.batches(Math.max(options.chunkSize, 100))) {
     if (options.signal?.aborted) return counts;
     const ids = new Map(
       [...options.contacts.getContacts(records.map((r) => r.key))].map(([key, e]) => [key, e.contactId]),
     );
-    const batch = planBatch(records, ids, plan.ledger, clearableOf);
+    const batch = planBatch(records, ids, plan.ledger, clearableOf, new Set(pending.keys()));
     for (const id of batch.present) present.add(id);
     // Before the values go: a ledger still holding them would call their return unchanged.
     if (!dryRun) options.contacts.forgetWrites(batch.work.map((w) => w.record.key));
     if (live) await sendMemberWork(options.client!, batch, options.chunkSize);
     if (!dryRun) plan.ledger.commit(options.runId, batch.members, batch.effects);
+    // In the inputs again and sent `is_archived: false` above: no longer in flight.
+    if (live)
+      plan.ledger.dropPending(batch.work.flatMap((w) => (w.inFlight ? [pending.get(w.contactId)!.seq] : [])));
     options.changes?.add(changeRowsOf(batch));
     for (const e of batch.effects) {
       if (e.kind === 'unarchived') counts.unarchived += 1;
@@ -78,7 +85,16 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
     }
   }
   const gone = plan.gone.filter((m) => !present.has(m.contactId)).map((m) => m.contactId);
-  await archiveGone(gone, options, counts);
+  counts.archived = await archiveGone(gone, {
+    ledger: plan.ledger,
+    runId: options.runId,
+    chunkSize: options.chunkSize,
+    ...(live ? { client: options.client! } : {}),
+    pending,
+    ...(options.changes ? { changes: options.changes } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onStep ? { onStep: options.onStep } : {}),
+  });
   return counts;
 };
 
@@ -91,19 +107,4 @@ const sendMemberWork = async (client: ServiceClient, batch: BatchPlan, chunkSize
   const elements = batch.work.flatMap((w) => (w.data ? [{ contactId: w.contactId, data: w.data }] : []));
   for (let at = 0; at < elements.length; at += chunkSize)
     await client.bulkUpdateContacts(elements.slice(at, at + chunkSize));
-};
-
-const archiveGone = async (gone: string[], options: SyncPhaseOptions, counts: SyncCounts): Promise<void> => {
-  const { client, dryRun, plan, chunkSize } = options;
-  for (let at = 0; at < gone.length; at += chunkSize) {
-    if (options.signal?.aborted) return;
-    const chunk = gone.slice(at, at + chunkSize);
-    if (!dryRun && client) {
-      await client.bulkUpdateContacts(chunk.map((contactId) => ({ contactId, data: { is_archived: true } })));
-      options.onStep?.('sync-archived');
-      plan.ledger.markArchived(options.runId, chunk, true);
-    }
-    counts.archived += chunk.length;
-    options.changes?.add(archiveRows(chunk));
-  }
 };

@@ -13,7 +13,12 @@ export const undoSyncOf = async (
   onConnect: (target: ConnectedTarget) => void,
 ): Promise<SyncUndo | undefined> => {
   const { ledger, stored, settings, runId } = ctx;
-  if (ledger.syncEffects(stored.runId).length === 0) return undefined;
+  if (ledger.syncEffects(stored.runId).length === 0) {
+    // Nothing to take back on the target; the scope's base still goes back to before the run.
+    if (!settings.dryRun && !options.signal?.aborted)
+      ledger.restoreSyncSent(stored.scopeId, ledger.syncSentBefore(stored.runId), { undoRunId: runId });
+    return undefined;
+  }
   let target = connected;
   if (!target) onConnect((target = await connectFor(options, ctx)));
   return undoSyncEffects({

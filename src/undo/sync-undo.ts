@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../client/index.js';
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
+import { findContact } from '../sync/find-contact.js';
 import type { ChangeRow, Issue } from '../core/types.js';
-import type { Ledger, StoredSyncEffect } from '../state/index.js';
+import type { Ledger, SentBefore, StoredSyncEffect } from '../state/index.js';
 
 /** report.json `sync` of an undo: what it took back of a sync run. */
 export interface SyncUndoCounts {
@@ -23,14 +24,13 @@ interface ContactUndo {
   issues: Issue[];
 }
 
-/** Enough for the few contacts that share an e-mail or a name; the one wanted is picked by id. */
-const TAKE = 100;
-
 /**
  * Takes back what a sync run did (the ledger's `sync_effects`): archives are unarchived and
  * unarchives archived again when the contact is still as the run left it, removed e-mails and
  * phones are added back, cleared fields restored unless set since (a conflict, kept). Effects an
- * earlier undo settled are not sent again. A dry run only counts and lists.
+ * earlier undo settled are not sent again. With each contact taken back, the scope's `sent` for it
+ * goes back to what it was before the run (the journal's `sent` rows), so the next sync run
+ * compares with what the target holds again. A dry run only counts and lists.
  */
 export const undoSyncEffects = async (ctx: {
   ledger: Ledger;
@@ -44,6 +44,7 @@ export const undoSyncEffects = async (ctx: {
 }): Promise<{ counts: SyncUndoCounts; rows: ChangeRow[]; issues: Issue[] } | undefined> => {
   const effects = ctx.ledger.syncEffects(ctx.runId);
   if (effects.length === 0) return undefined;
+  const sentBefore = ctx.dryRun ? [] : ctx.ledger.syncSentBefore(ctx.runId);
   const counts: SyncUndoCounts = {
     unarchived: 0,
     archived: 0,
@@ -70,13 +71,23 @@ export const undoSyncEffects = async (ctx: {
     if (ctx.signal?.aborted) break;
     const chunk = sending.slice(at, at + ctx.chunkSize);
     await ctx.client.bulkUpdateContacts(chunk.map((u) => ({ contactId: u.contactId, data: u.data })));
-    settle(ctx, chunk);
+    settle(ctx, chunk, sentBefore);
   }
-  if (!ctx.signal?.aborted)
+  if (!ctx.signal?.aborted) {
     settle(
       ctx,
       undos.filter((u) => Object.keys(u.data).length === 0),
+      sentBefore,
     );
+    // The members the run only changed the base of (a value added, no effect to take back).
+    ctx.ledger.restoreSyncSent(
+      ctx.scopeId,
+      sentBefore.filter((e) => !byContact.has(e.contactId)),
+      {
+        undoRunId: ctx.undoRunId,
+      },
+    );
+  }
   return { counts, rows, issues };
 };
 
@@ -84,6 +95,7 @@ export const undoSyncEffects = async (ctx: {
 const settle = (
   ctx: { ledger: Ledger; scopeId: string; undoRunId: string },
   done: readonly ContactUndo[],
+  sentBefore: readonly SentBefore[],
 ) => {
   for (const u of done) {
     const sync = u.effects[0]!.sync;
@@ -92,6 +104,12 @@ const settle = (
   }
   ctx.ledger.settleSyncEffects(
     done.flatMap((u) => u.effects.map((e) => ({ seq: e.seq, mark: { undoRunId: ctx.undoRunId } }))),
+  );
+  const ids = new Set(done.map((u) => u.contactId));
+  ctx.ledger.restoreSyncSent(
+    ctx.scopeId,
+    sentBefore.filter((e) => ids.has(e.contactId)),
+    { undoRunId: ctx.undoRunId },
   );
 };
 
@@ -159,22 +177,4 @@ const decide = (
     }
   }
   return undo;
-};
-
-/** The contact as the service holds it now, found by an e-mail the scope sent it, else its name. */
-const findContact = async (
-  client: ServiceClient,
-  contactId: string,
-  sent: { emails: string[]; fields: Record<string, string> } | undefined,
-): Promise<ContactResponse | undefined> => {
-  const queries = [
-    ...(sent?.emails[0] ? [{ searchQuery: sent.emails[0], exactMatch: true }] : []),
-    ...(sent?.fields.full_name ? [{ searchQuery: sent.fields.full_name }] : []),
-  ];
-  for (const query of queries) {
-    const page = await client.globalSearch({ ...query, archived: true, take: TAKE });
-    const found = page.contacts.find((c) => c.id === contactId);
-    if (found) return found;
-  }
-  return undefined;
 };

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readReport, runCli, type TestService } from './harness.js';
 import { perTest } from '../support/per-test.js';
 import { startRewritingProxy } from '../support/rewriting-proxy.js';
+import { createLocalClient } from '../support/local-client.js';
+import { startServeProcess } from '../contract/server/serve-process.js';
 
 const t = perTest();
 
@@ -97,3 +99,50 @@ describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { ti
     expect(readReport(join(dir, 'w2')).requests.retried).toBeGreaterThan(0);
   });
 });
+
+describe(
+  'serve --legacy-auth-header: the local E11 behind a gateway that wants another header',
+  { timeout: 180_000 },
+  () => {
+    it('refuses E11 with the key in Authorization, and a sync run whose --legacy-auth-header names the header goes through', async () => {
+      const key = 'serve_legacy_key_0123';
+      const serve = await startServeProcess(['--api-key', key, '--legacy-auth-header', 'X-Legacy-Key']);
+      t.closeLater(() => serve.stop());
+      const dir = t.dir();
+      const client = createLocalClient({ baseUrl: serve.url, apiKey: key });
+      t.closeLater(() => client.close());
+      const run = (file: string, out: string, extra: string[] = []) =>
+        runCli(
+          [
+            'run',
+            'generic',
+            file,
+            '--sync',
+            'hr',
+            '--target',
+            serve.url,
+            '--state',
+            join(dir, 'state'),
+          ].concat(extra, ['--out', join(dir, out)]),
+          { cwd: dir, env: { CONTACT_IMPORT_API_KEY: key } },
+        );
+      const w1 = await run(writeWeek(dir, 'w1.csv', false), 'w1');
+      expect(w1.code, w1.stderr).toBe(0);
+      const w2 = writeWeek(dir, 'w2.csv', true);
+      const bearer = await run(w2, 'bearer');
+      expect(bearer.code).toBe(2);
+      expect(bearer.stderr).toMatch(/auth_failed/);
+      const named = await run(w2, 'named', ['--legacy-auth-header', 'X-Legacy-Key']);
+      expect(named.code, named.stderr).toBe(0);
+      const contacts = await client.local.contacts();
+      expect(contacts).toHaveLength(3);
+      expect(contacts.every((c) => c.contact_emails.length === 1)).toBe(true);
+      expect(readReport(join(dir, 'named')).requests.byEndpoint['PUT /api/rest/contacts/{id}']).toMatchObject(
+        {
+          sent: 3,
+          failed: 0,
+        },
+      );
+    });
+  },
+);

@@ -57,6 +57,8 @@ describe('fault storms', () => {
       svc = await startService({
         failRate: 0.2,
         rateLimit: 60,
+        // Not announced, so the client meets 429s rather than pacing before them.
+        rateLimitHeaders: false,
         resetRate: 0.05,
         cutRate: 0.05,
         slowRate: 0.03,

@@ -28,7 +28,7 @@ const archivesSent = (bodies: { method: string; path: string; body: Buffer }[]):
     .map((e) => e.contactId);
 
 describe('a sync run killed in its archive phase', { timeout: 180_000 }, () => {
-  it('is finished by the same command: every archive applied and journaled once, nothing else touched', async () => {
+  it('is finished by the same command: every archive sent, applied and journaled once, nothing else touched', async () => {
     const svc = await t.start();
     const dir = t.dir();
     const proxy = await startRewritingProxy(svc.service.url);
@@ -84,13 +84,16 @@ describe('a sync run killed in its archive phase', { timeout: 180_000 }, () => {
       totals: { unchanged: 30 },
       sync: { archived: 20 },
     });
-    // The rerun sent archives only: the chunk whose answer the ledger never recorded, and the last one.
+    // The rerun sent archives only, and only the last chunk: the chunk in flight when the run was
+    // killed was journaled before it left, and the target showed it applied, so it was not resent.
     const rerun = proxy.bodies.slice(writesBefore).filter((b) => b.method !== 'GET');
     expect(rerun.every((b) => b.method === 'PUT' && b.path === '/v1/contacts/')).toBe(true);
     const sentByRerun = archivesSent(rerun);
-    expect(sentByRerun).toEqual([...sentByKilled.slice(10), ...sentByRerun.slice(10)]);
-    expect(new Set([...sentByKilled, ...sentByRerun]).size).toBe(30);
-
+    expect(sentByRerun).toHaveLength(10);
+    // Counted at the service: 30 archives in all, each contact once.
+    const allArchives = [...sentByKilled, ...sentByRerun];
+    expect(allArchives).toHaveLength(30);
+    expect(new Set(allArchives).size).toBe(30);
     const after = await svc.client.local.contacts();
     const left = after.filter((c) => Number(/\d+$/.exec(String(c.full_name))![0]) < 30);
     expect(left.every((c) => c.is_archived)).toBe(true);

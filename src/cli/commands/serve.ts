@@ -21,6 +21,8 @@ export interface ServeArgs {
   seed?: number;
   'body-timeout-ms'?: number;
   idempotency?: boolean;
+  'legacy-auth-header'?: string;
+  'rate-limit-headers'?: boolean;
 }
 
 /** `--api-key` (repeatable) or else `CONTACT_IMPORT_SERVE_KEYS` (comma-separated). */
@@ -51,6 +53,8 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): LocalServ
     seed: args.seed,
     bodyTimeoutMs: args['body-timeout-ms'],
     idempotency: args.idempotency,
+    ...(args['rate-limit-headers'] === false ? { rateLimitHeaders: false } : {}),
+    ...(args['legacy-auth-header'] !== undefined ? { legacyAuthHeader: args['legacy-auth-header'] } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ it('maps every flag to the service options, and those options start a working se
       seed: 9,
       'body-timeout-ms': 1000,
       idempotency: false,
+      'rate-limit-headers': false,
+      'legacy-auth-header': 'X-Legacy-Key',
     }),
     {},
   );
@@ -54,6 +56,8 @@ it('maps every flag to the service options, and those options start a working se
     seed: 9,
     bodyTimeoutMs: 1000,
     idempotency: false,
+    rateLimitHeaders: false,
+    legacyAuthHeader: 'X-Legacy-Key',
   });
   const service = await startLocalService(options);
   try {

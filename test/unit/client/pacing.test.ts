@@ -175,6 +175,42 @@ describe('pacer and cancellation (real timers)', () => {
   });
 });
 
+describe('pacer: a limit the target announces', () => {
+  it('paces at the announced count per window, a little longer, before any 429', async () => {
+    const sim = simulated();
+    sim.pacer.announce({ count: 5, windowMs: 1000 });
+    const starts = await run(sim.pacer, 40);
+    // 5 a window of 1000 ms and then some: no calendar second of the service sees a sixth.
+    expect(busiestWindow(starts, 1010)).toBe(5);
+    // And close to it: the 36th start opens the eighth window, at most 4% late.
+    expect(starts[35]! - starts[0]!).toBeGreaterThan(7000);
+    expect(starts[35]! - starts[0]!).toBeLessThan(7000 * 1.04);
+  });
+
+  it('keeps the strictest limit announced; a looser one later changes nothing', async () => {
+    const sim = simulated();
+    sim.pacer.announce({ count: 2, windowMs: 1000 });
+    sim.pacer.announce({ count: 50, windowMs: 1000 });
+    expect(busiestWindow(await run(sim.pacer, 12), 1010)).toBe(2);
+  });
+});
+
+describe('pacer: a 429 under an announced limit', () => {
+  it('waits out its Retry-After but keeps the announced pace (no cut from the window count)', async () => {
+    const sim = simulated();
+    sim.pacer.announce({ count: 5, windowMs: 1000 });
+    const before = await run(sim.pacer, 3);
+    const limited = await sim.pacer.acquire();
+    sim.pacer.settled(limited, { status: 429, retryAfterMs: 500 });
+    expect(sim.pacer.rate()).toBeUndefined();
+    const after = await run(sim.pacer, 20);
+    expect(after[0]).toBeGreaterThanOrEqual(limited.at + 500);
+    expect(busiestWindow([...before, limited.at, ...after], 1010)).toBe(5);
+    // Still 5 a window: 20 starts open the fourth window after the first, not the seventh.
+    expect(after[15]! - after[0]!).toBeLessThan(3 * 1000 * 1.04);
+  });
+});
+
 describe('pacer: waits longer than allowed, and waits stopped', () => {
   it('refuses a start further away than maxWaitMs (LongWait with its length), without waiting', async () => {
     const { pacer, slept } = simulated({ maxWaitMs: 5000 });
