@@ -19,6 +19,8 @@ const each = perTest();
 
 const CHUNK = 50;
 const SEARCH = 'GET /v1/search/contacts';
+/** The name search (E3) that looks for candidates among the target's contacts. */
+const NAME_SEARCH = 'GET /v1/contacts/search';
 
 const total = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
 const since = (before: Record<string, number>, after: Record<string, number>): Record<string, number> =>
@@ -133,9 +135,14 @@ describe('a continuation after kill -9 at about 40 % into a target another ledge
       // records no run resolved.
       const searched = 1 + left.resolvedCreates + unresolved;
       expect(sent[SEARCH] ?? 0, JSON.stringify({ sent, left })).toBeLessThanOrEqual(searched);
+      // Candidates against the target: one name search per record to create, no more.
+      const nameSearches = sent[NAME_SEARCH] ?? 0;
+      expect(nameSearches, JSON.stringify({ sent, left })).toBeLessThanOrEqual(
+        left.resolvedCreates + unresolved,
+      );
       const chunksLeft = Math.ceil((LAYOUT.rows - left.known) / CHUNK);
       expect(total(sent), JSON.stringify({ sent, left })).toBeLessThanOrEqual(
-        chunksLeft + left.pendingChunks + searched + 20,
+        chunksLeft + left.pendingChunks + searched + nameSearches + 20,
       );
       const report = readReport(join(dir, 'next'));
       expect(report.continues?.loaded).toBeGreaterThanOrEqual(left.known);
