@@ -2,10 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the heap grow past what was live at its last full collection, in percent. Its
- * own choice goes up to 300% when collecting looks cheap; a dry run of 200,000 rows then held
- * about 140 MB of heap for 35 MB live (rows waiting in batches outlive two young collections and
- * are promoted), about 290 MB resident in all. At 100% the same run peaks near 230 MB for a few
- * percent more CPU (bench/README.md, issue 10).
+ * own choice goes up to 300% when collecting looks cheap, and a large dry run then held about four
+ * times its live heap (rows waiting in batches outlive two young collections and are promoted).
+ * At 100% it holds far less for little more CPU (figures: bench/README.md, "heap hint").
  */
 export const HEAP_GROWING_PERCENT = 100;
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ImportError } from '../core/errors/index.js';
 
-/** The environment variable that holds the API key (DESIGN.md: never a flag value). */
+/** The environment variable that holds the API key (docs/design.md: never a flag value). */
 export const API_KEY_ENV = 'CONTACT_IMPORT_API_KEY';
 
 /** A key goes into an HTTP header, so only visible ASCII is usable (RFC 6750 b64token and more). */

@@ -6,7 +6,7 @@ import { describeNetworkCause, networkCodeOf } from './causes.js';
 /** HTTP statuses worth another attempt; every other 4xx/5xx is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
-/** Codes the client itself gives to failures that carry no service code (see src/errors/codes.ts). */
+/** Codes the client itself gives to failures that carry no service code (see src/core/errors/codes.ts). */
 export type ClientFailureCode = Extract<
   RunCode,
   | 'target_unreachable'

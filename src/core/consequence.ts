@@ -1,5 +1,5 @@
 /**
- * Plain words for what an issue did to the data (issue 14.6). The people who read issues.csv did
+ * Plain words for what an issue did to the data. The people who read issues.csv did
  * not write the export: a warning must say that its value was left out and the record went on,
  * an error that the record was not loaded. Messages that already say so are left as they are.
  */

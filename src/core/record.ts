@@ -1,5 +1,5 @@
 /**
- * The one record shape from normalize to the request body (issue 10 point 3): what the normalize
+ * The one record shape from normalize to the request body: what the normalize
  * stage makes of a row, what the load package stages (serialized once, read once) and what the
  * load stage turns into a write object. Shared by normalize, package, load and run, so it lives
  * on the bottom floor.

@@ -2,7 +2,7 @@ import { bulkUpdateElementJson, createContactsBody } from '../client/index.js';
 import type { Planned } from './resolve.js';
 
 /**
- * DESIGN.md "Request size": a request carries at most `--chunk-size` records and at most
+ * docs/design.md "Request size": a request carries at most `--chunk-size` records and at most
  * `--max-body-bytes` bytes of body. The body of each kind is joined from the records' own JSON
  * texts (the ones their hashes are over), so its size is known exactly before it is sent.
  */

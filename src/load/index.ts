@@ -70,7 +70,7 @@ export interface LoadOutcome {
   resumedCreates: number;
   /** The target held no contact while the ledger listed some: the ledger was not trusted. */
   targetReset: boolean;
-  /** The run continues an interrupted one and resolves as it did (issue 15.1). */
+  /** The run continues an interrupted one and resolves as it did. */
   continues?: Continues;
   /** Why a continuation searches after all. */
   searchReason?: string;

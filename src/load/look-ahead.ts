@@ -5,7 +5,7 @@ export type Ahead<T, R> =
   | { item: T; started: false };
 
 /**
- * Issue 15.3: starts `work` for up to `depth` items of `source` ahead of the one the consumer holds,
+ * Starts `work` for up to `depth` items of `source` ahead of the one the consumer holds,
  * so slow work (the e-mail searches of a batch of records) overlaps what the consumer does with
  * earlier results (the requests of their chunks). Results come in source order. At most
  * `depth + 1` items and their results are held at once: memory stays bounded. A failure of `work`

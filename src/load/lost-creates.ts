@@ -9,7 +9,7 @@ export interface ContactFinder {
   find(write: ContactWrite, key: string): Promise<string | undefined>;
 }
 
-/** Resolution searches at most a record's first 5 e-mails (DESIGN.md "Request size"). */
+/** Resolution searches at most a record's first 5 e-mails (docs/design.md "Request size"). */
 const SEARCHED_EMAILS = 5;
 /** A lost answer is checked and resent at most this often before the run gives up on it. */
 const LOST_ANSWERS_TOLERATED = 6;

@@ -49,7 +49,7 @@ interface PreparedWrite extends Pick<Planned, 'record' | 'write' | 'json' | 'has
 }
 
 /**
- * DESIGN.md: ledger first (same hash: unchanged, not sent); then, with `--match email`, an exact
+ * docs/design.md: ledger first (same hash: unchanged, not sent); then, with `--match email`, an exact
  * e-mail search (E4 `exactMatch`) for records the ledger does not know; a hit is an update, a miss a
  * create. Searches run concurrently through the client's limit and are cached per run.
  */
@@ -83,7 +83,7 @@ export class Resolver {
       /** Aborted when the run stops: searches still queued in the client are dropped. */
       signal?: AbortSignal;
       /**
-       * A live run: what each search decided is kept in the ledger under this run (issue 15.1), so
+       * A live run: what each search decided is kept in the ledger under this run, so
        * the same command after a stop sends those records as decided. A dry run keeps nothing.
        */
       runId?: string;

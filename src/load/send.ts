@@ -27,7 +27,7 @@ const isRecordProblem = (error: unknown): error is RequestError =>
   isRequestError(error) && (error.status === 400 || error.status === 413);
 
 /**
- * DESIGN.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
+ * docs/design.md: a 400 on a bulk request is split in halves until the bad records are isolated; the
  * good ones load, the bad ones fail with the service's message.
  */
 const splitOn400 = async (
@@ -179,7 +179,7 @@ const recordAnswer = (
 };
 
 /**
- * Updates one chunk with E1. `count` is checked: a shortfall is bisected (issue 15.2): the halves
+ * Updates one chunk with E1. `count` is checked: a shortfall is bisected: the halves
  * are sent again with E1 (a partial update applied twice changes nothing under the merge rules)
  * until the contacts that are gone are isolated, about 2 x log2(chunk) requests per missing
  * contact instead of one E2 per element; a lone element that E1 does not count is gone from the

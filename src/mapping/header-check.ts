@@ -130,7 +130,7 @@ export interface UnusedColumns {
 }
 
 /**
- * The header columns a run would pass over in silence (issue 14.3): a `name` column run with a
+ * The header columns a run would pass over in silence: a `name` column run with a
  * pipeline that reads `full_name` loads contacts without their names, so it is said, with the
  * pipeline column it is closest to among those the header lacks.
  */

@@ -3,7 +3,7 @@ import { compileDateFormat, matchPattern, type CompiledDateFormat, type DateFiel
 import { fail, ok, quote, type Normalized } from './result.js';
 
 export interface NormalizedDate {
-  /** `YYYY-MM-DD`; a year-less date carries the year 1604 (DESIGN.md). */
+  /** `YYYY-MM-DD`; a year-less date carries the year 1604 (docs/design.md). */
   date: string;
   yearless: boolean;
   /** The year as written; absent when the value had none. */

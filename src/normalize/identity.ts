@@ -2,7 +2,7 @@ import { normalizeText } from './index.js';
 import type { DraftContact } from '../core/types.js';
 
 /**
- * DESIGN.md "Records, identity and reruns": the pipeline's key columns when given; else the first
+ * docs/design.md "Records, identity and reruns": the pipeline's key columns when given; else the first
  * valid e-mail; else the first phone in E.164; else the normalized full name plus company. The
  * prefix keeps the kinds apart, so a name can never collide with an e-mail.
  */

@@ -38,7 +38,7 @@ const remembered = <L>(answer: (label: string | undefined) => L) => {
   };
 };
 
-/** DESIGN.md: e-mail labels map to `work`, `home` or `other` (Custom, Internet, unknown: `other`). */
+/** docs/design.md: e-mail labels map to `work`, `home` or `other` (Custom, Internet, unknown: `other`). */
 export const normalizeEmailLabel = remembered((label?: string): EmailLabel => {
   const words = labelWords(label);
   if (hasAny(words, WORK_WORDS)) return 'work';

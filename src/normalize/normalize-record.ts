@@ -144,7 +144,7 @@ const applyFields = (
   }
 };
 
-/** Each message ends by saying what happened to the value or the record (issue 14.6). */
+/** Each message ends by saying what happened to the value or the record. */
 const sayWhatHappened = (issues: Issue[], recordLoaded: boolean, strict: boolean): Issue[] => {
   for (const issue of issues) {
     if (issue.severity === 'warning') issue.message = valueLeftOut(issue.message, recordLoaded);

@@ -1,7 +1,7 @@
 import { LIMITS } from '../core/schemas/limits.js';
 
 /**
- * DESIGN.md "Request size": what one record may carry into a request, whatever its row holds. A row
+ * docs/design.md "Request size": what one record may carry into a request, whatever its row holds. A row
  * with 20,000 e-mails must not become a 20,000-entry list on the service, nor 20,000 searches.
  */
 export const RECORD_LIMITS = {

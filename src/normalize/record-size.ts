@@ -34,7 +34,7 @@ export const writeBytes = (record: NormalizedRecord): number =>
 export const recordBudget = (maxBodyBytes: number): number => maxBodyBytes - 128;
 
 /**
- * DESIGN.md "Request size": a record too large for any request of `maxBodyBytes` is rejected by
+ * docs/design.md "Request size": a record too large for any request of `maxBodyBytes` is rejected by
  * `run` and `validate` alike. Its size in bytes when it is too large, else undefined.
  * `sourceChars`: the length of the record's source text (its row), which bounds what it can send.
  */

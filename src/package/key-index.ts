@@ -6,8 +6,8 @@
  * two keys sharing a fingerprint are told apart, never merged.
  *
  * Why not SQLite's own unique index: inserting random text keys into a B-tree larger than its page
- * cache cost 5 to 9 us a record, most of the staging's time; an append by sequence number and a
- * lookup here cost about 1.5. Both kinds of staging (records, or keys only) use it.
+ * cache was most of the staging's time; an append by sequence number and a lookup here cost a
+ * fraction of it (bench/key-index.js). Both kinds of staging (records, or keys only) use it.
  */
 export class KeyIndex {
   private fingerprints: Int32Array;

@@ -5,7 +5,7 @@ import { RECORD_LIMITS } from '../normalize/record-limits.js';
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 /**
- * DESIGN.md: duplicates are merged into the first record: lists unioned, first non-empty value
+ * docs/design.md: duplicates are merged into the first record: lists unioned, first non-empty value
  * wins. Returns a new record; the inputs are left as they were.
  */
 export const mergeRecords = (first: NormalizedRecord, duplicate: NormalizedRecord): NormalizedRecord => {

@@ -3,11 +3,11 @@ import { Parser, type CsvError } from 'csv-parse';
 /**
  * csv-parse, through its exported stream class and documented options only; the one file that
  * knows them. What the CSV reader relies on (pinned to the installed version by
- * test/contract/csv-parse.test.ts):
+ * test/contract/dependencies/csv-parse.test.ts):
  * - The parser pushes each record while `write` runs, as a Transform does, and its public `info`
  *   then says the bytes parsed so far: the offset just past that record's line break (or the end
  *   of the input). Read there rather than through the `info` or `on_record` options, which build a
- *   fresh object of a dozen fields for every record (a third more time a row; bench/README.md).
+ *   fresh object of a dozen fields for every record (measurably slower a row; bench/csv-read.js).
  * - With `skip_records_with_error`, a record that cannot be read calls `on_skip` with its CsvError
  *   (its `code`, a message naming the line) while `write` runs, and the stream never errors. The
  *   reader restarts a fresh parser where it resumes, so whatever this one says after is dropped.

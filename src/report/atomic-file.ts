@@ -14,7 +14,7 @@ import { describeIoProblem, ImportError } from '../core/errors/index.js';
 
 /**
  * Every file a run writes is written under a temporary name beside its final one and renamed into
- * place when complete (DESIGN.md "Outputs never replace inputs"): a reader never sees half a
+ * place when complete (docs/design.md "Outputs never replace inputs"): a reader never sees half a
  * file, and whatever the final name held stays intact until the new file is whole. A write that
  * fails (full disk, file-size limit, read-only mount, a folder in the way) removes its temporary
  * file and throws ImportError('output_error') with one line naming the file and what to do.

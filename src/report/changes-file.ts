@@ -12,7 +12,7 @@ export const CHANGE_COLUMNS = ['file', 'row', 'contact_id', 'field', 'old', 'new
 const BATCH = 512;
 
 /**
- * changes.csv (DESIGN.md, wave 2): one row per changed scalar field of an updated contact, as
+ * changes.csv (docs/design.md, wave 2): one row per changed scalar field of an updated contact, as
  * found; formula-safe like every CSV we write. Rows go to disk in batches, under a temporary name
  * renamed at close; only the first rows stay in memory, for report.html.
  */

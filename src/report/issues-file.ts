@@ -21,7 +21,7 @@ export const ISSUE_COLUMNS = [
 const MAX_VALUE_CHARS = 200;
 
 /**
- * issues.csv: rows sorted by file, then row (DESIGN.md), whatever order the stages find them in.
+ * issues.csv: rows sorted by file, then row (docs/design.md), whatever order the stages find them in.
  * Rows wait in an IssueSpool (memory, then a scratch SQLite file) and are written at close; only
  * counts and a few examples per code and per column (issue-tally.ts) stay in memory, however
  * many issues there are.

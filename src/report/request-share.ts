@@ -6,7 +6,7 @@ const n = (value: number): string => value.toLocaleString('en-US');
 export const SEARCH_ROUTE = 'GET /v1/search/contacts';
 
 /**
- * Issue 15.5: when searches are most of a run's requests, the summary says so and why, since that
+ * When searches are most of a run's requests, the summary says so and why, since that
  * is what a rerun or a rate limit makes slow. Undefined when they are not (or the run sent little).
  */
 export const searchShareLine = (report: Pick<RunReport, 'requests' | 'searched'>): string | undefined => {

@@ -15,7 +15,7 @@ export interface IssueSummary {
   byField: { field: string; count: number }[];
 }
 
-/** report.json, exactly the contract of DESIGN.md "Outputs of a run" (plus `error` when aborted). */
+/** report.json, exactly the contract of docs/design.md "Outputs of a run" (plus `error` when aborted). */
 export interface RunReport {
   runId: string;
   pipeline: string;
@@ -45,7 +45,7 @@ export interface RunReport {
    * frequent first: counts only, the rows themselves are issues.csv.
    */
   issues?: IssueSummary;
-  /** The run continued an interrupted one (issue 15.1): which, what the ledger held, what was left. */
+  /** The run continued an interrupted one: which, what the ledger held, what was left. */
   continues?: { runId: string; loaded: number; toGo: number };
   /** A stop ended reading early: the last row read of the input it stopped in; the rest was not read. */
   readingStopped?: { file: string; row: number };

@@ -17,7 +17,7 @@ export const RUN_DEFAULTS = Object.freeze({
    */
   concurrency: CLIENT_DEFAULTS.concurrency,
   /**
-   * DESIGN.md "Request size": under the local service's 5 MB (5 MiB) and under a remote target's
+   * docs/design.md "Request size": under the local service's 5 MB (5 MiB) and under a remote target's
    * 5 MB (5,000,000 bytes) with room for headers and our arithmetic.
    */
   maxBodyBytes: 4_900_000,

@@ -160,8 +160,8 @@ const extractInput = async (
         }
         // Rows already parsed are read without ever leaving this loop: answers to a load that
         // runs meanwhile (load while reading) would wait for the end of the file's chunk. Every
-        // 32 rows (about 1.5 ms here), not 128: the service waited for the next request a sixth
-        // of the time, and a 200,000-row run took 1.2 s longer (bench/README.md).
+        // 32 rows, not 128: with 128 the service sat idle waiting for the next request
+        // (bench/README.md).
         if (giveWay && (totals.read & 31) === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       source.info.readWhole = !stopped;
@@ -263,7 +263,7 @@ const stopIfInterrupted = (error: unknown, signal: AbortSignal | undefined): und
   throw error;
 };
 
-/** Said in the summary and report.json, never silent (issue 14.3); absent when every column is read. */
+/** Said in the summary and report.json, never silent; absent when every column is read. */
 const noteUnusedColumns = (info: InputInfo, unused: UnusedColumns): void => {
   info.unusedColumns = unused.columns;
   if (Object.keys(unused.nearest).length > 0) info.suggestedColumns = unused.nearest;

@@ -43,7 +43,7 @@ const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
     a.inode.ino === b.inode.ino);
 
 /**
- * DESIGN.md "Outputs never replace inputs": refuses a run, before it reads or writes anything, when
+ * docs/design.md "Outputs never replace inputs": refuses a run, before it reads or writes anything, when
  * a file it may write (in `--out` or the state directory) is one of its inputs under any name: the
  * same real path, or the same inode (a hard link). stdin (`-`) is no file. An input that does not
  * exist is left to the reader to report.

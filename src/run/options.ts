@@ -27,7 +27,7 @@ const maxRejectsSchema = countOrPercent(/^\d+(\.\d+)?%?$/, '5%');
 /** An archive count is whole; a share may have decimals. */
 const maxArchiveSchema = countOrPercent(/^\d+(\.\d+)?%$|^\d+$/, '10%');
 
-/** DESIGN.md "Request size": the default body limit (defaults.ts). */
+/** docs/design.md "Request size": the default body limit (defaults.ts). */
 export const DEFAULT_MAX_BODY_BYTES = RUN_DEFAULTS.maxBodyBytes;
 
 /**

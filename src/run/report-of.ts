@@ -22,7 +22,7 @@ import { pipelinesName, type RunFrame } from './run-frame.js';
 import type { LoadResult, OpenResult, ShortcutResult } from './stages.js';
 import type { SyncResult } from './sync-stage.js';
 
-/** DESIGN.md exit codes: 2 is a run that could not start or was stopped. */
+/** docs/design.md exit codes: 2 is a run that could not start or was stopped. */
 export const EXIT = {
   ok: 0,
   rejects: 1,

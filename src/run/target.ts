@@ -46,7 +46,7 @@ const localApiKey = (stateDir: string): { key: string; file: string } => {
 };
 
 /**
- * DESIGN.md: `--target` (or CONTACT_IMPORT_TARGET) with the key from the environment or a file;
+ * docs/design.md: `--target` (or CONTACT_IMPORT_TARGET) with the key from the environment or a file;
  * with no target, `run` starts the local service in-process with its database in the state
  * directory. A dry run with no target and no local database needs no service at all. The target is
  * probed once before any record is read, so a bad key or an unreachable target stops the run

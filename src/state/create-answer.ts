@@ -1,7 +1,7 @@
 import { ImportError } from '../core/errors/index.js';
 
 /**
- * DESIGN.md "Target answers": the ids a create answered must be one per contact, distinct, and new
+ * docs/design.md "Target answers": the ids a create answered must be one per contact, distinct, and new
  * to the ledger (an id that already belongs to another identity would merge two people into one
  * contact on the next update). Otherwise the target (or something between) is not answering for
  * the contacts sent: ImportError('target_inconsistent'), and the ledger records none of the ids.

@@ -1,6 +1,6 @@
 /**
  * The ledger: what was loaded where, per target and user, so reruns are idempotent and crashed runs
- * resume without duplicates. See DESIGN.md "Records, identity and reruns".
+ * resume without duplicates. See docs/design.md "Records, identity and reruns".
  *
  * How the loader uses it, per scope (scopeId(target, apiKey); the in-process local service is
  * target "local", since its port changes from run to run):

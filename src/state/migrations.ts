@@ -89,7 +89,7 @@ const SCHEMA_V3 = `
 `;
 
 /**
- * v4: what an unfinished run knew when it began (issue 15.1). One row per scope while a run that
+ * v4: what an unfinished run knew when it began. One row per scope while a run that
  * found the target empty has not completed: its continuation, finding only contacts this ledger
  * wrote, resolves as that run did (no searches). Deleted when a run of the scope completes.
  */
@@ -129,7 +129,7 @@ const SCHEMA_V5 = `
 `;
 
 /**
- * v6: what resolution decided for the records of a run that were not sent yet (issue 15.1), so the
+ * v6: what resolution decided for the records of a run that were not sent yet, so the
  * same command after a stop sends them as decided instead of searching for each again. Written as
  * resolution decides, taken over by the run that continues (its run id), deleted when a run of the
  * scope completes.

@@ -54,9 +54,9 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     // A chunk's commit touches about a hundred scattered pages of the contacts' keys; checkpointing
-    // every 1,000 pages (the default) wrote each page back again every few chunks. Every 10,000
-    // (about 40 MB of WAL), a completed create of 100 costs 2.5 ms, not 3.5 (7.1 -> 5.3 with random
-    // contact ids): bench/README.md. The WAL file is cut back to 64 MB after a checkpoint, in case
+    // every 1,000 pages (the default) wrote each page back again every few chunks; every 10,000
+    // (about 40 MB of WAL) a completed create costs markedly less (bench/README.md). The WAL file
+    // is cut back to 64 MB after a checkpoint, in case
     // a reader held one back and it grew past that.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);

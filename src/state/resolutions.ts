@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { KeyLookup } from './key-lookup.js';
 
 /**
- * What resolution decided for one record that was not sent yet (issue 15.1): created afresh
+ * What resolution decided for one record that was not sent yet: created afresh
  * (`contactId` absent) or an update of a contact already on the target. Kept per run so the same
  * command after a stop sends the record as decided instead of searching for it again.
  */

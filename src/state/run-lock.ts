@@ -11,7 +11,7 @@ export const RUN_HOLDER_FILE = `${RUN_LOCK_FILE}.json`;
 export type RunLock = HeldLock;
 
 /**
- * DESIGN.md "One run per state directory": takes the state directory for a run's whole life, or
+ * docs/design.md "One run per state directory": takes the state directory for a run's whole life, or
  * throws ImportError('state_locked') at once naming the holder (pid, run id, since when). The lock
  * is the operating system's, so a run that dies, even by `kill -9`, leaves the directory free;
  * it also excludes a second run in the same process.

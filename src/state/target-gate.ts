@@ -37,7 +37,7 @@ export type GateOutcome =
   | { unavailable: string };
 
 /**
- * DESIGN.md "One run per state directory", across state directories: two runs that load into the
+ * docs/design.md "One run per state directory", across state directories: two runs that load into the
  * same target as the same user from different state directories never create a person twice,
  * because the second ledger cannot know what the first creates. On one machine they take turns:
  * a run holds its scope's gate from the start of its load to its end, and a run that finds it held

@@ -152,7 +152,7 @@ export interface LedgerScope {
   keysHonoured(): boolean | undefined;
   recordKeysHonoured(honoured: boolean): void;
   /**
-   * The unfinished run that found the target empty (issue 15.1): its continuation resolves as it
+   * The unfinished run that found the target empty: its continuation resolves as it
    * did while the target holds only what this ledger wrote. Undefined once a run completed.
    */
   continuation(): Continuation | undefined;
@@ -162,7 +162,7 @@ export interface LedgerScope {
   endContinuation(): void;
 
   /**
-   * Records what resolution decided for records of `runId` not sent yet (issue 15.1), in one
+   * Records what resolution decided for records of `runId` not sent yet, in one
    * transaction; a key resolved again replaces its row.
    */
   recordResolutions(runId: string, resolutions: readonly Resolution[]): void;

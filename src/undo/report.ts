@@ -13,7 +13,7 @@ import type {
 export type UndoTotals = UndoTotalsModel;
 
 /**
- * An undo's report.json (DESIGN.md wave 2): `kind: "undo"`, `undoOf`, totals {read, restored,
+ * An undo's report.json (docs/design.md wave 2): `kind: "undo"`, `undoOf`, totals {read, restored,
  * archived, conflicts, notUndone, failed}, `requests`, `exitCode`. Every journaled effect of the
  * run (contact created or updated, definition created) is read and ends in exactly one outcome,
  * unless the undo stopped early.

@@ -19,7 +19,7 @@ export const contactPhoneSchema = z.strictObject({
 export const groupMembershipSchema = z.strictObject({ group_id: uuid });
 
 export const customFieldValueSchema = z.strictObject({
-  /** The custom field definition's id (DESIGN.md). */
+  /** The custom field definition's id (docs/design.md). */
   id: uuid,
   type: z.string().optional(),
   text_value: z.string(),
@@ -131,7 +131,7 @@ export const contactWriteSchema = z.strictObject({
 /** Names of every contact write field, for mapping checks and field-level validation. */
 export const CONTACT_WRITE_FIELDS = Object.keys(contactWriteSchema.shape) as (keyof ContactWrite)[];
 
-/** `POST /v1/contacts/` (DESIGN.md). */
+/** `POST /v1/contacts/` (docs/design.md). */
 export const createContactsBodySchema = z.strictObject({
   contacts: z.array(contactWriteSchema),
 });

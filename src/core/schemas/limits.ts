@@ -1,5 +1,5 @@
 /**
- * Every limit and enumerated format of the service, from API.md and the decisions of DESIGN.md.
+ * Every limit and enumerated format of the service, from API.md and the decisions of docs/design.md.
  * The client, the pipeline's validator and the local service all read these constants.
  */
 export const LIMITS = {
@@ -9,15 +9,15 @@ export const LIMITS = {
   takeMin: 1,
   takeDefault: 20,
   takeMax: 100,
-  /** DESIGN.md: bodies over 5 MB get 413. */
+  /** docs/design.md: bodies over 5 MB get 413. */
   maxBodyBytes: 5 * 1024 * 1024,
-  /** DESIGN.md: most entries one contact's list (e-mails, phones, memberships...) holds on the local service. */
+  /** docs/design.md: most entries one contact's list (e-mails, phones, memberships...) holds on the local service. */
   maxListEntries: 1000,
-  /** DESIGN.md: default `--max-bulk` of the local service. */
+  /** docs/design.md: default `--max-bulk` of the local service. */
   maxBulkDefault: 500,
-  /** DESIGN.md: idempotency keys are kept 24 hours. */
+  /** docs/design.md: idempotency keys are kept 24 hours. */
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
-  /** Year stored for a birthday without a year (DESIGN.md, Normalization). */
+  /** Year stored for a birthday without a year (docs/design.md, Normalization). */
   yearlessBirthdayYear: 1604,
 } as const;
 
@@ -39,13 +39,13 @@ export const CONTACT_SOURCES = [
 
 export const INTERACTION_PROVIDERS = ['PROVIDER_A', 'PROVIDER_B'] as const;
 
-/** DESIGN.md: reminder recurrence values. */
+/** docs/design.md: reminder recurrence values. */
 export const RECURRENCES = ['weekly', 'biweekly', 'monthly', 'quarterly', 'biannually', 'yearly'] as const;
 
-/** DESIGN.md: keep-in-touch frequency interval strings. */
+/** docs/design.md: keep-in-touch frequency interval strings. */
 export const FREQUENCIES = ['7 days', '14 days', '1 mon', '42 days', '3 mons', '6 mons', '1 year'] as const;
 
-/** DESIGN.md: custom field definition types. */
+/** docs/design.md: custom field definition types. */
 export const FIELD_TYPES = ['input', 'autocomplete', 'datepicker'] as const;
 
 /** The social handle fields, under the service's neutral names. */

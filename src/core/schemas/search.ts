@@ -16,7 +16,7 @@ export const searchQuerySchema = z.strictObject({
   cursor: z.string().optional(),
 });
 
-/** E4 query. `has_groups` is a boolean here (DESIGN.md leaves its type to us). */
+/** E4 query. `has_groups` is a boolean here (docs/design.md leaves its type to us). */
 export const globalSearchQuerySchema = z.strictObject({
   searchQuery: z.string().optional(),
   archived: queryBoolean.optional(),

@@ -54,7 +54,7 @@ interface MergeRule<E> {
 }
 
 /**
- * The list fields of a contact, each in its own table, with the merge rules of DESIGN.md: e-mails
+ * The list fields of a contact, each in its own table, with the merge rules of docs/design.md: e-mails
  * merge by address (case-insensitive), phones by sanitized number, memberships and custom values
  * are added or set, tags and related contacts apply append/remove/replace. Every merge is linear in
  * what it is sent (one set lookup and at most one statement per entry), and a list never grows

@@ -3,7 +3,7 @@ import { LIMITS } from '../../core/schemas/limits.js';
 import { invalidBodyAt, type WriteLocation } from '../envelope.js';
 import type { KeyedList } from './keyed-lists.js';
 
-/** DESIGN.md: the most entries one contact's list holds; a write beyond it is a 400. */
+/** docs/design.md: the most entries one contact's list holds; a write beyond it is a 400. */
 export const MAX_LIST_ENTRIES = LIMITS.maxListEntries;
 
 const count = (n: number): string => n.toLocaleString('en-US');

@@ -90,9 +90,9 @@ export function openDatabase(path: string): Db {
       db.pragma('journal_mode = WAL');
       // A bulk create of 100 dirties some 200 scattered pages of the name and e-mail indexes. At
       // SQLite's default (a checkpoint, with its fsyncs, every 1,000 pages) a load checkpointed
-      // every few requests and wrote each page back again and again: a third of the service's CPU.
-      // Every 10,000 pages (about 40 MB of WAL), 192,000 creates in chunks of 100 took 16.2 to
-      // 16.9 s, not 21.5 to 21.8 (bench/README.md, "Issue 10: ... the service's checkpoints").
+      // every few requests and wrote each page back again and again. Every 10,000 pages (about
+      // 40 MB of WAL) a load spends far less on checkpoints (figures: bench/README.md, "the
+      // service's checkpoints").
       // The WAL file is cut back to 64 MB after a checkpoint, should a long reader have let it
       // grow past that.
       db.pragma('wal_autocheckpoint = 10000');
