@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { guarded } from './sqlite-errors.js';
-import type { SentValues } from './sync-ledger.js';
+
+/** What a sync run sent for one contact: the base the next run finds removals and clears against. */
+export interface SentValues {
+  emails: string[];
+  /** Each phone as sent (`phone_number`), with its label when it had one. */
+  phones: { phone_number: string; label?: string }[];
+  /** Scalar fields with a value, by field name. */
+  fields: Record<string, string>;
+}
 
 /**
  * The sync journal's rows that are bookkeeping, not effects on the target: they share

@@ -1,16 +1,9 @@
 import type Database from 'better-sqlite3';
 import { KeyLookup } from './key-lookup.js';
 import { guarded } from './sqlite-errors.js';
-import { ARCHIVING_KIND, EFFECT_KINDS, SENT_KIND, sentDetail } from './sync-journal.js';
+import { ARCHIVING_KIND, EFFECT_KINDS, SENT_KIND, sentDetail, type SentValues } from './sync-journal.js';
 
-/** What a sync run sent for one contact: the base the next run finds removals and clears against. */
-export interface SentValues {
-  emails: string[];
-  /** Each phone as sent (`phone_number`), with its label when it had one. */
-  phones: { phone_number: string; label?: string }[];
-  /** Scalar fields with a value, by field name. */
-  fields: Record<string, string>;
-}
+export type { SentValues };
 
 export interface SyncMember {
   contactId: string;
