@@ -5,15 +5,13 @@
  * `--repeat` times so a busy neighbour slows both alike. Prints, per mechanism, the median wall
  * seconds, CPU seconds (user + system) and peak RSS of each side, and off / on.
  *
- * - `workers`: the normalize worker pool, on a live run of an input of 8 MB or more into the local
- *   service (`CONTACT_IMPORT_WORKERS` unset against `0`).
  * - `heap-hint`: the command line's `--heap-growing-percent`, on a dry run (`validate`); off is
  *   V8's own choice (`node --heap-growing-percent=0`, which the command line leaves alone).
  * - `rerun-shortcut`: a second run of the same command on byte-identical inputs, against the same
  *   with `--reread` (the full path: every record read and found unchanged).
  *
  *   node bench/generate.js --format address-book-csv --rows 50000 --seed 1 --out /tmp/b50.csv
- *   node bench/mechanisms.js /tmp/b50.csv [--pipeline address-book-csv] [--repeat 2] [--only workers]
+ *   node bench/mechanisms.js /tmp/b50.csv [--pipeline address-book-csv] [--repeat 2] [--only heap-hint]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,7 +35,6 @@ if (!input) {
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'bench-mechanisms-'));
 const baseEnv = { ...process.env };
-delete baseEnv.CONTACT_IMPORT_WORKERS;
 delete baseEnv.NODE_OPTIONS;
 
 /** One command line run under /usr/bin/time: wall and CPU seconds, peak RSS in MB. */
@@ -80,11 +77,6 @@ const runArgs = ({ state, out }, ...more) => [
 ];
 
 const mechanisms = {
-  workers: {
-    serves: 'a live run, 8 MB input, local service',
-    on: () => timed(runArgs(fresh())),
-    off: () => timed(runArgs(fresh()), { CONTACT_IMPORT_WORKERS: '0' }),
-  },
   'heap-hint': {
     serves: 'a dry run (validate)',
     on: () => timed(['validate', flags.pipeline, input, '--max-rejects', '100%', '--out', fresh().out]),

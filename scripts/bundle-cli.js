@@ -6,8 +6,7 @@
 // Paths the bundled code still finds relative to its own file (import.meta.url is now that of
 // main.js or of a chunk beside it): dist/cli/ is two folders deep like src/mapping/, so
 // mapping/load.ts's `../../pipelines/` and fingerprint.ts's walk up to package.json land where
-// they did; the normalize pool loads `./normalize-worker.js` beside its module, now dist/cli/, so
-// the worker is bundled there as a second entry.
+// they did.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,10 +37,7 @@ const outdir = join(dist, 'cli');
 for (const name of readdirSync(outdir)) if (CHUNK.test(name)) rmSync(join(outdir, name));
 
 await build({
-  entryPoints: [
-    { in: cliEntry, out: 'main' },
-    { in: join(dist, 'run', 'parallel', 'normalize-worker.js'), out: 'normalize-worker' },
-  ],
+  entryPoints: [{ in: cliEntry, out: 'main' }],
   outdir,
   allowOverwrite: true,
   bundle: true,

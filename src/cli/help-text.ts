@@ -25,15 +25,11 @@ const EXIT_CODES = `Exit codes:
   70   an unexpected internal error (a bug): one line on stderr, the stack at --log-level debug
   130  interrupted by Ctrl-C (143: SIGTERM or SIGHUP); run the same command to continue`;
 
-const ENV_WORKERS = '  CONTACT_IMPORT_WORKERS  normalize workers for inputs of 8 MB and more (0: in-thread)';
-
 const RUN_ENVIRONMENT = `Environment:
   CONTACT_IMPORT_TARGET   the service's URL when --target is not given (else the local service)
-  CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)
-${ENV_WORKERS}`;
+  CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)`;
 
 const VALIDATE_ENVIRONMENT = `Environment:
-${ENV_WORKERS}
   CONTACT_IMPORT_TARGET and CONTACT_IMPORT_API_KEY are not read: validate sends nothing.
   To see what a load would change on a service: contact-import run --dry-run --target URL ...`;
 
@@ -134,7 +130,7 @@ export const serveEpilogue = (): string =>
     `Environment:
   CONTACT_IMPORT_SERVE_KEYS  comma-separated API keys when no --api-key is given (else one is
                              generated and printed once)
-  CONTACT_IMPORT_TARGET, CONTACT_IMPORT_API_KEY and CONTACT_IMPORT_WORKERS are not read by serve.`,
+  CONTACT_IMPORT_TARGET and CONTACT_IMPORT_API_KEY are not read by serve.`,
     `Outputs:
   The address and key on stdout; the data in --db (default :memory:, gone when it stops).`,
   ].join('\n\n');
@@ -143,7 +139,7 @@ export const pipelinesEpilogue = (): string =>
   [
     examplesSection(PIPELINES_EXAMPLES),
     'Exit codes:\n  0    listed\n  2    a built-in pipeline file cannot be read: one line on stderr',
-    'Environment:\n  none read (CONTACT_IMPORT_TARGET, CONTACT_IMPORT_API_KEY, CONTACT_IMPORT_WORKERS are for run).',
+    'Environment:\n  none read (CONTACT_IMPORT_TARGET and CONTACT_IMPORT_API_KEY are for run).',
     'Outputs:\n  stdout only.',
   ].join('\n\n');
 
@@ -153,7 +149,7 @@ export const initEpilogue = (): string =>
     `Exit codes:
   0    the draft was written
   2    the input cannot be read, or --out exists and --force was not given: one line on stderr`,
-    'Environment:\n  none read (CONTACT_IMPORT_TARGET, CONTACT_IMPORT_API_KEY, CONTACT_IMPORT_WORKERS are for run).',
+    'Environment:\n  none read (CONTACT_IMPORT_TARGET and CONTACT_IMPORT_API_KEY are for run).',
     'Outputs:\n  the YAML on stdout, or in --out FILE; a note on what to check on stderr.',
   ].join('\n\n');
 
@@ -187,8 +183,7 @@ export const undoEpilogue = (): string =>
   130  interrupted by Ctrl-C (143: SIGTERM or SIGHUP); run the same command to continue`,
     `Environment:
   CONTACT_IMPORT_TARGET   the service's URL when --target is not given (else the run's local service)
-  CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)
-  CONTACT_IMPORT_WORKERS is not read by undo.`,
+  CONTACT_IMPORT_API_KEY  the service's API key (or --api-key-file FILE; never a flag value)`,
     `Outputs:
   runs/<undo-id>/ (or --out DIR): report.json ("kind": "undo"), report.html, issues.csv (conflicts
   and what was not undone) and changes.csv (each field put back). The summary goes to stdout

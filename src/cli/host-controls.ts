@@ -25,16 +25,11 @@ const collectGarbage = (): void => {
 };
 
 /**
- * What the command line decides for its own process (run/host-controls.ts): the normalize workers
- * from `CONTACT_IMPORT_WORKERS`, the target gates' folder from `CONTACT_IMPORT_LOCK_DIR` or
- * `XDG_CACHE_HOME`, the garbage collector after large bodies, lower-priority worker threads.
+ * What the command line decides for its own process (run/host-controls.ts): the target gates'
+ * folder from `CONTACT_IMPORT_LOCK_DIR` or `XDG_CACHE_HOME`, the garbage collector after large
+ * bodies.
  */
-export const hostControls = (env: Readonly<Record<string, string | undefined>>): HostControls => {
-  const workers = env.CONTACT_IMPORT_WORKERS;
-  return {
-    ...(workers !== undefined && workers !== '' ? { workers: Number(workers) } : {}),
-    collectGarbage,
-    lowerWorkerPriority: true,
-    gateDir: gateDir(env),
-  };
-};
+export const hostControls = (env: Readonly<Record<string, string | undefined>>): HostControls => ({
+  collectGarbage,
+  gateDir: gateDir(env),
+});

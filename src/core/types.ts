@@ -58,7 +58,7 @@ export interface SourceRow {
   values: Record<string, unknown>;
   /**
    * A CSV record's cells in the order of its input's header (`values` is them keyed by name): what
-   * a normalize worker is sent, cheaper to copy than `values`. Absent for other formats.
+   * the normalize stage maps, so `values` is never built for it. Absent for other formats.
    */
   cells?: readonly string[];
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */

@@ -22,11 +22,11 @@ import { LIST_FIELDS, type ColumnRef, type PipelineFile } from './schema.js';
 export interface RowMapper {
   /** Mapped columns missing from the CSV header (row 0); empty for JSON. */
   headerIssues: Issue[];
-  /** Reads only the row's values: a normalize worker gets no more of a row (run/parallel/protocol.ts). */
+  /** Reads only the row's values: the normalize stage hands it no more of a row (run/row-normalizer.ts). */
   map(row: MappedRow): DraftContact;
 }
 
-/** A source row, or the part of it a normalize worker gets: its values are all a mapper reads. */
+/** A source row, or the part of it the normalize stage hands over: its values are all a mapper reads. */
 export type MappedRow = Pick<SourceRow, 'values'> & Partial<SourceRow>;
 
 const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;

@@ -13,7 +13,7 @@ export type StagedPlace = Pick<NormalizedRecord, 'file' | 'row' | 'line' | 'inpu
 
 /** One record to stage. */
 export interface StageEntry extends StagedPlace {
-  /** The record's JSON, serialized once where it was normalized (maybe in a worker); '' when keys-only. */
+  /** The record's JSON, serialized once where it was normalized; '' when keys-only. */
   json: string;
   /**
    * Its source text, for the rejected file should it end rejected or failed later (the side

@@ -88,8 +88,8 @@ export class CsvItems {
 
 /**
  * A CSV record as a source row: its cells in header order, and `values` (keyed by header name)
- * built the first time it is read. A normalize worker is sent the cells, not the object: half the
- * bytes to copy across threads, and the reading thread never builds the object at all.
+ * built the first time it is read. The normalize stage maps the cells (run/row-normalizer.ts), so
+ * the object is built only for whoever asks for it.
  */
 class CsvRow implements SourceRow {
   readonly kind = 'row';

@@ -80,7 +80,7 @@ export const repairLoneSurrogates = (item: SourceItem, transcoder: Transcoder, w
 };
 
 /**
- * The same for a CSV record's cells, before they become a row (a normalize worker is sent the
+ * The same for a CSV record's cells, before they become a row (the normalize stage maps the
  * cells): only a UTF-16 input can hold lone surrogates there, as the mark.
  */
 export const repairLoneSurrogateCells = (

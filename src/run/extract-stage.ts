@@ -66,7 +66,7 @@ export const extractInto = async (
   opened: OpenedTarget,
   result: ExtractResult,
   onRead: OnRead,
-  how: Pick<ExtractOptions, 'loadMeanwhile' | 'coresTaken'> = {},
+  how: Pick<ExtractOptions, 'loadMeanwhile'> = {},
 ): Promise<void> => {
   const { settings, pipeline, pipelines, options } = run;
   const context: ExtractContext = {
@@ -92,9 +92,6 @@ export const extractInto = async (
           ? AbortSignal.any([options.signal, result.outputs.failed])
           : result.outputs.failed,
         ...(options.stdin ? { stdin: options.stdin } : {}),
-        ...(options.hooks?.workerExitAt ? { workerExitAt: options.hooks.workerExitAt } : {}),
-        ...(options.hostControls?.workers !== undefined ? { workers: options.hostControls.workers } : {}),
-        ...(options.hostControls?.lowerWorkerPriority ? { lowerWorkerPriority: true } : {}),
         ...how,
         onRecord: onRead,
       },

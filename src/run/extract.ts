@@ -8,10 +8,8 @@ import {
 } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
-import type { InputInfo, Issue, OpenedSource, SourceRow } from '../core/types.js';
-import { NormalizeBatches } from './parallel/batches.js';
-import { workersFor } from './parallel/normalize-pool.js';
-import type { WorkerSetup } from './parallel/protocol.js';
+import type { InputInfo, Issue, OpenedSource, SourceItem, SourceRow } from '../core/types.js';
+import { createRowNormalizer, type NormalizeSetup, type PreparedOutcome } from './row-normalizer.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
 import { PhoneDrops } from './phone-drops.js';
 import type { RunOutputs } from './outputs.js';
@@ -27,26 +25,22 @@ export interface ExtractOptions {
   stdin?: NodeJS.ReadableStream;
   /** Every 1,024 records and at each input's end: records read, bytes read, and the inputs' size when known. */
   onRecord?: (read: number, bytes: number, totalBytes: number | undefined) => void;
-  /** Normalize workers per input; default: by input size (see workersFor), 0 = in-thread. */
-  workers?: number;
   /** `--max-body-bytes`: records too large for any request are rejected here (record-size.ts). */
   maxBodyBytes?: number;
-  /** Run hook (run/hooks.ts): each normalize worker exits when its n-th batch arrives. */
-  workerExitAt?: number;
   /**
-   * A load runs on this thread meanwhile (load while reading): the workers, if any, normalize
-   * every batch (this thread takes none itself), and the read loop gives way often, so answers
-   * are taken as they come.
+   * A load runs on this thread meanwhile (load while reading): the read loop gives way often, so
+   * answers are taken as they come.
    */
   loadMeanwhile?: boolean;
-  /**
-   * Cores another process on this machine needs while the inputs are read (a local service that
-   * loads meanwhile): the workers are counted from the cores left (workersFor).
-   */
-  coresTaken?: number;
-  /** With loadMeanwhile: the workers' threads take a lower priority (HostControls). */
-  lowerWorkerPriority?: boolean;
 }
+
+/**
+ * Rows per batch, at most: a batch is normalized, then staged in one transaction. Small, so a
+ * batch's records and their JSON die young.
+ */
+const BATCH_ROWS = 100;
+/** Characters of source text per batch, at most (the row that passes it ends the batch). */
+const BATCH_CHARS = 1024 * 1024;
 
 /** What the extract stage writes to (settle-batch.ts), and the inputs it opened. */
 export interface ExtractContext extends ExtractSinks {
@@ -99,7 +93,7 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
     source.info.readWhole = false;
     source.info.pipeline = pipeline.name;
     infos.push(source.info);
-    await extractInput(options, ctx, { input, path, pipeline, source, progress });
+    await extractInput(options, ctx, { input, pipeline, source, progress });
     // A workbook counts no bytes as it goes: its whole size once it is read.
     progress.before += sizes[input] ?? progress.now;
     progress.now = 0;
@@ -112,33 +106,36 @@ export const extract = async (options: ExtractOptions, ctx: ExtractContext): Pro
 const extractInput = async (
   options: ExtractOptions,
   ctx: ExtractContext,
-  at: { input: number; path: string; pipeline: Pipeline; source: OpenedSource; progress: ByteProgress },
+  at: { input: number; pipeline: Pipeline; source: OpenedSource; progress: ByteProgress },
 ): Promise<void> => {
-  const { input, path, pipeline, source, progress } = at;
+  const { input, pipeline, source, progress } = at;
   const { totals } = ctx;
-  const setup = workerSetup(options, pipeline, ctx, source, input);
+  const setup = normalizeSetup(options, pipeline, ctx, source, input);
   ctx.outputs.registerInput(input, {
     path: setup.file,
     format: source.info.format,
     rawHeader: source.rawHeader,
     delimiter: source.info.delimiter,
   });
-  // The input's header plan, once: its issues here, and this thread's rows are mapped with it
-  // (a normalize worker, a thread of its own, builds its own from the setup).
+  // The input's header plan, once: its issues here, and every row is mapped with it.
   const mapper = createRowMapper(pipeline, source.header, setup.file, source.headerLine ?? 0);
   noteHeader(ctx.outputs, pipeline, source, mapper.headerIssues);
   if (source.header !== undefined) ctx.headerFields?.set(input, fieldsInHeader(pipeline, source.header));
-  // Batches bounded by rows and size go to the workers in read order and are settled in that
-  // order, a bounded number in flight: the same output as in-thread, memory flat whatever the
-  // rows (parallel/batches.ts); a worker that dies is reported and its rows done here.
+  // Batches bounded by rows and size, normalized and settled in read order: memory flat whatever
+  // the rows.
   const phoneDrops = new PhoneDrops(source.header);
-  const batches = new NormalizeBatches(
-    setup,
-    workersFor(path, { requested: options.workers, coresTaken: options.coresTaken }),
-    batchSettler(ctx, input, phoneDrops),
-    (issue) => ctx.outputs.issues.add(issue),
-    mapper,
-  );
+  const normalize = createRowNormalizer(setup, mapper);
+  const settle = batchSettler(ctx, input, phoneDrops);
+  let batch: SourceItem[] = [];
+  let batchChars = 0;
+  const settleBatch = (): void => {
+    const items = batch;
+    batch = [];
+    batchChars = 0;
+    const outcomes: PreparedOutcome[] = [];
+    for (const item of items) if (item.kind === 'row') outcomes.push(normalize(item));
+    settle(items, outcomes);
+  };
   const giveWay = options.loadMeanwhile === true;
   let stopped = false;
   let lastRow = 0;
@@ -149,8 +146,9 @@ const extractInput = async (
         totals.read += 1;
         if (item.kind === 'row' && item.warnings) noteReadWarnings(ctx.outputs, item);
         lastRow = item.row;
-        const dispatched = batches.add(item);
-        if (dispatched) await dispatched;
+        batch.push(item);
+        batchChars += item.raw.length;
+        if (batch.length >= BATCH_ROWS || batchChars >= BATCH_CHARS) settleBatch();
         if ((totals.read & 1023) === 0) {
           options.onRecord?.(totals.read, progress.before + progress.now, progress.total);
           if (options.signal?.aborted) {
@@ -169,22 +167,21 @@ const extractInput = async (
     } catch (error) {
       stopIfInterrupted(error, options.signal);
     }
-    await batches.finish();
+    if (batch.length > 0) settleBatch();
   } finally {
-    await batches.close();
     phoneDrops.finish(source.info);
   }
   if (!whole && options.signal?.aborted) ctx.stoppedAt ??= { file: setup.file, row: lastRow };
 };
 
-/** What a normalize worker (or this thread) needs to map and normalize the rows of one input. */
-const workerSetup = (
+/** What mapping and normalizing the rows of one input needs. */
+const normalizeSetup = (
   options: ExtractOptions,
   pipeline: Pipeline,
   ctx: ExtractSinks,
   source: OpenedSource,
   input: number,
-): WorkerSetup => {
+): NormalizeSetup => {
   const { staging } = ctx;
   const region = options.region ?? pipeline.region;
   return {
@@ -197,9 +194,6 @@ const workerSetup = (
     ...(staging.keysOnly ? { keysOnly: true } : {}),
     ...(ctx.candidates ? { candidates: true } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    ...(options.workerExitAt ? { exitAt: options.workerExitAt } : {}),
-    ...(options.loadMeanwhile ? { background: true } : {}),
-    ...(options.loadMeanwhile && options.lowerWorkerPriority ? { lowPriority: true } : {}),
   };
 };
 

@@ -6,15 +6,10 @@ export type RunStep = 'read' | LoadStep | SyncStep;
 
 /**
  * Hooks a caller of `runImport` injects to observe a run at exact places; the command line never
- * sets them and nothing reads them from the environment. The crash and worker tests set them
+ * sets them and nothing reads them from the environment. The crash tests set them
  * through test/support/hooked-run.mjs, which stops the process at a planned step.
  */
 export interface RunHooks {
   /** Called each time the run passes a step. */
   onStep?: StepHook<RunStep>;
-  /**
-   * Each normalize worker ends itself (exit code 70, as a worker out of memory does) when its n-th
-   * batch arrives, so the in-thread fallback is exercised on a real dead worker.
-   */
-  workerExitAt?: number;
 }

@@ -200,10 +200,7 @@ export const extractAndLoadStages = async (
   const reading = new Promise<boolean>((resolve) => (readingEnded = resolve));
   const loading = loadStage(run, opened, extract, progress.onLoad, { reading, stop: readingFailed.signal });
   try {
-    await extractInto(run, opened, extract, progress.onRead, {
-      loadMeanwhile: true,
-      coresTaken: opened.target.sharesCores ? 1 : 0,
-    });
+    await extractInto(run, opened, extract, progress.onRead, { loadMeanwhile: true });
   } finally {
     extract.staging.end();
     progress.onReadEnd();

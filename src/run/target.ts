@@ -4,7 +4,7 @@ import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
 import type { ClientOptions, ServiceClient } from '../client/index.js';
 import { isRequestError } from '../client/errors.js';
-import { isLoopbackUrl, parseTargetUrl } from '../client/target-url.js';
+import { parseTargetUrl } from '../client/target-url.js';
 import { ImportError, RUN_CODES, type RunCode } from '../core/errors/index.js';
 import type { LocalService } from '../server/index.js';
 import { LOCAL_TARGET, scopeId } from '../state/index.js';
@@ -25,11 +25,6 @@ export interface ConnectedTarget {
   empty: boolean;
   /** Set when the run started the local service itself. */
   local?: { url: string; db: string; keyFile: string };
-  /**
-   * The target is another process on this machine (a loopback URL): while it loads, its work
-   * takes a core from this run. The local service a run starts itself runs on the run's own thread.
-   */
-  sharesCores: boolean;
   close(): Promise<void>;
 }
 
@@ -72,7 +67,6 @@ export const connectTarget = async (options: {
       return {
         label: 'local',
         empty: true,
-        sharesCores: false,
         ...(key ? { scopeId: scopeId(LOCAL_TARGET, key) } : {}),
         close: async () => {},
       };
@@ -111,7 +105,6 @@ export const connectTarget = async (options: {
     // The local target's port changes every run; it is one per state directory (and so per ledger).
     scopeId: scopeId(local ? LOCAL_TARGET : url, spec.apiKey),
     empty,
-    sharesCores: !local && isLoopbackUrl(url),
     ...(local ? { local } : {}),
     close,
   };

@@ -62,8 +62,6 @@ export interface HookedRun {
   };
   /** `<step>:<n>`: SIGKILL the run the n-th time it passes the step (src/run/hooks.ts). */
   killAt?: string;
-  /** Each normalize worker exits when its n-th batch arrives. */
-  workerExitAt?: number;
   /** The n-th time the run passes `<step>` (`at`), the file at `path` is cut to `size` bytes. */
   truncateAt?: { at: string; path: string; size: number };
 }

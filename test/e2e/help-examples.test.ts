@@ -177,7 +177,7 @@ describe('every example runs as written and exits as its text says (issue 14.9)'
       expect(examples.length).toBeLessThanOrEqual(4);
       expect(help.stdout).toMatch(/\nExit codes:\n {2}0 /);
       expect(help.stdout).toMatch(/\nEnvironment:\n/);
-      for (const name of ['CONTACT_IMPORT_TARGET', 'CONTACT_IMPORT_API_KEY', 'CONTACT_IMPORT_WORKERS']) {
+      for (const name of ['CONTACT_IMPORT_TARGET', 'CONTACT_IMPORT_API_KEY']) {
         expect(help.stdout).toContain(name);
       }
       expect(help.stdout).toMatch(/\nOutputs:\n/);

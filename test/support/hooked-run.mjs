@@ -3,19 +3,19 @@
 //
 //   node test/support/hooked-run.mjs '<json>'
 //
-// <json>: { "run": { pipeline, inputs, target?: URL, stateDir, outDir, ... }, "killAt"?: "<step>:<n>",
-//           "workerExitAt"?: n }. The API key comes from CONTACT_IMPORT_API_KEY, as for the CLI.
+// <json>: { "run": { pipeline, inputs, target?: URL, stateDir, outDir, ... }, "killAt"?: "<step>:<n>" }.
+// The API key comes from CONTACT_IMPORT_API_KEY, as for the CLI.
 // killAt: the process SIGKILLs itself the n-th time the run passes <step> (src/run/hooks.ts).
 // truncateAt: { at: "<step>:<n>", path, size }: the n-th time the run passes <step>, the file at
 // `path` is cut to `size` bytes (an input changing while it is read).
 // The exit code is the report's, as the CLI's would be; the process is the CLI's in every other way
-// (host: CONTACT_IMPORT_WORKERS, the target gates' folder, the garbage collector).
+// (host: the target gates' folder, the garbage collector).
 import { hostControls } from '../../dist/cli/host-controls.js';
 import { runImport } from '../../dist/index.js';
 import { truncateSync } from 'node:fs';
 import { exitAs, killHook, stepHook, targetOf } from './kill-hook.mjs';
 
-const { run, killAt, workerExitAt, truncateAt } = JSON.parse(process.argv[2] ?? '{}');
+const { run, killAt, truncateAt } = JSON.parse(process.argv[2] ?? '{}');
 const truncateHook = (plan) => stepHook(plan.at, () => truncateSync(plan.path, plan.size));
 
 const { target, ...rest } = run;
@@ -27,7 +27,6 @@ exitAs(
     hooks: {
       ...(killAt ? { onStep: killHook(killAt) } : {}),
       ...(truncateAt ? { onStep: truncateHook(truncateAt) } : {}),
-      ...(workerExitAt ? { workerExitAt } : {}),
     },
   }),
 );

@@ -75,8 +75,6 @@ export const ISSUE_CODES = {
   record_too_large: 'The record is larger than any request to the target may be; it was not loaded.',
   too_many_entries:
     'A list of the record (custom fields, groups, tags...) holds more entries than one contact keeps; it was not loaded.',
-  normalize_fallback:
-    'A normalize worker died; its rows were normalized in the main thread, nothing was lost.',
   // dedupe
   duplicate: 'The record has the same identity as an earlier one and was merged into it.',
   // load

@@ -4,11 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { hostControls } from '../../../src/cli/host-controls.js';
 
 describe('hostControls: what the command line decides for its own process', () => {
-  it('takes the workers and the gates’ folder from the environment it is given', () => {
-    const controls = hostControls({ CONTACT_IMPORT_WORKERS: '2', CONTACT_IMPORT_LOCK_DIR: '/locks' });
-    expect(controls).toMatchObject({ workers: 2, gateDir: '/locks', lowerWorkerPriority: true });
-    expect(hostControls({ CONTACT_IMPORT_WORKERS: '0' }).workers).toBe(0);
-    expect(hostControls({ CONTACT_IMPORT_WORKERS: '' })).not.toHaveProperty('workers');
+  it('takes the gates’ folder from the environment it is given', () => {
+    expect(hostControls({ CONTACT_IMPORT_LOCK_DIR: '/locks' }).gateDir).toBe('/locks');
     expect(hostControls({ XDG_CACHE_HOME: '/cache' }).gateDir).toBe(
       join('/cache', 'contact-import', 'targets'),
     );
