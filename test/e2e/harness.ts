@@ -59,6 +59,7 @@ export interface HookedRun {
     maxArchive?: string;
     chunkSize?: number;
     dryRun?: boolean;
+    candidates?: 'on' | 'off';
   };
   /** `<step>:<n>`: SIGKILL the run the n-th time it passes the step (src/run/hooks.ts). */
   killAt?: string;
