@@ -1,29 +1,17 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { readReport, runCli, type TestService } from './harness.js';
+import { perTest } from '../support/per-test.js';
 
 /**
  * Findings of docs/reliability.md "Exit 0 means every person arrived intact" that no other file
  * checks at the service: what a run says it did is what the service holds.
  */
-const dirs: string[] = [];
-const services: TestService[] = [];
-const fresh = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
-const service = async (): Promise<TestService> => {
-  const svc = await startService();
-  services.push(svc);
-  return svc;
-};
-afterAll(async () => {
-  for (const svc of services) await svc.close();
-  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-});
+const each = perTest();
+const fresh = each.dir;
+const service = (): Promise<TestService> => each.start();
 
 const run = (svc: TestService, cwd: string, file: string, out: string, more: string[] = []) =>
   runCli(['run', 'generic', file, '--target', svc.service.url, '--state', 'state', '--out', out, ...more], {

@@ -1,29 +1,17 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readReport, runOn, startService, tempDir, type TestService } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { readReport, runOn, type TestService } from './harness.js';
+import { perTest } from '../support/per-test.js';
 
 /**
  * The built-ins that read an export with its own ids (a marketing CRM's Record ID, a sales CRM's
  * Id, a vCard's UID) find a record again by that id when its e-mail changed, and still find a
  * person the target held before by e-mail. Counted at the service.
  */
-const dirs: string[] = [];
-const services: TestService[] = [];
-const fresh = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
-const service = async (): Promise<TestService> => {
-  const svc = await startService();
-  services.push(svc);
-  return svc;
-};
-afterAll(async () => {
-  for (const svc of services) await svc.close();
-  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-});
+const each = perTest();
+const fresh = each.dir;
+const service = (): Promise<TestService> => each.start();
 
 /** Runs `file` twice into one target and state, the second time with `changed` as its content. */
 const twice = async (name: string, first: string, changed: string) => {
