@@ -113,16 +113,21 @@ const leftInLedger = (state: string) => {
 
 const LAYOUT: Layout = { foreign: 500, rows: 1000, overlap: 250 };
 
+/** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
+const stoppedRun = async () => {
+  const dir = each.dir();
+  const svc = await each.start();
+  const run = await setUp(svc, dir, LAYOUT);
+  await killAtFortyPercent(svc, dir, run);
+  return { dir, svc, run, left: leftInLedger(run.state) };
+};
+
 describe('a continuation after kill -9 at about 40 % into a target another ledger loaded', () => {
   it(
     'sends what was resolved as decided, searches only what no run resolved, and stores every person once',
     { timeout: 200_000 },
     async () => {
-      const dir = each.dir();
-      const svc = await each.start();
-      const run = await setUp(svc, dir, LAYOUT);
-      await killAtFortyPercent(svc, dir, run);
-      const left = leftInLedger(run.state);
+      const { dir, svc, run, left } = await stoppedRun();
       expect(left.known).toBeGreaterThan(0);
       expect(left.known).toBeLessThan(LAYOUT.rows);
       // The stopped run resolved ahead of its sends: what it decided is in the ledger.
@@ -167,11 +172,7 @@ describe.each([0.005, 0.1, 1])(
       'searches the records resolved to create again, and doubles nobody',
       { timeout: 200_000 },
       async () => {
-        const dir = each.dir();
-        const svc = await each.start();
-        const run = await setUp(svc, dir, LAYOUT);
-        await killAtFortyPercent(svc, dir, run);
-        const left = leftInLedger(run.state);
+        const { dir, svc, run, left } = await stoppedRun();
         const db = new Database(join(run.state, LEDGER_FILE), { readonly: true });
         const pendingKeys = new Set(
           (db.prepare('SELECT keys FROM pending_creates').pluck().all() as string[]).flatMap(
