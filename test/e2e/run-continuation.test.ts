@@ -70,6 +70,18 @@ const killAtFortyPercent = async (svc: TestService, dir: string, plan: Plan) => 
   return { rows, args, env, state, systemTemp, stored: stored.length, onTarget };
 };
 
+/** The same command again, into `next/`: its output and the requests it sent, counted at the service. */
+const continueRun = async (
+  svc: TestService,
+  dir: string,
+  run: { args: string[]; env: Record<string, string> },
+) => {
+  const before = svc.service.requestCounts();
+  const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
+  expect(next.code, next.stderr).toBe(0);
+  return { next, sent: since(before, svc.service.requestCounts()) };
+};
+
 /** The creates the killed run left pending in its ledger: chunks, and the records they hold. */
 const pendingInLedger = (svc: TestService, state: string) => {
   const ledger = openLedger({ dir: state });
@@ -128,10 +140,7 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
       // Journaled as they are handed to the network: no more than the requests in flight.
       expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);
 
-      const before = svc.service.requestCounts();
-      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-      expect(next.code, next.stderr).toBe(0);
-      const sent = since(before, svc.service.requestCounts());
+      const { sent } = await continueRun(svc, dir, run);
       const chunksLeft = Math.ceil((plan.rows - run.stored) / plan.chunk);
       // Paging the target (one request per 100 contacts) is what tells that nobody else stored
       // anything: API.md has no count of contacts.
@@ -179,13 +188,10 @@ describe.each([0.005, 0.1, 1])(
         expect(inFlight.size === 0 || [...inFlight][0]!.startsWith('email:')).toBe(true);
         await addElsewhere(svc, added);
 
-        const before = svc.service.requestCounts();
-        const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-        expect(next.code, next.stderr).toBe(0);
+        const { next, sent } = await continueRun(svc, dir, run);
         expect(next.stdout + next.stderr).toMatch(
           new RegExp(`searching after all: the target holds ${count} contacts that run \\S+ did not write`),
         );
-        const sent = since(before, svc.service.requestCounts());
         const report = readReport(join(dir, 'next'));
         // Every record the ledger did not know was searched.
         expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(plan.rows - report.totals.unchanged);
@@ -210,10 +216,7 @@ describe('a continuation into a target that ignores Idempotency-Key', () => {
       const pending = pendingInLedger(svc, run.state);
       expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);
 
-      const before = svc.service.requestCounts();
-      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-      expect(next.code, next.stderr).toBe(0);
-      const sent = since(before, svc.service.requestCounts());
+      const { sent } = await continueRun(svc, dir, run);
       // The probe, one search per record of a pending create, the listing.
       expect(sent[SEARCH] ?? 0).toBeLessThanOrEqual(1 + pending.records + Math.ceil(plan.rows / PAGE) + 1);
       const report = readReport(join(dir, 'next'));
