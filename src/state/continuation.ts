@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-/** The unfinished run a scope's next run continues (migrations.ts, v3). */
+/** The unfinished run a scope's next run continues (migrations.ts). */
 export interface Continuation {
   /** The run that found the target empty and has not completed since. */
   runId: string;

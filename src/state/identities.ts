@@ -8,7 +8,7 @@ export interface ContactIdentities {
 }
 
 /**
- * The statements of the `contact_identities` table (migrations.ts, v7): every identity a record
+ * The statements of the `contact_identities` table (migrations.ts): every identity a record
  * had when it was loaded, against its contact, so a record whose key changed between runs (loaded
  * by its phone while its e-mail was bad, then by the fixed e-mail) is found by the identities it
  * had then, not created a second time.

@@ -5,14 +5,18 @@ import { ImportError } from '../core/errors/index.js';
  * Schema versions live in PRAGMA user_version. MIGRATIONS[i] takes a database from version i to
  * version i + 1; a new version is a new entry appended here, never an edit of an old one. Each
  * migration runs in its own transaction together with the version bump, so a crash mid-migration
- * leaves the previous version intact.
+ * leaves the previous version intact. Version 1 is the whole layout of 1.0: ledgers written before
+ * it are refused (assertOurs), not upgraded.
  */
 export type Migration = (db: Database.Database) => void;
 
-/** Marks the file as ours (PRAGMA application_id): "CIL1" as a 32-bit integer. */
-export const LEDGER_APPLICATION_ID = 0x43494c31;
+/** Marks the file as ours (PRAGMA application_id): "CIL2" as a 32-bit integer. */
+export const LEDGER_APPLICATION_ID = 0x43494c32;
 
-const SCHEMA_V1 = `
+/** "CIL1": a ledger of a contact-import before 1.0, whose layout this version does not read. */
+const PRE_1_0_APPLICATION_ID = 0x43494c31;
+
+const SCHEMA = `
   CREATE TABLE contacts (
     scope_id   TEXT NOT NULL,
     key        TEXT NOT NULL,
@@ -20,6 +24,9 @@ const SCHEMA_V1 = `
     hash       TEXT NOT NULL,
     PRIMARY KEY (scope_id, key)
   ) WITHOUT ROWID;
+  -- Each id a create answers is checked against the ledger: an id that already belongs to another
+  -- identity is a target answering wrongly (src/state/create-answer.ts).
+  CREATE INDEX contacts_by_id ON contacts (scope_id, contact_id);
 
   CREATE TABLE groups (
     scope_id TEXT NOT NULL,
@@ -45,7 +52,8 @@ const SCHEMA_V1 = `
     PRIMARY KEY (scope_id, key)
   ) WITHOUT ROWID;
 
-  -- Create chunks recorded before sending; seq orders them oldest first.
+  -- Create chunks recorded before sending; seq orders them oldest first. run_id: the run that
+  -- began the chunk, so its completion is journaled with it (run_effects).
   CREATE TABLE pending_creates (
     seq             INTEGER PRIMARY KEY AUTOINCREMENT,
     scope_id        TEXT NOT NULL,
@@ -54,6 +62,7 @@ const SCHEMA_V1 = `
     hashes          TEXT NOT NULL,  -- JSON array of content hashes, in body order
     body            TEXT NOT NULL,  -- the exact request body
     created_at      TEXT NOT NULL,
+    run_id          TEXT,
     UNIQUE (scope_id, idempotency_key)
   );
 
@@ -66,47 +75,26 @@ const SCHEMA_V1 = `
     status      TEXT NOT NULL,
     started_at  TEXT NOT NULL,
     finished_at TEXT,
-    report      TEXT                -- the report.json object
+    report      TEXT,               -- the report.json object
+    -- What a non-dry run read and left (input fingerprints, pipeline fingerprint, out dir and its
+    -- files), so a rerun of byte-identical inputs can skip reading them: JSON RunSnapshot
+    -- (src/state/types.ts).
+    snapshot    TEXT,
+    sync        TEXT,               -- the run's sync scope, NULL without --sync
+    out_dir     TEXT                -- the run's folder (report.json), for contact-import runs
   );
   CREATE INDEX runs_by_scope ON runs (scope_id, started_at);
-`;
 
-/**
- * v2: what a non-dry run read and left (input fingerprints, pipeline fingerprint, out dir and its
- * files), so a rerun of byte-identical inputs can skip reading them. NULL for older runs: those
- * simply take the full path once.
- */
-const SCHEMA_V2 = `
-  ALTER TABLE runs ADD COLUMN snapshot TEXT;  -- JSON RunSnapshot (src/state/types.ts)
-`;
-
-/**
- * v3: contacts by id, so each id a create answers is checked against the ledger (an id that
- * already belongs to another identity is a target answering wrongly: src/state/create-answer.ts).
- */
-const SCHEMA_V3 = `
-  CREATE INDEX contacts_by_id ON contacts (scope_id, contact_id);
-`;
-
-/**
- * v4: what an unfinished run knew when it began. One row per scope while a run that
- * found the target empty has not completed: its continuation, finding only contacts this ledger
- * wrote, resolves as that run did (no searches). Deleted when a run of the scope completes.
- */
-const SCHEMA_V4 = `
+  -- What an unfinished run knew when it began. One row per scope while a run that found the
+  -- target empty has not completed: its continuation, finding only contacts this ledger wrote,
+  -- resolves as that run did (no searches). Deleted when a run of the scope completes.
   CREATE TABLE continuations (
     scope_id         TEXT PRIMARY KEY,
     run_id           TEXT NOT NULL,     -- the run that found the target empty
     started_at       TEXT NOT NULL
   ) WITHOUT ROWID;
-`;
 
-/**
- * v5: what each run did to each contact (run-effects.ts), the journal `undo` works from; the run
- * that began each pending create, so its completion is journaled with it; and the contacts an undo
- * archived, which a later run's search must not take for the record (it creates them again).
- */
-const SCHEMA_V5 = `
+  -- What each run did to each contact (run-effects.ts), the journal \`undo\` works from.
   CREATE TABLE run_effects (
     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id     TEXT NOT NULL,
@@ -120,21 +108,18 @@ const SCHEMA_V5 = `
     undo       TEXT,              -- JSON UndoMark once an undo settled it
     UNIQUE (run_id, contact_id)
   );
-  ALTER TABLE pending_creates ADD COLUMN run_id TEXT;
+  -- The contacts an undo archived, which a later run's search must not take for the record (it
+  -- creates them again).
   CREATE TABLE undone_contacts (
     scope_id   TEXT NOT NULL,
     contact_id TEXT NOT NULL,
     PRIMARY KEY (scope_id, contact_id)
   ) WITHOUT ROWID;
-`;
 
-/**
- * v6: what resolution decided for the records of a run that were not sent yet, so the
- * same command after a stop sends them as decided instead of searching for each again. Written as
- * resolution decides, taken over by the run that continues (its run id), deleted when a run of the
- * scope completes.
- */
-const SCHEMA_V6 = `
+  -- What resolution decided for the records of a run that were not sent yet, so the same command
+  -- after a stop sends them as decided instead of searching for each again. Written as resolution
+  -- decides, taken over by the run that continues (its run id), deleted when a run of the scope
+  -- completes.
   CREATE TABLE resolutions (
     scope_id   TEXT NOT NULL,
     run_id     TEXT NOT NULL,
@@ -148,47 +133,33 @@ const SCHEMA_V6 = `
   -- updated in key order; as a WITHOUT ROWID table keyed like it, a commit of 100 rows wrote twice
   -- as many pages.
   CREATE UNIQUE INDEX resolutions_by_key ON resolutions (scope_id, run_id, key);
-`;
 
-/**
- * v7: every identity a loaded record had (its key, e-mails, phones) against its contact
- * (identities.ts), so a record whose key changed between runs is found by the others. Filled
- * from the keys the ledger already holds.
- */
-const SCHEMA_V7 = `
+  -- Every identity a loaded record had (its key, e-mails, phones) against its contact
+  -- (identities.ts), so a record whose key changed between runs is found by the others.
   CREATE TABLE contact_identities (
     scope_id   TEXT NOT NULL,
     identity   TEXT NOT NULL,     -- an identity key: key:, email:, phone: or name:
     contact_id TEXT NOT NULL,
     PRIMARY KEY (scope_id, identity)
   ) WITHOUT ROWID;
-  INSERT OR IGNORE INTO contact_identities (scope_id, identity, contact_id)
-    SELECT scope_id, key, contact_id FROM contacts;
-`;
 
-/**
- * v8: what this ledger's runs wrote to each contact, merged under the merge rules
- * (load/known-image.ts), so a record whose write the contact already holds (a rerun whose only
- * difference is empty cells) is `unchanged` and not sent. A rowid table: an image is most of a
- * row. Absent for contacts loaded before: those are compared by hash alone, as before.
- */
-const SCHEMA_V8 = `
+  -- What this ledger's runs wrote to each contact, merged under the merge rules
+  -- (load/known-image.ts), so a record whose write the contact already holds (a rerun whose only
+  -- difference is empty cells) is \`unchanged\` and not sent. A rowid table: an image is most of a
+  -- row.
   CREATE TABLE contact_images (
     scope_id TEXT NOT NULL,
     key      TEXT NOT NULL,     -- identity key, as in contacts
     image    TEXT NOT NULL,     -- JSON KnownImage
     PRIMARY KEY (scope_id, key)
   );
-`;
 
-/**
- * v9: sync scopes (`run --sync NAME`). A contact belongs to at most one scope of a ledger scope
- * (the first sync run that created or matched it); `sent` is what the last sync run sent for it
- * (its e-mails, phones and scalar fields), the base the next run's removals and clears are found
- * against. `sync_effects` journals what a sync run archived, unarchived, removed and cleared, for
- * `undo`; apart from run_effects because one contact may be both updated and cleared by one run.
- */
-const SCHEMA_V9 = `
+  -- Sync scopes (\`run --sync NAME\`). A contact belongs to at most one scope of a ledger scope
+  -- (the first sync run that created or matched it); \`sent\` is what the last sync run sent for it
+  -- (its e-mails, phones and scalar fields), the base the next run's removals and clears are found
+  -- against. \`sync_effects\` journals what a sync run archived, unarchived, removed and cleared,
+  -- for \`undo\`; apart from run_effects because one contact may be both updated and cleared by
+  -- one run.
   CREATE TABLE sync_members (
     scope_id   TEXT NOT NULL,
     sync       TEXT NOT NULL,
@@ -210,17 +181,11 @@ const SCHEMA_V9 = `
     undo       TEXT                -- JSON once an undo settled it
   );
   CREATE INDEX sync_effects_by_run ON sync_effects (run_id);
-  ALTER TABLE runs ADD COLUMN sync TEXT;     -- the run's sync scope, NULL without --sync
-  ALTER TABLE runs ADD COLUMN out_dir TEXT;  -- the run's folder (report.json), for contact-import runs
-`;
 
-/**
- * v10: whether a target honours `Idempotency-Key`, per scope (target and user), as its answers
- * showed it: `honoured` 1 once an `Idempotent-Replayed: true` answer came for a repeated key, 0
- * when a repeat was answered without it. A continuation resends the creates a crash left pending
- * under their keys only to a target recorded 1 (load/key-replay.ts).
- */
-const SCHEMA_V10 = `
+  -- Whether a target honours \`Idempotency-Key\`, per scope (target and user), as its answers
+  -- showed it: \`honoured\` 1 once an \`Idempotent-Replayed: true\` answer came for a repeated key,
+  -- 0 when a repeat was answered without it. A continuation resends the creates a crash left
+  -- pending under their keys only to a target recorded 1 (load/key-replay.ts).
   CREATE TABLE key_replays (
     scope_id TEXT PRIMARY KEY,
     honoured INTEGER NOT NULL,
@@ -230,18 +195,9 @@ const SCHEMA_V10 = `
 
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
-    db.exec(SCHEMA_V1);
+    db.exec(SCHEMA);
     db.pragma(`application_id = ${LEDGER_APPLICATION_ID}`);
   },
-  (db) => db.exec(SCHEMA_V2),
-  (db) => db.exec(SCHEMA_V3),
-  (db) => db.exec(SCHEMA_V4),
-  (db) => db.exec(SCHEMA_V5),
-  (db) => db.exec(SCHEMA_V6),
-  (db) => db.exec(SCHEMA_V7),
-  (db) => db.exec(SCHEMA_V8),
-  (db) => db.exec(SCHEMA_V9),
-  (db) => db.exec(SCHEMA_V10),
 ];
 
 /**
@@ -255,6 +211,9 @@ export function migrate(
 ): void {
   const target = migrations.length;
   const current = userVersion(db);
+  // Whose file it is first: a pre-1.0 ledger's version is no measure of this layout's.
+  if (current === 0) assertEmpty(db, file);
+  else assertOurs(db, file);
   if (current > target) {
     throw new ImportError(
       'state_error',
@@ -262,8 +221,6 @@ export function migrate(
       { file },
     );
   }
-  if (current === 0) assertEmpty(db, file);
-  else assertOurs(db, file);
 
   for (let version = current; version < target; version++) {
     const step = migrations[version]!;
@@ -295,6 +252,13 @@ function assertEmpty(db: Database.Database, file: string): void {
 
 function assertOurs(db: Database.Database, file: string): void {
   const applicationId = db.pragma('application_id', { simple: true }) as number;
+  if (applicationId === PRE_1_0_APPLICATION_ID) {
+    throw new ImportError(
+      'state_error',
+      `${file} is a ledger of a contact-import before 1.0, whose layout this version does not read; its runs cannot be continued or undone by this version. Use another --state directory.`,
+      { file },
+    );
+  }
   if (applicationId !== LEDGER_APPLICATION_ID) {
     throw new ImportError(
       'state_error',

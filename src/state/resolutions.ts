@@ -27,7 +27,7 @@ export interface AdoptedResolutions {
 
 type ResolutionRow = [string, string, string | null, string | null, string | null];
 
-/** The statements of the `resolutions` table (migrations.ts, v6). */
+/** The statements of the `resolutions` table (migrations.ts). */
 export class ResolutionStatements {
   private readonly upsert: Database.Statement;
   private readonly runs: Database.Statement;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /**
- * What a run did to each contact it created or updated (migrations.ts, v5): the journal an undo
+ * What a run did to each contact it created or updated (migrations.ts): the journal an undo
  * works from. An update's row is written before its request leaves (its before-image), a create's
  * in the transaction that records the answered ids, so no crash leaves a change without its row.
  */

@@ -75,6 +75,22 @@ describe('openLedger', () => {
     expect(() => openLedger({ dir: versioned })).toThrow(stateError(/another application/));
   });
 
+  it('refuses a ledger of a contact-import before 1.0 and leaves it untouched', () => {
+    const dir = dirs.make();
+    const file = path.join(dir, LEDGER_FILE);
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL'); // as every ledger is
+    old.exec('CREATE TABLE contacts (scope_id TEXT, key TEXT, contact_id TEXT, hash TEXT)');
+    old.pragma('application_id = 1128877105'); // "CIL1", the layout before 1.0
+    old.pragma('user_version = 10');
+    old.close();
+    const before = readFileSync(file);
+    expect(() => openLedger({ dir })).toThrow(
+      stateError(/ledger\.sqlite is a ledger of a contact-import before 1\.0/),
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
   it('refuses a ledger written by a newer version and leaves it untouched', () => {
     const dir = dirs.make();
     openLedger({ dir }).close();

@@ -1,8 +1,5 @@
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LEDGER_FILE, openLedger, type RunSnapshot } from '../../../src/state/index.js';
-import { MIGRATIONS, migrate, userVersion } from '../../../src/state/migrations.js';
+import { openLedger, type RunSnapshot } from '../../../src/state/index.js';
 import { ALICE, BOB } from './fixtures/ledgers.js';
 import { tempDirs } from './fixtures/temp-dir.js';
 
@@ -58,25 +55,5 @@ describe('lastLoadRun', () => {
     ledger.finishRun('long', { status: 'completed', finishedAt: '2024-05-01T10:06:00.000Z' });
     expect(ledger.lastLoadRun(ALICE)).toMatchObject({ runId: 'last', overlapped: true });
     ledger.close();
-  });
-
-  it('upgrades a version 1 ledger in place: its runs read back with no snapshot', () => {
-    const dir = dirs.make();
-    const db = new Database(path.join(dir, LEDGER_FILE));
-    migrate(db, 'v1', MIGRATIONS.slice(0, 1));
-    db.prepare(
-      `INSERT INTO runs (run_id, scope_id, pipeline, inputs, dry_run, status, started_at, finished_at, report)
-       VALUES ('old', ?, 'generic', '["a.csv"]', 0, 'completed', '2024-01-01T00:00:00.000Z',
-               '2024-01-01T00:01:00.000Z', '{"status":"completed"}')`,
-    ).run(ALICE);
-    db.close();
-
-    const ledger = openLedger({ dir });
-    expect(ledger.lastLoadRun(ALICE)).toMatchObject({ runId: 'old', report: { status: 'completed' } });
-    expect(ledger.lastLoadRun(ALICE)?.snapshot).toBeUndefined();
-    ledger.close();
-    const reopened = new Database(path.join(dir, LEDGER_FILE));
-    expect(userVersion(reopened)).toBe(MIGRATIONS.length);
-    reopened.close();
   });
 });
