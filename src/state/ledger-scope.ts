@@ -211,25 +211,11 @@ export class SqliteLedgerScope implements LedgerScope {
     );
   }
 
+  /** On disk (synchronous = FULL) before the chunk's request leaves: load/send.ts sends it after. */
   beginCreate(chunk: PendingCreate): void {
-    this.beginCreates([chunk]);
-  }
-
-  /**
-   * Several chunks recorded in one transaction, so one fsync puts them all on disk before the
-   * first of them is sent (a batch's creates: load/chunk-sender.ts). A chunk recorded here and
-   * never sent is pending as after a crash, until abandonCreate forgets it.
-   */
-  beginCreates(chunks: readonly PendingCreate[]): void {
-    if (chunks.length === 0) return;
-    for (const chunk of chunks) assertChunkShape(chunk, this.file);
+    assertChunkShape(chunk, this.file);
     guarded(this.file, 'record a create', () => {
-      this.db
-        .transaction(() => {
-          const at = new Date().toISOString();
-          for (const chunk of chunks) this.insertPendingOnce(chunk, at);
-        })
-        .immediate();
+      this.db.transaction(() => this.insertPendingOnce(chunk, new Date().toISOString())).immediate();
     });
   }
 

@@ -193,8 +193,6 @@ export interface LedgerScope {
    * is a no-op (a resumed run may repeat itself); the same key with a different chunk throws.
    */
   beginCreate(chunk: PendingCreate): void;
-  /** beginCreate for several chunks in one transaction (one fsync for all of them). */
-  beginCreates(chunks: readonly PendingCreate[]): void;
   /**
    * The service answered the create: `ids[i]` is the id of the contact of `keys[i]`. Puts the
    * contacts and removes the pending row in one transaction. Throws when the key is not pending or

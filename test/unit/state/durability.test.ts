@@ -52,11 +52,11 @@ describe('ledger durability levels', () => {
     expect(level(db)).toBe(FULL);
   });
 
-  it('beginCreates commits a batch at synchronous = FULL (on disk before the first request leaves)', () => {
+  it('beginCreate commits at synchronous = FULL (on disk before its request leaves)', () => {
     const { db, scope } = scopeOnInspectableConnection();
     // Whatever it sets on the connection while it records (completeCreate sets NORMAL, then back).
     const pragmas = vi.spyOn(db, 'pragma');
-    scope.beginCreates([pending('run-c5'), pending('run-c6'), pending('run-c7')]);
+    for (const key of ['run-c5', 'run-c6', 'run-c7']) scope.beginCreate(pending(key));
     expect(pragmas.mock.calls.filter(([text]) => /synchronous\s*=/.test(text))).toEqual([]);
     expect(level(db)).toBe(FULL);
     expect(scope.pendingCreates().map((p) => p.idempotencyKey)).toEqual(['run-c5', 'run-c6', 'run-c7']);

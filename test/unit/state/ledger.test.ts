@@ -131,21 +131,18 @@ describe('pending creates', () => {
     expect(reopened.getContacts(chunks[2]!.keys).size).toBe(0);
   });
 
-  it('beginCreates records a batch of chunks in order, all or none, and repeats as a no-op', () => {
+  it('beginCreate records chunks in order, repeats as a no-op, and refuses a clash or a bad shape', () => {
     const dir = ledgers.dir();
     const first = openLedger({ dir });
     const scope = first.scope(ALICE);
     const batch = [chunk('run2-c0', 2), chunk('run2-c1', 3), chunk('run2-c2', 1)];
-    scope.beginCreates(batch);
-    scope.beginCreates(batch.slice(1)); // recorded already: nothing changes
-    scope.beginCreates([]);
-    // One chunk of a batch clashes with a pending one: none of that batch is recorded.
-    expect(() => scope.beginCreates([chunk('run2-c3', 1), { ...chunk('run2-c0', 2), body: '{}' }])).toThrow(
+    for (const pending of batch) scope.beginCreate(pending);
+    for (const pending of batch.slice(1)) scope.beginCreate(pending); // recorded already: nothing changes
+    // Another chunk under a key that is pending, or keys and hashes that do not pair: nothing recorded.
+    expect(() => scope.beginCreate({ ...chunk('run2-c0', 2), body: '{}' })).toThrow(
       /different pending create/,
     );
-    expect(() =>
-      scope.beginCreates([chunk('run2-c4', 1), { ...chunk('run2-c5', 2), hashes: ['x'] }]),
-    ).toThrow(/2 keys but 1 hashes/);
+    expect(() => scope.beginCreate({ ...chunk('run2-c5', 2), hashes: ['x'] })).toThrow(/2 keys but 1 hashes/);
     first.close();
     const reopened = open(dir).scope(ALICE);
     expect(reopened.pendingCreates()).toEqual(batch);
