@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the heap grow past what was live at its last full collection, in percent. Its
- * own choice goes up to 300% when collecting looks cheap, and a large dry run then held about four
+ * own choice goes up to 300% when collecting looks cheap, and a large dry run then held several
  * times its live heap (rows waiting in batches outlive two young collections and are promoted).
  * At 100% it holds far less for little more CPU (figures: bench/README.md, "heap hint").
  */

@@ -44,7 +44,7 @@ export interface Endpoint<
   Out,
 > {
   method: HttpMethod;
-  /** The route as API.md writes it, ids as `{id}`: also the key of the per-endpoint counts. */
+  /** The route as docs/api-reference.md writes it, ids as `{id}`: also the key of the per-endpoint counts. */
   route: string;
   retry: RetryClass;
   /** `legacy`: the older endpoint, under `{legacy_base_url}` (E11); absent: under the target. */

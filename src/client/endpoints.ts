@@ -91,7 +91,7 @@ const updateOne = <Name extends string, Body extends Wrapped<Name>, Answer exten
     result: (answered) => answered.data[name] as z.output<Answer>,
   });
 
-/** The service's endpoints (API.md E1-E11 and the bulk create of docs/design.md), one entry each. */
+/** The service's endpoints (docs/api-reference.md E1-E11, docs/design.md's bulk create), one entry each. */
 export const API_ENDPOINTS = {
   createContacts: defineEndpoint({
     method: 'POST',
@@ -186,7 +186,7 @@ export const API_ENDPOINTS = {
   }),
 };
 
-/** API.md's numbers of the endpoints, by method and route; the bulk create is docs/design.md's. */
+/** docs/api-reference.md's endpoint numbers, by method and route; the bulk create is docs/design.md's. */
 const API_NUMBERS: Readonly<Record<string, string>> = {
   'POST /v1/contacts/': 'the bulk create',
   'PUT /v1/contacts/': 'E1',

@@ -5,12 +5,13 @@ import { normalizeText } from '../normalize/index.js';
 /**
  * Answers are checked against what was asked where the answer can tell: a create's contacts by
  * position (the answer echoes each full name, and on the local service its e-mails), a search hit
- * by the e-mail searched for (when the answer carries e-mails; API.md's contact answer does not).
+ * by the e-mail searched for (when the answer carries e-mails; the contact answer of
+ * docs/api-reference.md does not).
  */
 
 type Sent = Pick<ContactWrite, 'full_name' | 'contact_emails'>;
 
-/** The contact answer's e-mails, when it has them (the schema is loose: API.md shows none). */
+/** The contact answer's e-mails, when it has them (the schema is loose: docs/api-reference.md shows none). */
 const answeredEmails = (contact: ContactResponse): string[] | undefined => {
   const emails = (contact as { contact_emails?: unknown }).contact_emails;
   if (!Array.isArray(emails)) return undefined;

@@ -121,7 +121,7 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     if (!adopted) return { searchless: false, resumedCreates, searchReason };
   }
   // The target held contacts before: only a search tells whether one of them, or one stored since,
-  // is a record resolved to create (API.md's contact answers carry no e-mails to compare).
+  // is a record resolved to create (docs/api-reference.md's contact answers carry no e-mails to compare).
   return {
     searchless: false,
     resumedCreates,

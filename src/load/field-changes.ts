@@ -3,7 +3,7 @@ import type { ChangeRow } from '../core/types.js';
 import { imageHolds, type KnownImage } from './known-image.js';
 
 /**
- * The scalar fields a contact answer shows (API.md "Contact, response shape") that an import
+ * The scalar fields a contact answer shows (docs/api-reference.md "Contact, response shape") that an import
  * writes: the only fields whose value before a run is known, so the only ones a preview can show
  * and an undo can put back. `is_archived` is left out: an import never writes it.
  */

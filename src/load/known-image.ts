@@ -2,10 +2,11 @@ import type { ContactWrite } from '../core/schemas/index.js';
 import { canonicalJson, type LedgerScope } from '../state/index.js';
 
 /**
- * What this ledger's runs wrote to one contact, merged under the service's merge rules (API.md E2:
- * omitted fields keep their value; lists merge by their key): scalar fields by name, each list as
- * its entries by merge key. The contact holds at least this (unless edited by hand since), so a
- * write it already contains changes nothing: `unchanged`, and nothing is sent.
+ * What this ledger's runs wrote to one contact, merged under the service's merge rules
+ * (docs/api-reference.md E2: omitted fields keep their value; lists merge by their key): scalar
+ * fields by name, each list as its entries by merge key. The contact holds at least this (unless
+ * edited by hand since), so a write it already contains changes nothing: `unchanged`, and nothing
+ * is sent.
  */
 export type KnownImage = Record<string, unknown>;
 

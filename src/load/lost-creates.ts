@@ -16,7 +16,7 @@ const LOST_ANSWERS_TOLERATED = 6;
 
 /** Every identity key (normalize/identity.ts) a stored contact answers to. */
 const identitiesOf = (stored: ContactResponse): string[] => {
-  // The answer schema is loose: the lists are there on every contact answer API.md shows.
+  // The answer schema is loose: the lists are there on every contact answer docs/api-reference.md shows.
   const contact = stored as ContactResponse & {
     contact_emails?: { email: string }[];
     contact_phone_numbers?: { phone_number_sanitized?: string | null }[];

@@ -15,10 +15,10 @@ export interface Write {
 }
 
 /**
- * The contact as the service receives it: references by id (docs/design.md "References first"), its
- * keys in sorted order at every depth, and serialized once. Sorted keys make JSON.stringify of
- * it the canonical JSON (state/content-hash.ts) the ledger's hashes were always made from, so a
- * ledger written before the text was hashed directly still finds every record unchanged.
+ * The contact as the service receives it: references by id (docs/design.md "Shape"), its keys in
+ * sorted order at every depth, and serialized once. Sorted keys make JSON.stringify of it the
+ * canonical JSON (state/content-hash.ts): the same record always gives the same text, so the
+ * same hash in the ledger.
  */
 export const toWrite = (record: NormalizedRecord, ids: ReferenceIds): Write => {
   const groups = record.groups.flatMap((name) => {

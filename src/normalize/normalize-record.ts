@@ -111,7 +111,7 @@ const writeFieldsOf = (draft: DraftContact, ctx: NormalizeContext, note: Note): 
   // The write schema has the last word: whatever still fails it is dropped (or rejects, --strict).
   // The e-mail and phone lists built above are ContactEmail[] / ContactPhone[] by construction
   // (each element checked as it was made, test/unit/normalize/lists-schema.test.ts), so they skip
-  // the schema run: 5% of a dry run. A constant of the same field is still checked.
+  // the schema run, a cost a dry run feels. A constant of the same field is still checked.
   for (const [field, value] of Object.entries(contact)) {
     if (value === emails || value === phones) continue;
     const check = checkWriteField(field, value);

@@ -31,7 +31,7 @@ export interface RunReport {
   customFields: { created: number; existing: number };
   reminders: { created: number; updated: number };
   requests: RequestCounts & {
-    /** By `"METHOD /route/template"` as API.md writes the route, ids as `{id}`. */
+    /** By `"METHOD /route/template"` as docs/api-reference.md writes the route, ids as `{id}`. */
     byEndpoint: Record<string, RequestCounts>;
   };
   exitCode: number;

@@ -130,8 +130,8 @@ const SCHEMA = `
     found      TEXT               -- JSON: the contact as the search answered it (the before-image)
   );
   -- A rowid table: rows (a before-image is most of a row) are appended, only this narrow index is
-  -- updated in key order; as a WITHOUT ROWID table keyed like it, a commit of 100 rows wrote twice
-  -- as many pages.
+  -- updated in key order; a WITHOUT ROWID table keyed like it writes whole rows in key order, many
+  -- more pages a commit.
   CREATE UNIQUE INDEX resolutions_by_key ON resolutions (scope_id, run_id, key);
 
   -- Every identity a loaded record had (its key, e-mails, phones) against its contact

@@ -143,7 +143,7 @@ export const bulkUpdateElementSchema = z.strictObject({
 });
 export const bulkUpdateBodySchema = z.array(bulkUpdateElementSchema);
 
-/** Contact response shape (API.md). */
+/** Contact response shape (docs/api-reference.md). */
 export const contactResponseSchema = z.object({
   id: uuid,
   full_name: z.string().nullable(),
@@ -183,7 +183,7 @@ declare const contactJsonBrand: unique symbol;
 export type ContactJson = string & { readonly [contactJsonBrand]: true };
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 
-/** The response shape's scalar fields (API.md "Contact, response shape"), besides id and dates. */
+/** The response shape's scalar fields (docs/api-reference.md "Contact, response shape"), but id and dates. */
 export const CONTACT_SCALAR_FIELDS = [
   'full_name',
   'first_name',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuid } from './primitives.js';
 
-/** E7: a group needs a name (docs/design.md decides what API.md leaves open). */
+/** E7: a group needs a name (docs/design.md decides what docs/api-reference.md leaves open). */
 export const groupCreateSchema = z.strictObject({
   name: z.string().trim().min(1),
   emoji: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * Every limit and enumerated format of the service, from API.md and the decisions of docs/design.md.
+ * Every limit and enumerated format of the service, from docs/api-reference.md and docs/design.md.
  * The client, the pipeline's validator and the local service all read these constants.
  */
 export const LIMITS = {

@@ -10,5 +10,5 @@ export const date = z.iso.date();
 export const text = z.string().nullable();
 /** A URI (any scheme the WHATWG URL parser accepts). */
 export const uri = z.url();
-/** An object whose inner fields API.md does not show. */
+/** An object whose inner fields docs/api-reference.md does not show. */
 export const opaqueObject = z.record(z.string(), z.unknown());

@@ -13,7 +13,7 @@ export const LIST_FIELDS = [
 type ListField = (typeof LIST_FIELDS)[number];
 export type ScalarField = Exclude<keyof ContactWrite, ListField>;
 
-/** Object-valued write fields whose inner shape API.md does not show: stored as JSON text. */
+/** Object-valued write fields whose inner shape docs/api-reference.md does not show: stored as JSON text. */
 const JSON_FIELDS = new Set<string>([
   'coordinates',
   'worknet_data',

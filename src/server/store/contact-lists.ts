@@ -308,7 +308,10 @@ export class ContactLists {
     checkStoredSize(list, sizeBefore, base, at.index);
   }
 
-  /** `replace` has no shape in API.md; we take an array of `{<key>: id}` objects and refuse the rest. */
+  /**
+   * `replace` has no shape in docs/api-reference.md; we take an array of `{<key>: id}` objects and
+   * refuse the rest.
+   */
   private idList(value: unknown, key: string, path: string, at: WriteLocation): string[] {
     if (!Array.isArray(value)) throw invalidBodyAt(path, `Expected an array of {${key}} objects.`, at.index);
     return value.map((item, i) => {

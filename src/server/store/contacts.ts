@@ -144,7 +144,7 @@ export class ContactStore {
     return this.listStatement.all(userId, afterSeq, limit) as ContactRow[];
   }
 
-  /** API.md's contact response shape. */
+  /** docs/api-reference.md's contact response shape. */
   response(row: ContactRow): ContactResponse {
     const out: Record<string, unknown> = { id: row.id };
     for (const field of CONTACT_SCALAR_FIELDS) out[field] = decodeScalar(field, row[field]);

@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 let lastMs = 0;
 let sequence = 0;
 
-/** Random bytes drawn 4 KB at a time (as randomUUID does): one call per id cost 5 us. */
+/** Random bytes drawn 4 KB at a time (as randomUUID does): a call per id would cost more than the id. */
 const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
 const random10 = (into: Buffer): void => {
