@@ -7,8 +7,11 @@ import { SERVICE_TABLES, addMissingContactColumns, ddl, type Db } from './schema
 /** Marks a database file as the local service's (PRAGMA application_id): "CILS" as a 32-bit integer. */
 export const SERVICE_APPLICATION_ID = 0x43494c53;
 
-/** A contact-import ledger's mark (src/state; not imported: the service knows nothing of runs). */
-const LEDGER_APPLICATION_ID = 0x43494c31;
+/**
+ * A contact-import ledger's marks (src/state/migrations.ts; not imported: the service knows nothing
+ * of runs): "CIL2", and "CIL1" of a ledger written before 1.0.
+ */
+const LEDGER_APPLICATION_IDS = [0x43494c32, 0x43494c31];
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 
@@ -37,7 +40,7 @@ let expected: Map<string, Set<string>> | undefined;
  */
 function foreignReason(db: Db): string | undefined {
   const applicationId = db.pragma('application_id', { simple: true }) as number;
-  if (applicationId === LEDGER_APPLICATION_ID) return 'it is a contact-import ledger (a --state file)';
+  if (LEDGER_APPLICATION_IDS.includes(applicationId)) return 'it is a contact-import ledger (a --state file)';
   if (applicationId !== 0 && applicationId !== SERVICE_APPLICATION_ID) {
     return `it is marked as another program's database (application_id ${hex(applicationId)})`;
   }
