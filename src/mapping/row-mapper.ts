@@ -1,4 +1,6 @@
-import type { DraftContact, Issue, SourceRow } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { SourceRow } from '../readers/types.js';
+import type { DraftContact } from './types.js';
 import { Cells } from './cells.js';
 import { isRejectColumn, REJECT_COLUMNS } from '../core/reject-columns.js';
 import { removeFormulaGuard } from '../core/spreadsheet-safety.js';

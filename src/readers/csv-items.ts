@@ -1,4 +1,4 @@
-import type { ReadWarning, SourceItem, SourceProblem, SourceRow } from '../core/types.js';
+import type { ReadWarning, SourceItem, SourceProblem, SourceRow } from './types.js';
 import type { CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import {

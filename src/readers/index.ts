@@ -4,7 +4,7 @@
  * values are yielded as problems, and only a file that cannot be read at all throws ImportError.
  */
 import { ImportError } from '../core/errors/index.js';
-import type { Dialect, InputFormat, OpenedSource } from '../core/types.js';
+import type { Dialect, InputFormat, OpenedSource } from './types.js';
 import { openCsv } from './csv.js';
 import { detectFormat } from './detect.js';
 import { openJson } from './json.js';

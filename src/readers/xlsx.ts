@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from './types.js';
 import { nameSheetHeader } from './xlsx-header.js';
 import { readWorkbookModel, type SheetRef } from './xlsx-parts.js';
 import { columnLetters, readMergedCells, readSheetRows, type SheetRow } from './xlsx-sheet.js';

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import type { ChangeRow, ExtractCounts, InputInfo } from '../core/types.js';
+import type { ExtractCounts } from '../core/types.js';
+import type { ChangeRow } from '../load/types.js';
+import type { InputInfo } from '../readers/types.js';
 import { applyCandidateMerges } from './candidate-merges.js';
 import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { References } from '../package/references.js';

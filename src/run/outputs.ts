@@ -8,7 +8,8 @@ import { OutcomesFile } from '../report/outcomes-file.js';
 import { RejectedFile } from '../report/rejected-file.js';
 import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
 import type { RunReport } from '../report/run-report.js';
-import type { InputFormat, Issue, RejectedRecord } from '../core/types.js';
+import type { Issue, RejectedRecord } from '../core/types.js';
+import type { InputFormat } from '../readers/types.js';
 
 /** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
 export const prepareOutDir = (dir: string): void => {

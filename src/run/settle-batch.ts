@@ -1,6 +1,7 @@
 import type { CandidatePeople } from '../candidates/people.js';
 import { recordNotLoaded } from '../core/consequence.js';
-import type { Issue, SourceItem, SourceProblem } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { SourceItem, SourceProblem } from '../readers/types.js';
 import type { References } from '../package/references.js';
 import type { StageEntry, Staging } from '../package/staging.js';
 import type { RunOutputs } from './outputs.js';

@@ -3,7 +3,7 @@ import { loadPipeline } from '../../../src/mapping/index.js';
 import { createRowNormalizer } from '../../../src/run/row-normalizer.js';
 import { tempFiles } from '../readers/read-all.js';
 import { openSource } from '../../../src/readers/index.js';
-import type { SourceRow } from '../../../src/core/types.js';
+import type { SourceRow } from '../../../src/readers/types.js';
 
 const files = tempFiles();
 afterAll(() => files.cleanup());
