@@ -13,7 +13,7 @@ export type Severity = 'error' | 'warning';
 export interface RejectedRecord {
   /**
    * The source text; absent for a record that was staged (records do not carry it): the run's
-   * outputs read it back from the staging's side table by input and row (run/outputs.ts).
+   * outputs read it back from the staging's side table by input and row (report/run-outputs.ts).
    */
   raw?: string;
   row: number;

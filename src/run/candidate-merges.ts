@@ -10,7 +10,7 @@ import type { CandidatePeople, RunCandidates } from '../candidates/people.js';
 import type { ExtractCounts } from '../core/types.js';
 import type { ChangeRow } from '../load/types.js';
 import type { Staging } from '../package/staging.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 
 /** changes.csv's `field` for a record merged into another's contact. */
 export const MERGED_FIELD = 'merged_into';

@@ -7,7 +7,7 @@ import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
 import { extract, type ExtractContext, type ExtractOptions } from './extract.js';
-import { RunOutputs } from './outputs.js';
+import { RunOutputs } from '../report/run-outputs.js';
 import type { OpenedTarget, RunFrame } from './run-frame.js';
 
 export interface ExtractResult {

@@ -13,7 +13,7 @@ import type { InputInfo, OpenedSource, SourceItem, SourceRow } from '../readers/
 import { createRowNormalizer, type NormalizeSetup, type PreparedOutcome } from './row-normalizer.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
 import { PhoneDrops } from './phone-drops.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;

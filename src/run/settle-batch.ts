@@ -4,7 +4,7 @@ import type { Issue } from '../core/types.js';
 import type { SourceItem, SourceProblem } from '../readers/types.js';
 import type { References } from '../package/references.js';
 import type { StageEntry, Staging } from '../package/staging.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 import type { PreparedOutcome, RecordSummary } from './row-normalizer.js';
 import type { ExtractCounts } from '../core/types.js';
 import type { PhoneDrops } from './phone-drops.js';

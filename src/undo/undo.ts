@@ -10,7 +10,7 @@ import type { RunStatus } from '../report/run-report.js';
 import { newRunId, EXIT, interruptedExitCode } from '../run/run.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
-import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
+import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../report/run-outputs.js';
 import type { ConnectedTarget } from '../run/target.js';
 import {
   acquireRunLock,
