@@ -24,7 +24,7 @@ import { LIST_FIELDS, type ColumnRef, type PipelineFile } from './schema.js';
 export interface RowMapper {
   /** Mapped columns missing from the CSV header (row 0); empty for JSON. */
   headerIssues: Issue[];
-  /** Reads only the row's values: the normalize stage hands it no more of a row (run/row-normalizer.ts). */
+  /** Reads only the row's values: the normalize stage hands it no more of a row (extract/row-normalizer.ts). */
   map(row: MappedRow): DraftContact;
 }
 

@@ -88,7 +88,7 @@ export class CsvItems {
 
 /**
  * A CSV record as a source row: its cells in header order, and `values` (keyed by header name)
- * built the first time it is read. The normalize stage maps the cells (run/row-normalizer.ts), so
+ * built the first time it is read. The normalize stage maps the cells (extract/row-normalizer.ts), so
  * the object is built only for whoever asks for it.
  */
 class CsvRow implements SourceRow {

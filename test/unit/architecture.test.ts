@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['load'],
   ['report'],
   ['sync', 'candidates'],
+  ['extract'],
   ['run'],
   ['undo'],
   ['cli'],
