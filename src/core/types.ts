@@ -1,7 +1,7 @@
 /**
  * The types several stages share: an issue and its stage, a rejected record, the run's totals and
- * its issue counts. A stage's own shapes live in its folder (readers/types.ts, mapping/types.ts,
- * load/types.ts, report/types.ts).
+ * its issue counts. A stage's own shapes live in its folder (readers/, mapping/, extract/, load/ and
+ * report/types.ts).
  */
 import type { IssueCode } from './errors/codes.js';
 
@@ -53,9 +53,6 @@ export interface Totals {
   pending: number;
   warnings: number;
 }
-
-/** What the extract stage counts (source -> map -> normalize -> dedupe), returned in its result. */
-export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates' | 'merged'>;
 
 /** One issue code's count in a run, with its first example. */
 export interface IssueCount {

@@ -6,7 +6,7 @@ import type { References } from '../package/references.js';
 import type { StageEntry, Staging } from '../package/staging.js';
 import type { RunOutputs } from '../report/run-outputs.js';
 import type { PreparedOutcome, RecordSummary } from './row-normalizer.js';
-import type { ExtractCounts } from '../core/types.js';
+import type { ExtractCounts } from './types.js';
 import type { PhoneDrops } from './phone-drops.js';
 
 /** Where the extract stage's records end: the run's outputs, the staging, its counts, the references. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ExtractCounts } from '../core/types.js';
+import type { ExtractCounts } from '../extract/types.js';
 import type { ChangeRow } from '../load/types.js';
 import type { InputInfo } from '../readers/types.js';
 import { applyCandidateMerges } from './candidate-merges.js';
