@@ -15,7 +15,7 @@ import { openVcard } from './vcard.js';
 
 export { detectFormat };
 export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
-export { valuesOfCells } from './csv-items.js';
+export { valuesOfCells } from './header-row.js';
 
 export interface OpenSourceOptions {
   signal?: AbortSignal;

@@ -54,8 +54,9 @@ export interface SourceRow {
   line: number;
   values: Record<string, unknown>;
   /**
-   * A CSV record's cells in the order of its input's header (`values` is them keyed by name): what
-   * the normalize stage maps, so `values` is never built for it. Absent for other formats.
+   * The record's cells in the order of its input's header (`values` is them keyed by name), for an
+   * input with a header (CSV, TSV, a workbook's sheet): what the normalize stage maps. Absent for
+   * other formats.
    */
   cells?: readonly string[];
   /** The record's source text, verbatim, so rejected files can be written back unchanged. */
