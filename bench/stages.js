@@ -33,7 +33,7 @@ const { values: flags, positionals } = parseArgs({
 });
 const dist = process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname;
 const { loadPipeline, openSource, createRowMapper } = await import(`${dist}/index.js`);
-const { createRowNormalizer } = await import(`${dist}/run/row-normalizer.js`);
+const { createRowNormalizer } = await import(`${dist}/extract/row-normalizer.js`);
 
 const path = positionals[0];
 if (!path) {

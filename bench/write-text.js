@@ -22,7 +22,7 @@ const { values: flags, positionals } = parseArgs({
 });
 const dist = process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname;
 const { loadPipeline, openSource } = await import(`${dist}/index.js`);
-const { createRowNormalizer } = await import(`${dist}/run/row-normalizer.js`);
+const { createRowNormalizer } = await import(`${dist}/extract/row-normalizer.js`);
 const { canonicalJson } = await import(`${dist}/state/index.js`);
 const { toWrite, writeHash } = await import(`${dist}/load/write-object.js`);
 

@@ -27,4 +27,6 @@ export { startLocalService, type LocalService, type LocalServiceOptions } from '
 export { openLedger, scopeId, type Ledger, type LedgerScope } from './state/index.js';
 export { ImportError, isImportError, RUN_CODES, ISSUE_CODES, SERVICE_CODES } from './core/errors/index.js';
 export type { RunReport } from './report/run-report.js';
-export type { Issue, DraftContact, SourceItem, InputInfo, Dialect, Totals } from './core/types.js';
+export type { Issue, Totals } from './core/types.js';
+export type { DraftContact } from './mapping/types.js';
+export type { SourceItem, InputInfo, Dialect } from './readers/types.js';

@@ -1,130 +1,19 @@
 /**
- * The types that pass between stages: source -> map -> normalize -> validate -> dedupe -> resolve
- * -> load -> report. Each stage owns its folder; these are the only shapes they share.
+ * The types several stages share: an issue and its stage, a rejected record, the run's totals and
+ * its issue counts. A stage's own shapes live in its folder (readers/, mapping/, extract/, load/ and
+ * report/types.ts).
  */
 import type { IssueCode } from './errors/codes.js';
 
-export type InputFormat = 'csv' | 'tsv' | 'json' | 'ndjson' | 'xlsx' | 'vcard';
-
-/** What a reader learned about one input; `rows` is the number of data records read. */
-export interface InputInfo {
-  path: string;
-  format: InputFormat;
-  encoding: string;
-  delimiter: string | null;
-  rows: number;
-  /** The pipeline that read it (each input is detected on its own when none is named). */
-  pipeline?: string;
-  /** The worksheet read, for a workbook (.xlsx). */
-  sheet?: string;
-  /** Values the reader leaves out on purpose, counted by kind (vCard: `PHOTO`); absent when none. */
-  ignored?: Record<string, number>;
-  /** Header columns the pipeline reads nothing from, in file order (inputs with a header). */
-  unusedColumns?: string[];
-  /** For an unused column, the pipeline column it most likely meant (`name` -> `full_name`). */
-  suggestedColumns?: Record<string, string>;
-  /**
-   * True once every record of the input was read to its end, unchanged meanwhile; false when the
-   * run stopped reading it (interrupted, a run-level problem, the input changed while read).
-   */
-  readWhole?: boolean;
-  /** Phone columns whose values were dropped (nearly) whole: those records count against --max-rejects. */
-  droppedColumns?: { column: string; dropped: number; values: number }[];
-}
-
-/** How to read a source. Everything is optional: readers detect what is not declared. */
-export interface Dialect {
-  format?: InputFormat;
-  /** A single character, `\t` for TSV; detected from the header line when absent. */
-  delimiter?: string;
-  /** `utf-8`, `utf-16le`, `utf-16be`, `windows-1252`; detected (BOM, then validity) when absent. */
-  encoding?: string;
-  /** Lines before the header to skip (worknet exports have three); for a workbook, sheet rows. */
-  skipLines?: number;
-  /** The worksheet of a workbook to read; the first visible one when absent. */
-  sheet?: string;
-}
-
-/**
- * One data record as read: its file, 1-based data row, the 1-based line of the file where it
- * starts (as an editor shows it: preamble, header and multi-line cells counted; a JSON array: the
- * line of the object's `{`; a workbook: the sheet's row number), values by header name, and raw text.
- */
-export interface SourceRow {
-  kind: 'row';
-  file: string;
-  row: number;
-  line: number;
-  values: Record<string, unknown>;
-  /**
-   * A CSV record's cells in the order of its input's header (`values` is them keyed by name): what
-   * the normalize stage maps, so `values` is never built for it. Absent for other formats.
-   */
-  cells?: readonly string[];
-  /** The record's source text, verbatim, so rejected files can be written back unchanged. */
-  raw: string;
-  /** What the reader read with a doubt but read (a line in another encoding): warnings for the row. */
-  warnings?: ReadWarning[];
-}
-
-/** A warning a reader attaches to a row it did read (issues.csv, stage `read`). */
-export interface ReadWarning {
-  code: IssueCode;
-  message: string;
-  /** The field (column, key or property) it concerns, when one. */
-  field?: string;
-  value?: string;
-}
-
-/** A record the reader could not turn into values (ragged row, bad NDJSON line). */
-export interface SourceProblem {
-  kind: 'problem';
-  file: string;
-  row: number;
-  line: number;
-  code: IssueCode;
-  message: string;
-  raw: string;
-}
-
-export type SourceItem = SourceRow | SourceProblem;
-
-/** A header cell the reader renamed (empty or repeated name); the caller reports it as a warning. */
-export interface HeaderIssue {
-  code: Extract<IssueCode, 'empty_header' | 'duplicate_header'>;
-  /** 1-based column. */
-  column: number;
-  /** The cell as written. */
-  name: string;
-  /** The name its values are read under. */
-  renamed: string;
-  message: string;
-}
-
-export interface OpenedSource {
-  /** Filled as reading goes; final once `items` is exhausted. */
-  info: InputInfo;
-  /** Header cells for CSV/TSV (after preamble lines), undefined for JSON. */
-  header: string[] | undefined;
-  /** The header line verbatim (CSV/TSV), for rejected files. */
-  rawHeader: string | undefined;
-  /** 1-based line of the header (CSV/TSV: after any preamble), for file-level issues. */
-  headerLine?: number;
-  items: AsyncIterable<SourceItem>;
-  /** Header cells renamed to keep names unique and non-empty (CSV/TSV); `header` holds the new names. */
-  headerIssues?: HeaderIssue[];
-  /** Releases the input when `items` will not be read to its end (breaking out of a loop also does). */
-  close?: () => Promise<void>;
-}
-
 export type Stage = 'read' | 'map' | 'normalize' | 'validate' | 'dedupe' | 'resolve' | 'load' | 'undo';
+
 export type Severity = 'error' | 'warning';
 
 /** A record that was not loaded, for its rejected file: its text as read, its row, and why (each error in plain words). */
 export interface RejectedRecord {
   /**
    * The source text; absent for a record that was staged (records do not carry it): the run's
-   * outputs read it back from the staging's side table by input and row (run/outputs.ts).
+   * outputs read it back from the staging's side table by input and row (report/run-outputs.ts).
    */
   raw?: string;
   row: number;
@@ -148,64 +37,6 @@ export interface Issue {
   message: string;
 }
 
-/** A value taken from a column, with the column's name kept for issue rows. */
-export interface Sourced<T = string> {
-  value: T;
-  /** The source column (or JSON key) the value came from. */
-  field: string;
-}
-
-export interface DraftEmail extends Sourced {
-  label?: string;
-}
-
-export interface DraftPhone extends Sourced {
-  label?: string;
-}
-
-export interface DraftCustomField extends Sourced {
-  /** The custom field definition's name on the service. */
-  name: string;
-  fieldType: 'input' | 'autocomplete' | 'datepicker';
-  /** Options for `autocomplete` definitions. */
-  categories?: string[];
-  /** The pipeline's date format for this `datepicker` field's values, when it declares one. */
-  dateFormat?: string;
-}
-
-export interface DraftReminder {
-  text: Sourced;
-  due?: Sourced;
-  recurrence?: Sourced;
-  /** The pipeline's date format for `due`, when its reminders section declares one. */
-  dateFormat?: string;
-}
-
-/** What the mapping stage makes of one row: raw column values sorted into contact concepts. */
-export interface DraftContact {
-  name: {
-    full?: Sourced;
-    first?: Sourced;
-    middle?: Sourced;
-    last?: Sourced;
-    prefix?: Sourced;
-    suffix?: Sourced;
-    nickname?: Sourced;
-  };
-  emails: DraftEmail[];
-  phones: DraftPhone[];
-  /** Other contact write fields by their write name (job_title, website, birthday, worknet, ...). */
-  fields: Record<string, Sourced<unknown>>;
-  /** Group names (system labels already dropped). */
-  groups: Sourced[];
-  customFields: DraftCustomField[];
-  reminders: DraftReminder[];
-  /** Values of the pipeline's `key` columns, when it declares them. */
-  key?: string[];
-  /** The record's id in its source product (`source_id`), as `<pipeline>:<id>`. */
-  sourceId?: string;
-}
-
 /** How many records ended in each outcome; every record read ends in exactly one (plus warnings). */
 export interface Totals {
   read: number;
@@ -223,15 +54,6 @@ export interface Totals {
   warnings: number;
 }
 
-/** What the extract stage counts (source -> map -> normalize -> dedupe), returned in its result. */
-export type ExtractCounts = Pick<Totals, 'read' | 'rejected' | 'duplicates' | 'merged'>;
-
-/** What the load stage counts (resolve -> send), returned in its result; `rejected`: too large to send. */
-export type LoadCounts = Pick<
-  Totals,
-  'created' | 'updated' | 'unchanged' | 'failed' | 'pending' | 'rejected' | 'merged'
->;
-
 /** One issue code's count in a run, with its first example. */
 export interface IssueCount {
   code: IssueCode;
@@ -240,21 +62,4 @@ export interface IssueCount {
   example: Issue;
   /** The first few issues of the code, `example` first (absent in snapshots of older runs). */
   examples?: Issue[];
-}
-
-/** Issues about one input column ('' for whole-record issues), with the first few as examples. */
-export interface FieldCount {
-  field: string;
-  count: number;
-  examples: Issue[];
-}
-
-/** One changed scalar field of an updated contact: a row of changes.csv, a line of report.html. */
-export interface ChangeRow {
-  file: string;
-  row: number;
-  contactId: string;
-  field: string;
-  old: string;
-  new: string;
 }

@@ -1,5 +1,14 @@
 import { isRequestError, type RequestError, type ServiceClient } from '../client/index.js';
-import type { LedgerScope, PendingCreate } from '../state/index.js';
+import type {
+  CreateJournal,
+  KeyHonouring,
+  KnownImages,
+  KnownReminders,
+  PendingCreate,
+  RunJournal,
+  ScopeContacts,
+  ScopeIdentities,
+} from '../state/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { createBytes, updateBytes } from './chunks.js';
 import { previewUpdate, updateEffect } from './previews.js';
@@ -17,6 +26,15 @@ export interface Chunk {
   /** A create's key and body, made with the rest of its batch (ChunkSender.prepare). */
   prepared?: PendingCreate;
 }
+
+/** The parts of the ledger sending writes: the create journal, contacts, identities, images, reminders, effects. */
+type SenderLedger = CreateJournal &
+  ScopeContacts &
+  ScopeIdentities &
+  KnownImages &
+  KeyHonouring &
+  KnownReminders &
+  RunJournal;
 
 /** What a chunk's request carries, as measured when it was made (chunks.ts); unchanged ones send nothing. */
 export const chunkBytes = (chunk: Chunk): number =>
@@ -36,7 +54,7 @@ export class ChunkSender {
   constructor(
     private readonly options: {
       client?: ServiceClient;
-      scope?: LedgerScope;
+      scope?: SenderLedger;
       /** Requests go out (not a dry run, a client and a ledger). */
       live: boolean;
       dryRun: boolean;
@@ -112,7 +130,7 @@ export class ChunkSender {
   private create(
     items: Planned[],
     client: ServiceClient,
-    scope: LedgerScope,
+    scope: SenderLedger,
     events: SendEvents,
     prepared?: PendingCreate,
   ) {

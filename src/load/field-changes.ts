@@ -1,5 +1,5 @@
 import { CONTACT_SCALAR_FIELDS, type ContactResponse, type ContactWrite } from '../core/schemas/index.js';
-import type { ChangeRow } from '../core/types.js';
+import type { ChangeRow } from './types.js';
 import { imageHolds, type KnownImage } from './known-image.js';
 
 /**

@@ -4,7 +4,7 @@ import type { LedgerScope } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { Staging } from '../package/staging.js';
 import type { NormalizedRecord } from '../normalize/record.js';
-import type { LoadCounts } from '../core/types.js';
+import type { LoadCounts } from './types.js';
 import { ensureReferences, type ReferenceCounts } from './references.js';
 import { sendLateMerges } from './late-merges.js';
 import { Resolver, type MatchMode } from './resolve.js';

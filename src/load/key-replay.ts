@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceClient } from '../client/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { KeyHonouring } from '../state/index.js';
 
 /**
  * Whether the target honours `Idempotency-Key`, as the ledger recorded it or, when never seen, as
@@ -8,7 +8,7 @@ import type { LedgerScope } from '../state/index.js';
  * either way): a target that honours the key answers the second with `Idempotent-Replayed: true`.
  * The answer is recorded for the scope, so it is asked once per target and user.
  */
-export const keysHonoured = async (client: ServiceClient, scope: LedgerScope): Promise<boolean> => {
+export const keysHonoured = async (client: ServiceClient, scope: KeyHonouring): Promise<boolean> => {
   const known = scope.keysHonoured();
   if (known !== undefined) return known;
   const idempotencyKey = `contact-import-replay-check-${randomUUID()}`;

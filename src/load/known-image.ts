@@ -1,5 +1,5 @@
 import type { ContactWrite } from '../core/schemas/index.js';
-import { canonicalJson, type LedgerScope } from '../state/index.js';
+import { canonicalJson, type KnownImages } from '../state/index.js';
 
 /**
  * What this ledger's runs wrote to one contact, merged under the service's merge rules
@@ -87,7 +87,7 @@ export const parseImage = (text: string | undefined): KnownImage | undefined => 
  * holds.
  */
 export const keepImages = (
-  scope: LedgerScope,
+  scope: KnownImages,
   items: readonly { record: { key: string }; write: ContactWrite }[],
   created: boolean,
 ): void => {

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../client/index.js';
-import type { LoadCounts } from '../core/types.js';
+import type { LoadCounts } from './types.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import type { LedgerScope } from '../state/index.js';
 import { chunkBy, updateBytes, type ChunkLimits } from './chunks.js';

@@ -2,7 +2,7 @@ import { answerLost, createContactsBody, isRequestError, type ServiceClient } fr
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { normalizeText } from '../normalize/index.js';
 import { assertAnsweredAsSent, holdsEmail } from './answer-check.js';
-import type { LedgerScope, PendingCreate } from '../state/index.js';
+import type { CreateJournal, KeyHonouring, PendingCreate, ScopeContacts } from '../state/index.js';
 
 /** Finds the target contact that holds a record, or undefined. */
 export interface ContactFinder {
@@ -79,7 +79,7 @@ const contactsOf = (pending: PendingCreate): ContactWrite[] =>
  */
 export const settleLostCreate = async (
   pending: PendingCreate,
-  ctx: { client: ServiceClient; scope: LedgerScope; finder: ContactFinder },
+  ctx: { client: ServiceClient; scope: CreateJournal & ScopeContacts & KeyHonouring; finder: ContactFinder },
 ): Promise<string[]> => {
   const ids = new Array<string>(pending.keys.length);
   let chunk = pending;

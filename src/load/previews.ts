@@ -1,5 +1,5 @@
 import type { UpdateEffect } from '../state/index.js';
-import type { ChangeRow } from '../core/types.js';
+import type { ChangeRow } from './types.js';
 import { changeRows, fieldChanges, listRows, type FieldChanges } from './field-changes.js';
 import type { Planned } from './resolve.js';
 

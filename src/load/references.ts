@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../client/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { KnownReferences, RunJournal } from '../state/index.js';
 import { contentHash } from '../state/index.js';
 import type { References } from '../package/references.js';
 import type { StepHook } from './steps.js';
@@ -12,7 +12,7 @@ export interface ReferenceCounts {
 
 interface EnsureOptions {
   client?: ServiceClient;
-  scope?: LedgerScope;
+  scope?: KnownReferences & RunJournal;
   dryRun: boolean;
   runId?: string;
   onStep?: StepHook;

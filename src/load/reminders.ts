@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../client/index.js';
 import type { Recurrence } from '../core/schemas/index.js';
-import type { LedgerScope } from '../state/index.js';
+import type { KnownReminders } from '../state/index.js';
 import { contentHash } from '../state/index.js';
 import type { Planned } from './resolve.js';
 
@@ -11,7 +11,7 @@ import type { Planned } from './resolve.js';
  */
 export const syncReminders = async (
   items: Planned[],
-  ctx: { client?: ServiceClient; scope?: LedgerScope; dryRun: boolean },
+  ctx: { client?: ServiceClient; scope?: KnownReminders; dryRun: boolean },
 ): Promise<{ created: number; updated: number }> => {
   const counts = { created: 0, updated: 0 };
   const wanted = items.flatMap((p) =>

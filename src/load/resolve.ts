@@ -1,6 +1,13 @@
 import type { ServiceClient } from '../client/index.js';
 import type { ContactJson, ContactResponse, ContactWrite } from '../core/schemas/index.js';
-import type { ContactEntry, LedgerScope, Resolution } from '../state/index.js';
+import type {
+  ContactEntry,
+  KnownImages,
+  Resolution,
+  ScopeContacts,
+  ScopeIdentities,
+  ScopeResolutions,
+} from '../state/index.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import { RECORD_LIMITS } from '../normalize/record-limits.js';
 import { toWrite, writeHash, type ReferenceIds } from './write-object.js';
@@ -61,6 +68,9 @@ interface Found {
 /** Decisions recorded in one ledger transaction: a kill -9 loses at most this many searches. */
 export const RESOLUTIONS_PER_COMMIT = 100;
 
+/** The parts of the ledger resolution reads and records. */
+type ResolveLedger = ScopeContacts & ScopeIdentities & KnownImages & ScopeResolutions;
+
 export class Resolver {
   private readonly cache = new Map<string, Promise<ContactResponse | undefined>>();
   private decided: Resolution[] = [];
@@ -72,7 +82,7 @@ export class Resolver {
 
   constructor(
     private readonly options: {
-      scope?: LedgerScope;
+      scope?: ResolveLedger;
       client?: ServiceClient;
       match: MatchMode;
       ids: ReferenceIds;
@@ -175,7 +185,7 @@ export class Resolver {
    * The empty hash never equals a write's, so the record is sent and its new key recorded.
    */
   private knownByOtherIdentities(
-    scope: LedgerScope,
+    scope: ScopeContacts & ScopeIdentities,
     records: readonly NormalizedRecord[],
     known: Map<string, ContactEntry>,
   ): void {

@@ -2,7 +2,13 @@ import type { ServiceClient } from '../client/index.js';
 import { answerLost } from '../client/index.js';
 import { isRequestError, type RequestError } from '../client/errors.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
-import type { LedgerScope, PendingCreate } from '../state/index.js';
+import type {
+  CreateJournal,
+  KeyHonouring,
+  KnownImages,
+  PendingCreate,
+  ScopeContacts,
+} from '../state/index.js';
 import { assertAnsweredAsSent } from './answer-check.js';
 import { createBody } from './chunks.js';
 import { keysHonoured } from './key-replay.js';
@@ -74,7 +80,7 @@ export const createChunk = async (
   items: Planned[],
   ctx: {
     client: ServiceClient;
-    scope: LedgerScope;
+    scope: CreateJournal & ScopeContacts & KeyHonouring & KnownImages;
     /** The run sending it: the create is journaled under it (an undo archives what it created). */
     runId: string;
     idempotencyKey: string;
@@ -156,7 +162,7 @@ const settleCreated = (part: Planned[], ids: readonly string[], events: SendEven
  * Idempotency-Key and the target answers with the same contacts instead of creating them twice.
  */
 const recordAnswer = (
-  scope: LedgerScope,
+  scope: CreateJournal,
   idempotencyKey: string,
   ids: string[],
   part: Planned[],
@@ -187,7 +193,7 @@ const recordAnswer = (
  */
 export const updateChunk = async (
   items: Planned[],
-  ctx: { client: ServiceClient; scope: LedgerScope; events: SendEvents },
+  ctx: { client: ServiceClient; scope: ScopeContacts & KnownImages; events: SendEvents },
 ): Promise<void> => {
   // Settled before the ledger write: the target applied them, whether or not the ledger can say so.
   const done = (planned: Planned[]) => {

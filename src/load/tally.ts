@@ -1,4 +1,5 @@
-import type { Issue, LoadCounts, RejectedRecord } from '../core/types.js';
+import type { Issue, RejectedRecord } from '../core/types.js';
+import type { LoadCounts } from './types.js';
 import type { StagedPlace } from '../package/staging.js';
 import { recordNotLoaded } from '../core/consequence.js';
 import { tooLargeIssue } from '../normalize/record-size.js';

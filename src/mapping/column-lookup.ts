@@ -1,4 +1,4 @@
-import type { Sourced } from '../core/types.js';
+import type { Sourced } from './types.js';
 import { isRejectColumn } from '../core/reject-columns.js';
 import type { Cells } from './cells.js';
 import { alternatives, ColumnIndex, withNumber, type ColumnMatch } from './columns.js';

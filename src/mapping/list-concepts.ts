@@ -1,4 +1,4 @@
-import type { DraftContact, DraftCustomField, DraftEmail, DraftReminder } from '../core/types.js';
+import type { DraftContact, DraftCustomField, DraftEmail, DraftReminder } from './types.js';
 import type { ExplodeOptions } from './cells.js';
 import type { ColumnLookup, Values } from './column-lookup.js';
 import { alternatives } from './columns.js';

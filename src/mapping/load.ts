@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { ImportError } from '../core/errors/index.js';
 import { nearest } from '../core/nearest.js';
-import type { Dialect } from '../core/types.js';
+import type { Dialect } from '../readers/types.js';
 import { displayPath, invalidPipeline, schemaError } from './file-errors.js';
 import type { Pipeline, PipelineSummary } from './pipeline.js';
 import { pipelineFileSchema, type PipelineFile } from './schema.js';

@@ -1,5 +1,5 @@
 import type { ContactWrite } from '../core/schemas/index.js';
-import type { Dialect } from '../core/types.js';
+import type { Dialect } from '../readers/types.js';
 import type { PipelineFile } from './schema.js';
 
 /** A loaded, checked pipeline file: what the reader, the mapper and the normalizer need. */

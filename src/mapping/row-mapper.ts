@@ -1,4 +1,6 @@
-import type { DraftContact, Issue, SourceRow } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { SourceRow } from '../readers/types.js';
+import type { DraftContact } from './types.js';
 import { Cells } from './cells.js';
 import { isRejectColumn, REJECT_COLUMNS } from '../core/reject-columns.js';
 import { removeFormulaGuard } from '../core/spreadsheet-safety.js';
@@ -22,7 +24,7 @@ import { LIST_FIELDS, type ColumnRef, type PipelineFile } from './schema.js';
 export interface RowMapper {
   /** Mapped columns missing from the CSV header (row 0); empty for JSON. */
   headerIssues: Issue[];
-  /** Reads only the row's values: the normalize stage hands it no more of a row (run/row-normalizer.ts). */
+  /** Reads only the row's values: the normalize stage hands it no more of a row (extract/row-normalizer.ts). */
   map(row: MappedRow): DraftContact;
 }
 

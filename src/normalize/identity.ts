@@ -1,5 +1,5 @@
 import { normalizeText } from './index.js';
-import type { DraftContact } from '../core/types.js';
+import type { DraftContact } from '../mapping/types.js';
 
 /**
  * docs/design.md "Records, identity and reruns": the pipeline's key columns when given; else the first

@@ -18,7 +18,8 @@ import { identityKey } from './identity.js';
 import { RECORD_LIMITS } from './record-limits.js';
 import { recordNotLoaded, valueLeftOut } from '../core/consequence.js';
 import type { NamedCustomFieldValue, NormalizedReminder, RecordOutcome } from '../core/record.js';
-import type { DraftContact, Issue, Severity, Stage } from '../core/types.js';
+import type { Issue, Severity, Stage } from '../core/types.js';
+import type { DraftContact } from '../mapping/types.js';
 
 export interface NormalizeContext {
   file: string;

@@ -1,4 +1,5 @@
-import type { ReadWarning, SourceItem, SourceProblem, SourceRow } from '../core/types.js';
+import type { SourceItem, SourceProblem } from './types.js';
+import { HeaderRow } from './header-row.js';
 import type { CsvEntry } from './csv-records.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import {
@@ -70,12 +71,12 @@ export class CsvItems {
     }
     if (transcoder.loneSurrogateSeen && raw.includes(LONE_SURROGATE_MARK)) {
       const repaired = repairLoneSurrogateCells(fields, names);
-      const item = new CsvRow(file, row, line, showMarks(raw), repaired.cells, names, this.hasProtoName);
+      const item = new HeaderRow(file, row, line, showMarks(raw), repaired.cells, names, this.hasProtoName);
       for (const field of repaired.fields) warnRow(item, loneSurrogateWarning(`Row ${row}`, item, field));
       return warnOtherEncoding(item, transcoder, `Row ${row}`);
     }
     return warnOtherEncoding(
-      new CsvRow(file, row, line, raw, fields, this.names, this.hasProtoName),
+      new HeaderRow(file, row, line, raw, fields, this.names, this.hasProtoName),
       transcoder,
       `Row ${row}`,
     );
@@ -85,50 +86,3 @@ export class CsvItems {
     return { kind: 'problem', file: this.file, row: this.row, line, code, message, raw };
   }
 }
-
-/**
- * A CSV record as a source row: its cells in header order, and `values` (keyed by header name)
- * built the first time it is read. The normalize stage maps the cells (run/row-normalizer.ts), so
- * the object is built only for whoever asks for it.
- */
-class CsvRow implements SourceRow {
-  readonly kind = 'row';
-  warnings?: ReadWarning[];
-  private keyed: Record<string, unknown> | undefined;
-
-  constructor(
-    readonly file: string,
-    readonly row: number,
-    readonly line: number,
-    readonly raw: string,
-    readonly cells: readonly string[],
-    private readonly names: readonly string[],
-    private readonly hasProtoName: boolean,
-  ) {}
-
-  get values(): Record<string, unknown> {
-    return (this.keyed ??= valuesOfCells(this.names, this.cells, this.hasProtoName));
-  }
-}
-
-/** A record's cells keyed by the header's names (`names` in the same order as `cells`). */
-export const valuesOfCells = (
-  names: readonly string[],
-  cells: readonly string[],
-  hasProtoName = names.includes('__proto__'),
-): Record<string, unknown> => {
-  const values: Record<string, unknown> = {};
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index]!;
-    // A column named __proto__ is data: plain assignment would set the object's prototype.
-    if (hasProtoName && name === '__proto__') {
-      Object.defineProperty(values, name, {
-        value: cells[index],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else values[name] = cells[index];
-  }
-  return values;
-};

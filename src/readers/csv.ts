@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { InputFormat, InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputFormat, InputInfo, OpenedSource, SourceItem } from './types.js';
 import { readCsvHead } from './csv-head.js';
 import { CsvItems } from './csv-items.js';
 import { CsvRecordReader, CsvRecordTooLong, type CsvEntry, type CsvMalformed } from './csv-records.js';

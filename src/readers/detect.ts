@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
-import type { InputFormat } from '../core/types.js';
+import type { InputFormat } from './types.js';
 import { UNSUPPORTED_SPREADSHEETS } from './file-kind.js';
 import { labelOfPrefix } from './line-transcoder.js';
 

@@ -1,4 +1,4 @@
-import type { HeaderIssue } from '../core/types.js';
+import type { HeaderIssue } from './types.js';
 
 export interface NamedHeader {
   /** Unique names, one per header cell, in column order. */

@@ -1,4 +1,4 @@
-import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from './types.js';
 
 /** What a reader of records without a header line (JSON, NDJSON, vCard) hands back. */
 export const headerlessSource = (

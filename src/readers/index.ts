@@ -4,7 +4,7 @@
  * values are yielded as problems, and only a file that cannot be read at all throws ImportError.
  */
 import { ImportError } from '../core/errors/index.js';
-import type { Dialect, InputFormat, OpenedSource } from '../core/types.js';
+import type { Dialect, InputFormat, OpenedSource } from './types.js';
 import { openCsv } from './csv.js';
 import { detectFormat } from './detect.js';
 import { openJson } from './json.js';
@@ -15,7 +15,7 @@ import { openVcard } from './vcard.js';
 
 export { detectFormat };
 export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
-export { valuesOfCells } from './csv-items.js';
+export { valuesOfCells } from './header-row.js';
 
 export interface OpenSourceOptions {
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { SourceItem } from '../core/types.js';
+import type { SourceItem } from './types.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { ElementAssembler, type AssembledElement } from './json-assembler.js';
 import { describeJsonValue } from './json-kind.js';

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { ImportError } from '../core/errors/index.js';
-import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from './types.js';
 import { JsonArrayItems } from './json-array-items.js';
 import { withLiveEncoding, type TextSource } from './text-source.js';
 import { headerlessSource } from './headerless-source.js';

@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { OpenedSource, SourceItem, SourceProblem } from '../core/types.js';
+import type { OpenedSource, SourceItem, SourceProblem } from './types.js';
 import { INVALID_MARK, showInvalid } from './decode.js';
 import { splitLines } from './lines.js';
 import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';

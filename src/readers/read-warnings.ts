@@ -1,4 +1,4 @@
-import type { ReadWarning, SourceItem } from '../core/types.js';
+import type { ReadWarning, SourceItem } from './types.js';
 import type { Transcoder } from './decode.js';
 import { countLineBreaks } from './line-breaks.js';
 import { hasLoneSurrogate, LONE_SURROGATE_MARK, replaceLoneSurrogates } from './utf8.js';

@@ -1,5 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
-import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from './types.js';
 import { MAX_RECORD_CHARS } from './limits.js';
 import { repairLoneSurrogates, warnOtherEncoding } from './read-warnings.js';
 import { withLiveEncoding, type TextSource } from './text-source.js';

@@ -1,4 +1,4 @@
-import type { HeaderIssue } from '../core/types.js';
+import type { HeaderIssue } from './types.js';
 import { nameHeader } from './header.js';
 import { columnLetters, type CellRange, type SheetRow } from './xlsx-sheet.js';
 

@@ -1,6 +1,7 @@
 import { ImportError } from '../core/errors/index.js';
-import type { InputInfo, OpenedSource, SourceItem } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem } from './types.js';
 import { nameSheetHeader } from './xlsx-header.js';
+import { HeaderRow } from './header-row.js';
 import { readWorkbookModel, type SheetRef } from './xlsx-parts.js';
 import { columnLetters, readMergedCells, readSheetRows, type SheetRow } from './xlsx-sheet.js';
 import { openWorkbookZip } from './xlsx-zip.js';
@@ -146,18 +147,7 @@ async function* records(
         };
         continue;
       }
-      const values: Record<string, unknown> = {};
-      for (let index = 0; index < width; index++) {
-        if (hasProtoName && names[index] === '__proto__') {
-          Object.defineProperty(values, '__proto__', {
-            value: texts[index],
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else values[names[index]!] = texts[index];
-      }
-      yield { kind: 'row', file, row, line, values, raw };
+      yield new HeaderRow(file, row, line, raw, texts, names, hasProtoName);
     }
   } finally {
     await rows.return(undefined);

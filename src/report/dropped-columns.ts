@@ -1,4 +1,4 @@
-import type { InputInfo } from '../core/types.js';
+import type { InputInfo } from '../readers/types.js';
 
 /** Records whose phone column was dropped whole: counted against --max-rejects with the rejects. */
 export const droppedWholeCount = (inputs: readonly InputInfo[]): number =>

@@ -1,4 +1,5 @@
-import type { FieldCount, Issue, IssueCount } from '../core/types.js';
+import type { Issue, IssueCount } from '../core/types.js';
+import type { FieldCount } from './types.js';
 
 /** Examples kept per issue code and per column: enough to recognise a problem, bounded always. */
 export const EXAMPLES_PER_KEY = 3;

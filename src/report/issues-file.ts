@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { FieldCount, Issue, IssueCount } from '../core/types.js';
+import type { Issue, IssueCount } from '../core/types.js';
+import type { FieldCount } from './types.js';
 import { AtomicWriteStream } from './atomic-file.js';
 import { IssueTally } from './issue-tally.js';
 import { IssueSpool } from './issue-spool.js';

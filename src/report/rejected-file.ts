@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { REJECT_COLUMNS } from '../core/reject-columns.js';
-import type { InputFormat, RejectedRecord } from '../core/types.js';
+import type { RejectedRecord } from '../core/types.js';
+import type { InputFormat } from '../readers/types.js';
 import { AtomicWriteStream } from './atomic-file.js';
 import { escapeFormula, needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
 

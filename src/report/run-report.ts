@@ -1,5 +1,6 @@
 import type { IssueCode, RunCode } from '../core/errors/index.js';
-import type { InputInfo, Totals } from '../core/types.js';
+import type { Totals } from '../core/types.js';
+import type { InputInfo } from '../readers/types.js';
 
 /** Attempts sent (retries included), attempts that were retries, calls that failed after retries. */
 export interface RequestCounts {

@@ -7,9 +7,10 @@
 import { readDecisions } from '../candidates/decisions.js';
 import { planMerges, type MergeChoice } from '../candidates/merge-plan.js';
 import type { CandidatePeople, RunCandidates } from '../candidates/people.js';
-import type { ChangeRow, ExtractCounts } from '../core/types.js';
+import type { ExtractCounts } from '../extract/types.js';
+import type { ChangeRow } from '../load/types.js';
 import type { Staging } from '../package/staging.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 
 /** changes.csv's `field` for a record merged into another's contact. */
 export const MERGED_FIELD = 'merged_into';

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { ImportError, isImportError } from '../core/errors/index.js';
-import type { Dialect } from '../core/types.js';
+import type { Dialect } from '../readers/types.js';
 import { detectFormat, openSource, type OpenSourceOptions } from '../readers/index.js';
 import { isRegularFile } from './regular-file.js';
 import { describeCandidate, judge, listColumns, type HeaderView } from '../mapping/detect-score.js';

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
-import type { ChangeRow, ExtractCounts, InputInfo } from '../core/types.js';
+import type { ExtractCounts } from '../extract/types.js';
+import type { ChangeRow } from '../load/types.js';
+import type { InputInfo } from '../readers/types.js';
 import { applyCandidateMerges } from './candidate-merges.js';
 import { CandidatePeople, type RunCandidates } from '../candidates/people.js';
 import { References } from '../package/references.js';
 import { Staging } from '../package/staging.js';
-import { extract, type ExtractContext, type ExtractOptions } from './extract.js';
-import { RunOutputs } from './outputs.js';
+import { extract, type ExtractContext, type ExtractOptions } from '../extract/extract.js';
+import { RunOutputs } from '../report/run-outputs.js';
 import type { OpenedTarget, RunFrame } from './run-frame.js';
 
 export interface ExtractResult {
@@ -20,7 +22,7 @@ export interface ExtractResult {
   outputs: RunOutputs;
   /** Set when the load will compare with what the target holds (changes.csv). */
   countOnly: boolean;
-  /** A stop ended reading early: where (extract.ts). */
+  /** A stop ended reading early: where (extract/extract.ts). */
   stoppedAt?: { file: string; row: number };
   /** The contact fields each input's header has a column for, by input index (sync clears). */
   headerFields: Map<number, string[]>;

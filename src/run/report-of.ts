@@ -7,7 +7,9 @@ import {
   RUN_CODES,
   type RunCode,
 } from '../core/errors/index.js';
-import type { FieldCount, InputInfo, IssueCount, Totals } from '../core/types.js';
+import type { IssueCount, Totals } from '../core/types.js';
+import type { InputInfo } from '../readers/types.js';
+import type { FieldCount } from '../report/types.js';
 import { issueSummary } from '../report/html/index.js';
 import { emptyTotals, outcomesTotal, type RunReport, type RunStatus } from '../report/run-report.js';
 import type { RunSnapshot } from '../state/index.js';

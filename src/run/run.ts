@@ -25,7 +25,7 @@ import {
   RunOutputs,
   writeHtmlReportFile,
   writeReportFile,
-} from './outputs.js';
+} from '../report/run-outputs.js';
 import { assertOutputsSpareInputs, stateFilesOf } from './input-guard.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import {

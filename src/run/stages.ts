@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { WaitEvent } from '../client/index.js';
-import type { LoadCounts } from '../core/types.js';
+import type { LoadCounts } from '../load/types.js';
 import { load, NOT_SENT, type LoadOutcome } from '../load/index.js';
 import { ChangesFile } from '../report/changes-file.js';
 import { openLedger, type Ledger } from '../state/index.js';

@@ -10,7 +10,7 @@ import type { TargetMatch, TargetScorer } from '../candidates/target-match.js';
 import type { PersonFields } from '../candidates/types.js';
 import { ImportError } from '../core/errors/index.js';
 import type { ContactResponse } from '../core/schemas/index.js';
-import type { ChangeRow } from '../core/types.js';
+import type { ChangeRow } from '../load/types.js';
 import type { NormalizedRecord } from '../normalize/record.js';
 import type { TargetCandidates, TargetPairFound } from '../load/target-candidates.js';
 import { MERGED_FIELD } from './candidate-merges.js';

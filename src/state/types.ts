@@ -106,20 +106,37 @@ export interface RunSummary {
   finishedAt?: string;
 }
 
-/** The ledger's view of one scope (one user on one target). */
-export interface LedgerScope {
-  readonly scopeId: string;
-
+/** The contacts the ledger resolved identity keys to, with the hash of what was last sent to each. */
+export interface ScopeContacts {
   /** Ledger rows of the given identity keys; keys the ledger does not know are absent. Any count. */
   getContacts(keys: readonly string[]): Map<string, ContactEntry>;
-  /** Remembers every identity (key, e-mails, phones) the loaded records had, against their contacts. */
-  putIdentities(entries: readonly ContactIdentities[]): void;
-  /** The contact of each identity any loaded record had; identities never seen are absent. Any count. */
-  contactsByIdentity(identities: readonly string[]): Map<string, string>;
   /** Upserts all entries in one transaction. */
   putContacts(entries: readonly { key: string; contactId: string; hash: string }[]): void;
   /** The contact no longer exists on the target: the next run resolves the key afresh. */
   forgetContact(key: string): void;
+  /** Whether the ledger knows any contact of this scope. */
+  hasContacts(): boolean;
+  /** How many contacts the ledger knows in this scope. */
+  contactCount(): number;
+  /** The target ids of every contact the ledger knows in this scope. */
+  contactIds(): Set<string>;
+  /**
+   * The target no longer holds what the ledger says (reset, database deleted): forgets every
+   * contact, reminder, group, custom field and pending create of this scope, in one transaction.
+   */
+  forgetTarget(): void;
+}
+
+/** Every identity (key, e-mails, phones) a loaded record had, against its contact. */
+export interface ScopeIdentities {
+  /** Remembers every identity (key, e-mails, phones) the loaded records had, against their contacts. */
+  putIdentities(entries: readonly ContactIdentities[]): void;
+  /** The contact of each identity any loaded record had; identities never seen are absent. Any count. */
+  contactsByIdentity(identities: readonly string[]): Map<string, string>;
+}
+
+/** What the runs wrote to each contact (load/known-image.ts), so an unchanged write is not sent. */
+export interface KnownImages {
   /**
    * What this ledger's runs wrote to each contact, merged (load/known-image.ts), as JSON text;
    * keys without one are absent. Any count.
@@ -133,24 +150,20 @@ export interface LedgerScope {
    * theirs is sent whole, not called unchanged. The keys stay resolved to their contacts.
    */
   forgetWrites(keys: readonly string[]): void;
-  /** Whether the ledger knows any contact of this scope. */
-  hasContacts(): boolean;
-  /**
-   * The target no longer holds what the ledger says (reset, database deleted): forgets every
-   * contact, reminder, group, custom field and pending create of this scope, in one transaction.
-   */
-  forgetTarget(): void;
+}
 
-  /** How many contacts the ledger knows in this scope. */
-  contactCount(): number;
-  /** The target ids of every contact the ledger knows in this scope. */
-  contactIds(): Set<string>;
+/** Whether the target honours `Idempotency-Key`, asked once per scope (load/key-replay.ts). */
+export interface KeyHonouring {
   /**
    * Whether the target honours `Idempotency-Key` (an `Idempotent-Replayed: true` answer seen for a
    * repeated key), or was seen not to; undefined when never seen.
    */
   keysHonoured(): boolean | undefined;
   recordKeysHonoured(honoured: boolean): void;
+}
+
+/** The unfinished run a continuation resolves as (load/continuation.ts). */
+export interface Continuations {
   /**
    * The unfinished run that found the target empty: its continuation resolves as it
    * did while the target holds only what this ledger wrote. Undefined once a run completed.
@@ -160,7 +173,10 @@ export interface LedgerScope {
   beginContinuation(continuation: Continuation): void;
   /** A run of the scope completed: nothing is left to continue. No-op when absent. */
   endContinuation(): void;
+}
 
+/** What resolution decided for records not sent yet, kept for the run that continues. */
+export interface ScopeResolutions {
   /**
    * Records what resolution decided for records of `runId` not sent yet, in one
    * transaction; a key resolved again replaces its row.
@@ -175,19 +191,27 @@ export interface LedgerScope {
   getResolutions(runId: string, keys: readonly string[]): Map<string, Resolution>;
   /** A run of the scope completed (or the target was found empty): no resolution is kept. */
   clearResolutions(): void;
+}
 
+/** The group and custom field definitions the runs created on the target. */
+export interface KnownReferences {
   /** Group name -> id and hash of the definition sent. */
   getGroups(): Map<string, LedgerEntry>;
   putGroup(name: string, id: string, hash: string): void;
-
   /** Custom field definition name -> id and hash of the definition sent. */
   getCustomFields(): Map<string, LedgerEntry>;
   putCustomField(name: string, id: string, hash: string): void;
+}
 
+/** The reminders the runs created on the target. */
+export interface KnownReminders {
   /** Reminder key (for example identity key + reminder index) -> reminder id and hash. Any count. */
   getReminders(keys: readonly string[]): Map<string, LedgerEntry>;
   putReminder(key: string, id: string, hash: string): void;
+}
 
+/** The create journal: a chunk recorded before it is sent, completed with the ids answered. */
+export interface CreateJournal {
   /**
    * Records a create chunk before it is sent. Calling it again with the same key and the same chunk
    * is a no-op (a resumed run may repeat itself); the same key with a different chunk throws.
@@ -203,7 +227,10 @@ export interface LedgerScope {
   pendingCreates(): PendingCreate[];
   /** Nothing was created for this key (for example a 400 answer); forget it. No-op when absent. */
   abandonCreate(idempotencyKey: string): void;
+}
 
+/** What each run created and updated, for `undo`. */
+export interface RunJournal {
   /** Journals a run's updates (before-images) before they are sent; a row already there is kept. */
   recordUpdates(runId: string, effects: readonly UpdateEffect[]): void;
   /** Journals a group or custom field definition the run created (an undo lists it as left). */
@@ -219,6 +246,25 @@ export interface LedgerScope {
   settleUndo(runId: string, settled: readonly { effect: RunEffect; mark: UndoMark }[]): void;
   /** An undo archived this contact. */
   isUndone(contactId: string): boolean;
+}
+
+/**
+ * The ledger's view of one scope (one user on one target): every concern above. Its users take only
+ * the parts they need.
+ */
+export interface LedgerScope
+  extends
+    ScopeContacts,
+    ScopeIdentities,
+    KnownImages,
+    KeyHonouring,
+    Continuations,
+    ScopeResolutions,
+    KnownReferences,
+    KnownReminders,
+    CreateJournal,
+    RunJournal {
+  readonly scopeId: string;
 }
 
 export interface Ledger {

@@ -1,4 +1,4 @@
-import type { ChangeRow } from '../core/types.js';
+import type { ChangeRow } from '../load/types.js';
 import type { BatchPlan } from './members.js';
 
 /**

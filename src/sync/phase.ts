@@ -2,7 +2,7 @@ import type { ServiceClient } from '../client/index.js';
 import type { ChangeSink } from '../load/previews.js';
 import type { StepHook } from '../load/steps.js';
 import type { Staging } from '../package/staging.js';
-import type { LedgerScope } from '../state/index.js';
+import type { KnownImages, ScopeContacts } from '../state/index.js';
 import { archiveGone } from './archive.js';
 import { changeRowsOf } from './changes.js';
 import { clearableFields, planBatch, type BatchPlan } from './members.js';
@@ -24,7 +24,7 @@ export interface SyncPhaseOptions {
   plan: SyncPlan;
   staging: Staging;
   /** The ledger scope the load resolved into: identity key -> contact id. */
-  contacts: LedgerScope;
+  contacts: ScopeContacts & KnownImages;
   /** Absent or dry: nothing is sent, the counts and changes.csv say what would be. */
   client?: ServiceClient;
   dryRun: boolean;

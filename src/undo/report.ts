@@ -1,5 +1,6 @@
 import type { SyncUndoCounts } from './sync-undo.js';
-import type { FieldCount, IssueCount } from '../core/types.js';
+import type { IssueCount } from '../core/types.js';
+import type { FieldCount } from '../report/types.js';
 import type { RunStatus } from '../report/run-report.js';
 import { baseModel } from '../report/html/run-model.js';
 import type {

@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../client/index.js';
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { findContact } from '../sync/find-contact.js';
-import type { ChangeRow, Issue } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { ChangeRow } from '../load/types.js';
 import type { Ledger, SentBefore, StoredSyncEffect } from '../state/index.js';
 
 /** report.json `sync` of an undo: what it took back of a sync run. */

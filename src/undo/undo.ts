@@ -10,13 +10,13 @@ import type { RunStatus } from '../report/run-report.js';
 import { newRunId, EXIT, interruptedExitCode } from '../run/run.js';
 import { RUN_BOUNDS, RUN_DEFAULTS } from '../run/defaults.js';
 import { assertOutputsSpareInputs } from '../run/input-guard.js';
-import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../run/outputs.js';
+import { outputPathsOf, prepareOutDir, writeHtmlReportFile } from '../report/run-outputs.js';
 import type { ConnectedTarget } from '../run/target.js';
 import {
   acquireRunLock,
   openLedger,
   openRunWork,
-  type LedgerScope,
+  type RunJournal,
   type RunEffect,
   type RunWork,
 } from '../state/index.js';
@@ -176,7 +176,7 @@ const undoHolding = async (options: UndoOptions, ctx: UndoContext): Promise<Undo
  */
 const sendOpen = async (
   options: UndoOptions,
-  ctx: UndoContext & { scope: LedgerScope; client: ServiceClient | undefined },
+  ctx: UndoContext & { scope: RunJournal; client: ServiceClient | undefined },
   tracked: readonly Tracked[],
 ): Promise<void> => {
   const { settings, scope, runId, client } = ctx;
@@ -209,7 +209,7 @@ const sendOpen = async (
 };
 
 /** Records settled decisions in the ledger (never in a dry run), so no later undo sends them again. */
-const settle = (scope: LedgerScope, settings: Settings, runId: string, items: readonly Tracked[]): void => {
+const settle = (scope: RunJournal, settings: Settings, runId: string, items: readonly Tracked[]): void => {
   if (settings.dryRun || items.length === 0) return;
   scope.settleUndo(
     items[0]!.decision.effect.runId,

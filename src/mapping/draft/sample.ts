@@ -1,4 +1,4 @@
-import type { InputInfo } from '../../core/types.js';
+import type { InputInfo } from '../../readers/types.js';
 
 /** The head of an input: its columns in file order and up to `limit` values of each. */
 export interface InputSample {

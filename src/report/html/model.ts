@@ -13,7 +13,7 @@
 
 import type { Totals } from '../../core/types.js';
 import type { RunReport } from '../run-report.js';
-import type { ChangeRow } from '../../core/types.js';
+import type { ChangeRow } from '../../load/types.js';
 
 export type { ChangeRow };
 

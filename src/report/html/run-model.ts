@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import type { FieldCount, IssueCount } from '../../core/types.js';
+import type { IssueCount } from '../../core/types.js';
+import type { FieldCount } from '../types.js';
 import type { IssueSummary, RunReport } from '../run-report.js';
 import type {
   CandidatesModel,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRowMapper, parsePipeline } from '../../../src/mapping/index.js';
-import type { SourceRow } from '../../../src/core/types.js';
+import type { SourceRow } from '../../../src/readers/types.js';
 
 const pipeline = parsePipeline(
   'fields:\n  legacy_contact_addresses: ["Address {n} - Formatted", Address]\n  website: Web\n',

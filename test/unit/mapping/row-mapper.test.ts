@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRowMapper, loadPipeline, parsePipeline, unusedColumns } from '../../../src/mapping/index.js';
-import type { SourceRow } from '../../../src/core/types.js';
+import type { SourceRow } from '../../../src/readers/types.js';
 
 /** A CSV row as the reader yields it: values keyed by header name, missing cells as ''. */
 const csvRow = (header: string[], cells: Record<string, string>, row = 1): SourceRow => {

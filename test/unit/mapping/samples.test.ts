@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { createRowMapper, loadPipeline } from '../../../src/mapping/index.js';
-import type { DraftContact } from '../../../src/core/types.js';
+import type { DraftContact } from '../../../src/mapping/types.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../../samples');
 

@@ -1,4 +1,4 @@
-import type { DraftContact } from '../../../src/core/types.js';
+import type { DraftContact } from '../../../src/mapping/types.js';
 
 /** A DraftContact from plain values; each value's source column is named after its field. */
 export const draft = (parts: {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Dialect, SourceItem } from '../../../src/core/types.js';
+import type { Dialect, SourceItem } from '../../../src/readers/types.js';
 import { readAll, tempFiles } from './read-all.js';
 
 const files = tempFiles();

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSource } from '../../../src/readers/index.js';
-import type { Dialect, OpenedSource, SourceItem, SourceProblem, SourceRow } from '../../../src/core/types.js';
+import type {
+  Dialect,
+  OpenedSource,
+  SourceItem,
+  SourceProblem,
+  SourceRow,
+} from '../../../src/readers/types.js';
 
 export const TESTDATA = resolve(import.meta.dirname, '../../../../shared/testdata');
 

@@ -226,6 +226,19 @@ describe('xlsx reader: headers and stray values', () => {
     });
   });
 
+  it("carries each row's cells in header order, as a CSV row does: the shape the normalize stage maps", async () => {
+    const source = await openSource(PEOPLE, { sheet: 'Merged' });
+    const cells: (readonly string[] | undefined)[] = [];
+    for await (const item of source.items) if (item.kind === 'row') cells.push(item.cells);
+    expect(cells[0]).toEqual([
+      'Ada Lovelace',
+      'ada@example.com',
+      'ada@work.example.com',
+      'a note',
+      '2025550143',
+    ]);
+  });
+
   it('makes a row with a value right of the header a row_ragged problem, and reads on', async () => {
     const { items } = await readAll(PEOPLE, { sheet: 'Stray' });
     expect(items).toMatchObject([

@@ -1,11 +1,12 @@
 import type { CandidatePeople } from '../candidates/people.js';
 import { recordNotLoaded } from '../core/consequence.js';
-import type { Issue, SourceItem, SourceProblem } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { SourceItem, SourceProblem } from '../readers/types.js';
 import type { References } from '../package/references.js';
 import type { StageEntry, Staging } from '../package/staging.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 import type { PreparedOutcome, RecordSummary } from './row-normalizer.js';
-import type { ExtractCounts } from '../core/types.js';
+import type { ExtractCounts } from './types.js';
 import type { PhoneDrops } from './phone-drops.js';
 
 /** Where the extract stage's records end: the run's outputs, the staging, its counts, the references. */

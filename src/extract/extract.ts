@@ -8,11 +8,12 @@ import {
 } from '../mapping/index.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
-import type { InputInfo, Issue, OpenedSource, SourceItem, SourceRow } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { InputInfo, OpenedSource, SourceItem, SourceRow } from '../readers/types.js';
 import { createRowNormalizer, type NormalizeSetup, type PreparedOutcome } from './row-normalizer.js';
 import { batchSettler, type ExtractSinks } from './settle-batch.js';
 import { PhoneDrops } from './phone-drops.js';
-import type { RunOutputs } from './outputs.js';
+import type { RunOutputs } from '../report/run-outputs.js';
 
 export interface ExtractOptions {
   pipeline: Pipeline;

@@ -1,7 +1,8 @@
 import { personOf } from '../candidates/person-of.js';
 import { withSortedKeys } from '../core/key-order.js';
 import type { NormalizedRecord } from '../core/record.js';
-import type { Issue, SourceRow } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { SourceRow } from '../readers/types.js';
 import type { PersonFields } from '../candidates/types.js';
 import { createRowMapper, type Pipeline, type RowMapper } from '../mapping/index.js';
 import { valuesOfCells } from '../readers/index.js';

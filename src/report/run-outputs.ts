@@ -2,13 +2,14 @@ import { unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { describeIoProblem, ImportError } from '../core/errors/index.js';
 import { makeFolder } from '../core/make-folder.js';
-import { writeFileAtomic } from '../report/atomic-file.js';
-import { IssuesFile } from '../report/issues-file.js';
-import { OutcomesFile } from '../report/outcomes-file.js';
-import { RejectedFile } from '../report/rejected-file.js';
-import { writeHtmlReport, type ReportModel } from '../report/html/index.js';
-import type { RunReport } from '../report/run-report.js';
-import type { InputFormat, Issue, RejectedRecord } from '../core/types.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { IssuesFile } from './issues-file.js';
+import { OutcomesFile } from './outcomes-file.js';
+import { RejectedFile } from './rejected-file.js';
+import { writeHtmlReport, type ReportModel } from './html/index.js';
+import type { RunReport } from './run-report.js';
+import type { Issue, RejectedRecord } from '../core/types.js';
+import type { InputFormat } from '../readers/types.js';
 
 /** Creates the run's `--out` folder; a folder that cannot be made stops the run before it starts. */
 export const prepareOutDir = (dir: string): void => {

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../../src/mapping/index.js';
-import { createRowNormalizer } from '../../../src/run/row-normalizer.js';
+import { createRowNormalizer } from '../../../src/extract/row-normalizer.js';
 import { tempFiles } from '../readers/read-all.js';
 import { openSource } from '../../../src/readers/index.js';
-import type { SourceRow } from '../../../src/core/types.js';
+import type { SourceRow } from '../../../src/readers/types.js';
 
 const files = tempFiles();
 afterAll(() => files.cleanup());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { InputInfo, Issue, SourceRow } from '../../../src/core/types.js';
-import { PhoneDrops } from '../../../src/run/phone-drops.js';
+import type { Issue } from '../../../src/core/types.js';
+import type { InputInfo, SourceRow } from '../../../src/readers/types.js';
+import { PhoneDrops } from '../../../src/extract/phone-drops.js';
 import { droppedWholeCount } from '../../../src/report/dropped-columns.js';
 
 const header = ['Name', 'Phone', 'Mobile'];

@@ -1,4 +1,5 @@
-import type { InputInfo, Issue, SourceRow } from '../core/types.js';
+import type { Issue } from '../core/types.js';
+import type { InputInfo, SourceRow } from '../readers/types.js';
 
 /**
  * A phone column whose values were dropped nearly whole (numbers of another country, a column of
