@@ -83,15 +83,42 @@ export const findCandidates = (
 
   const pairs: CandidatePair[] = [];
   const one = newLevels();
+  // Each person's best score and the next (-1: none), for the pairs that are each other's best.
+  const best = new Float64Array(prepared.length).fill(-1);
+  const next = new Float64Array(prepared.length).fill(-1);
+  const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
+  const below: { k: number; score: number }[] = [];
   for (let k = 0; k < blocked.count; k++) {
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (options.keep && !options.keep(a, b)) continue;
     one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
     const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
+    for (const x of [a, b]) {
+      if (score > best[x]!) {
+        next[x] = best[x]!;
+        best[x] = score;
+      } else if (score > next[x]!) next[x] = score;
+    }
     const band = bandOf(score, bands);
-    if (!band) continue;
-    pairs.push({ a, b, score, band, reasons: reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1) });
+    if (band) {
+      pairs.push({
+        a,
+        b,
+        score,
+        band,
+        reasons: reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1),
+      });
+    } else if (score >= floor) below.push({ k, score });
+  }
+  const onlyBest = (x: number, score: number) => best[x] === score && next[x]! < score;
+  for (const { k, score } of below) {
+    const a = blocked.a[k]!;
+    const b = blocked.b[k]!;
+    if (!onlyBest(a, score) || !onlyBest(b, score)) continue;
+    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
+    const reasons = reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1);
+    pairs.push({ a, b, score, band: 'possible', reasons: [...reasons, "each other's best candidate"] });
   }
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
   const clusters = assignClusters(pairs, prepared.length);
