@@ -3,13 +3,14 @@
  * matched. prepare -> block -> compare -> train (u from random pairs, m by EM) -> score -> band
  * -> cluster. docs/candidates.md describes the model.
  */
+import { bandPairs } from './banding.js';
 import { blockPairs, DEFAULT_BLOCKING, type BlockingOptions } from './blocking.js';
 import { assignClusters } from './clusters.js';
-import { comparePair, newLevels } from './compare-pair.js';
+import { comparePair } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
 import { prepare, PrepareCache, type Prepared } from './prepare.js';
-import { bandOf, DEFAULT_BANDS, reasonsOf, scorePair, type Bands } from './scoring.js';
+import { DEFAULT_BANDS, type Bands } from './scoring.js';
 import { TermFrequencies } from './term-frequencies.js';
 import {
   DEFAULT_TRAINING,
@@ -19,7 +20,7 @@ import {
   type Model,
   type TrainingOptions,
 } from './training.js';
-import type { CandidatePair, CandidateResult, PersonFields } from './types.js';
+import type { CandidateResult, PersonFields } from './types.js';
 
 export type { Band, CandidateCounts, CandidatePair, CandidateResult, PersonFields } from './types.js';
 export type { Bands } from './scoring.js';
@@ -81,45 +82,10 @@ export const findCandidates = (
     );
   const frequencies = new TermFrequencies(prepared);
 
-  const pairs: CandidatePair[] = [];
-  const one = newLevels();
-  // Each person's best score and the next (-1: none), for the pairs that are each other's best.
-  const best = new Float64Array(prepared.length).fill(-1);
-  const next = new Float64Array(prepared.length).fill(-1);
-  const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
-  const below: { k: number; score: number }[] = [];
-  for (let k = 0; k < blocked.count; k++) {
-    const a = blocked.a[k]!;
-    const b = blocked.b[k]!;
-    if (options.keep && !options.keep(a, b)) continue;
-    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
-    const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
-    for (const x of [a, b]) {
-      if (score > best[x]!) {
-        next[x] = best[x]!;
-        best[x] = score;
-      } else if (score > next[x]!) next[x] = score;
-    }
-    const band = bandOf(score, bands);
-    if (band) {
-      pairs.push({
-        a,
-        b,
-        score,
-        band,
-        reasons: reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1),
-      });
-    } else if (score >= floor) below.push({ k, score });
-  }
-  const onlyBest = (x: number, score: number) => best[x] === score && next[x]! < score;
-  for (const { k, score } of below) {
-    const a = blocked.a[k]!;
-    const b = blocked.b[k]!;
-    if (!onlyBest(a, score) || !onlyBest(b, score)) continue;
-    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
-    const reasons = reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1);
-    pairs.push({ a, b, score, band: 'possible', reasons: [...reasons, "each other's best candidate"] });
-  }
+  const pairs = bandPairs(
+    { prepared, blocked, levels, swapped, model, frequencies, keep: options.keep },
+    bands,
+  );
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
   const clusters = assignClusters(pairs, prepared.length);
   const likely = pairs.filter((p) => p.band === 'likely').length;
