@@ -21,6 +21,8 @@ const SETS = [
   ['fake_1000', () => fake1000()],
   ['two exports (seed 1)', () => twoExports({ seed: 1 })],
   ['two exports (seed 2)', () => twoExports({ seed: 2 })],
+  ['two exports, narrow names (seed 1)', () => twoExports({ seed: 1, names: 'narrow' })],
+  ['two exports, narrow names (seed 2)', () => twoExports({ seed: 2, names: 'narrow' })],
 ];
 
 const pct = (x) => x.toFixed(3);

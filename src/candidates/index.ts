@@ -3,13 +3,14 @@
  * matched. prepare -> block -> compare -> train (u from random pairs, m by EM) -> score -> band
  * -> cluster. docs/candidates.md describes the model.
  */
+import { bandPairs } from './banding.js';
 import { blockPairs, DEFAULT_BLOCKING, type BlockingOptions } from './blocking.js';
 import { assignClusters } from './clusters.js';
-import { comparePair, newLevels } from './compare-pair.js';
+import { comparePair } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
 import { prepare, PrepareCache, type Prepared } from './prepare.js';
-import { bandOf, DEFAULT_BANDS, reasonsOf, scorePair, type Bands } from './scoring.js';
+import { DEFAULT_BANDS, type Bands } from './scoring.js';
 import { TermFrequencies } from './term-frequencies.js';
 import {
   DEFAULT_TRAINING,
@@ -19,7 +20,7 @@ import {
   type Model,
   type TrainingOptions,
 } from './training.js';
-import type { CandidatePair, CandidateResult, PersonFields } from './types.js';
+import type { CandidateResult, PersonFields } from './types.js';
 
 export type { Band, CandidateCounts, CandidatePair, CandidateResult, PersonFields } from './types.js';
 export type { Bands } from './scoring.js';
@@ -81,18 +82,10 @@ export const findCandidates = (
     );
   const frequencies = new TermFrequencies(prepared);
 
-  const pairs: CandidatePair[] = [];
-  const one = newLevels();
-  for (let k = 0; k < blocked.count; k++) {
-    const a = blocked.a[k]!;
-    const b = blocked.b[k]!;
-    if (options.keep && !options.keep(a, b)) continue;
-    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
-    const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
-    const band = bandOf(score, bands);
-    if (!band) continue;
-    pairs.push({ a, b, score, band, reasons: reasonsOf(one, prepared[a]!, prepared[b]!, swapped[k] === 1) });
-  }
+  const pairs = bandPairs(
+    { prepared, blocked, levels, swapped, model, frequencies, keep: options.keep },
+    bands,
+  );
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
   const clusters = assignClusters(pairs, prepared.length);
   const likely = pairs.filter((p) => p.band === 'likely').length;

@@ -11,9 +11,20 @@ import type { Band } from './types.js';
 export interface Bands {
   likely: number;
   possible: number;
+  /**
+   * A pair below `possible` but at least this is still `possible` when each of its two records
+   * has no better candidate (each other's best match): a person reviewing it sees the one
+   * plausible partner of either record. Pairs of records only; a target contact is banded by
+   * `possible` alone.
+   */
+  eachOthersBest?: number;
 }
 
-export const DEFAULT_BANDS: Bands = { likely: 0.99, possible: 0.8 };
+/**
+ * `possible` is for a person to review: more likely one person than not, or each other's best
+ * match by a fair margin of evidence.
+ */
+export const DEFAULT_BANDS: Bands = { likely: 0.99, possible: 0.5, eachOthersBest: 0.2 };
 
 /** A rare value's weight may grow (and a common one's shrink) by this factor at most. */
 const MAX_RARITY = 50;

@@ -145,10 +145,36 @@ const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; we
   return { patterns, weights };
 };
 
+/** Levels that identify one person: the same phone, e-mail address, birth date or street. */
+const STRONG: readonly (readonly [number, number])[] = [
+  [FIELD.phone, 2],
+  [FIELD.email, 3],
+  [FIELD.birthday, 4],
+  [FIELD.street, 2],
+];
+/**
+ * Fewer matches than this agreeing on an identifier: only the names' m is refined, from every pair
+ * taken for one person.
+ */
+const MIN_STRONG = 30;
+
+const strongPairs = (patterns: Int8Array, distinct: number): Uint8Array => {
+  const strong = new Uint8Array(distinct);
+  for (let i = 0; i < distinct; i++)
+    for (const [f, level] of STRONG) if (patterns[i * FIELD_COUNT + f] === level) strong[i] = 1;
+  return strong;
+};
+
 /** The name fields, on which most blocking keys agree. */
 const NAME_FIELDS: readonly number[] = [FIELD.first, FIELD.last];
 /** Rounds that refine the names' m once the other fields are learned. */
 const NAME_ROUNDS = 5;
+/**
+ * Fields whose m is read from the pairs agreeing on an identifier: the names, and the values many
+ * people share (colleagues agree on a company, a job title, a city), which the blocked pairs'
+ * colleagues and namesakes would otherwise teach as one person's.
+ */
+const REFINED: readonly number[] = [FIELD.first, FIELD.last, FIELD.company, FIELD.job, FIELD.city];
 const ALL_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f);
 const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) => !NAME_FIELDS.includes(f));
 
@@ -159,8 +185,10 @@ const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) 
  * then takes "same name" for "same person" and learns that namesakes' companies, phones and
  * birthdays are what one person's look like. So, as Splink trains a blocking rule's own fields
  * apart: the EM reads every field but the names, which gives m of those fields and the share of
- * matches; m of the names is then what the names look like among the pairs those other fields
- * take for one person, refined a few rounds with every field read and only the names' m updated.
+ * matches; m of the names, and of the values colleagues share (company, job title, city), is then
+ * what they look like among the pairs taken for one person that agree on an identifier (phone,
+ * e-mail address, birth date, street), refined a few rounds with every field read and only those
+ * fields' m updated.
  */
 export const train = (
   levels: Int8Array,
@@ -203,9 +231,18 @@ export const train = (
     if (iteration > 2 && change < 1e-6) break;
   }
   expect(OTHER_FIELDS);
+  const strong = strongPairs(patterns, distinct);
   for (let round = 0; round < NAME_ROUNDS; round++) {
+    // Only pairs agreeing on an identifier of one person (a phone, an address, a birth date)
+    // say what one person's names look like: fields many people share (a company, a city, a job
+    // title) agree between colleagues too, whose names then look like one person's that differ.
+    let strongMatches = 0;
+    for (let i = 0; i < distinct; i++) if (strong[i] === 1) strongMatches += matchWeight[i]!;
+    const enough = strongMatches >= MIN_STRONG;
+    if (enough) for (let i = 0; i < distinct; i++) if (strong[i] === 0) matchWeight[i] = 0;
+    const refined = enough ? REFINED : NAME_FIELDS;
     const names = maximise();
-    model = { ...model, m: model.m.map((levelsM, f) => (NAME_FIELDS.includes(f) ? names[f]! : levelsM)) };
+    model = { ...model, m: model.m.map((levelsM, f) => (refined.includes(f) ? names[f]! : levelsM)) };
     expect(ALL_FIELDS);
   }
   // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.

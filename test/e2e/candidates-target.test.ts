@@ -27,7 +27,7 @@ describe('duplicate candidates against the target', () => {
   it('pairs records to create with contacts of the same person under other e-mails, one name search each', async () => {
     const svc = await t.start();
     const dir = t.dir();
-    const records = twoExports({ seed: 7, people: 160 });
+    const records = twoExports({ seed: 7, people: 300 });
     // The target holds the CRM export (work e-mails); the run reads the address book (personal ones).
     const crm = records.filter((r) => r.source === 'crm');
     const created = await svc.client.createContacts(

@@ -52,13 +52,16 @@ describe('duplicate candidates: quality on labelled people', { timeout: 120_000 
     expect(both.recall).toBeGreaterThanOrEqual(likely.recall);
   });
 
-  it('two exports of one organisation: likely precision >= 0.95, far above the exact-name match', () => {
-    for (const seed of [1, 2]) {
-      const { likely, both, baseline } = measure(twoExports({ seed }));
-      expect(likely.precision).toBeGreaterThanOrEqual(0.95);
-      expect(both.precision).toBeGreaterThanOrEqual(0.95);
-      expect(both.f1).toBeGreaterThan(baseline.f1 + 0.4);
-      expect(both.recall).toBeGreaterThanOrEqual(0.7);
+  it('two exports of one organisation: likely precision >= 0.95, likely + possible recall >= 0.85', () => {
+    for (const names of ['wide', 'narrow'] as const) {
+      for (const seed of [1, 2]) {
+        const { likely, both, baseline } = measure(twoExports({ seed, names }));
+        expect(likely.precision).toBeGreaterThanOrEqual(0.95);
+        expect(both.recall).toBeGreaterThanOrEqual(0.85);
+        // The possible band is for review: most of what it shows is one person.
+        expect(both.precision).toBeGreaterThanOrEqual(0.75);
+        expect(both.f1).toBeGreaterThan(baseline.f1 + 0.4);
+      }
     }
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * The compared pairs scored and banded. `likely` and `possible` by score (scoring.ts); below
+ * `possible`, a pair whose two people are each other's best candidate (neither has another pair
+ * scoring as high) is still `possible` from `eachOthersBest`: a person reviewing it sees the one
+ * plausible partner of either record.
+ */
+import type { BlockedPairs } from './blocking.js';
+import { newLevels } from './compare-pair.js';
+import { FIELD_COUNT } from './comparisons.js';
+import type { Prepared } from './prepare.js';
+import { bandOf, reasonsOf, scorePair, type Bands } from './scoring.js';
+import type { TermFrequencies } from './term-frequencies.js';
+import type { Model } from './training.js';
+import type { CandidatePair } from './types.js';
+
+export const EACH_OTHERS_BEST = "each other's best candidate";
+
+/** Each person's best score and the next best (-1: none). */
+class BestScores {
+  private readonly best: Float64Array;
+  private readonly next: Float64Array;
+
+  constructor(people: number) {
+    this.best = new Float64Array(people).fill(-1);
+    this.next = new Float64Array(people).fill(-1);
+  }
+
+  see(x: number, score: number): void {
+    if (score > this.best[x]!) {
+      this.next[x] = this.best[x]!;
+      this.best[x] = score;
+    } else if (score > this.next[x]!) this.next[x] = score;
+  }
+
+  /** The best of x's pairs, and no other pair of x as high (a tie is nobody's best). */
+  onlyBest(x: number, score: number): boolean {
+    return this.best[x] === score && this.next[x]! < score;
+  }
+}
+
+export interface Compared {
+  prepared: readonly Prepared[];
+  blocked: BlockedPairs;
+  /** FIELD_COUNT levels per blocked pair. */
+  levels: Int8Array;
+  /** 1 where the pair's names were compared the other way round. */
+  swapped: Uint8Array;
+  model: Model;
+  frequencies: TermFrequencies;
+  keep?: ((a: number, b: number) => boolean) | undefined;
+}
+
+/** The pairs in a band, unsorted. */
+export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => {
+  const { prepared, blocked, levels, swapped, model, frequencies, keep } = compared;
+  const pairs: CandidatePair[] = [];
+  const one = newLevels();
+  const best = new BestScores(prepared.length);
+  const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
+  const below: { k: number; score: number }[] = [];
+  const reasons = (k: number) =>
+    reasonsOf(one, prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, swapped[k] === 1);
+  for (let k = 0; k < blocked.count; k++) {
+    const a = blocked.a[k]!;
+    const b = blocked.b[k]!;
+    if (keep && !keep(a, b)) continue;
+    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
+    const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
+    best.see(a, score);
+    best.see(b, score);
+    const band = bandOf(score, bands);
+    if (band) pairs.push({ a, b, score, band, reasons: reasons(k) });
+    else if (score >= floor) below.push({ k, score });
+  }
+  for (const { k, score } of below) {
+    const a = blocked.a[k]!;
+    const b = blocked.b[k]!;
+    if (!best.onlyBest(a, score) || !best.onlyBest(b, score)) continue;
+    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
+    pairs.push({ a, b, score, band: 'possible', reasons: [...reasons(k), EACH_OTHERS_BEST] });
+  }
+  return pairs;
+};
