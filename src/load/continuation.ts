@@ -3,7 +3,9 @@ import { keysHonoured } from './key-replay.js';
 import type { LedgerScope, PendingCreate } from '../state/index.js';
 import type { Staging } from '../package/staging.js';
 import { searchFinder, settleLostCreate, underItsKey, type ContactFinder } from './lost-creates.js';
+import { explainedByPending } from './landed-creates.js';
 import { listTarget } from './target-listing.js';
+import type { ContactResponse } from '../core/schemas/index.js';
 
 /** What the run continues, for the line "continuing run <id>: N loaded, M to go". */
 export interface Continues {
@@ -53,17 +55,62 @@ const scanToGo = (staging: Staging, scope: LedgerScope) => {
   return { toGo };
 };
 
+/** The contacts a listing taken after the stop found that the ledger did not hold then. */
+interface Unknown {
+  /** Their ids. */
+  ids: string[];
+  /** The first of them, as many as the pending creates hold records (more cannot be theirs). */
+  kept: ContactResponse[];
+}
+
 /**
- * The creates a stopped run left pending are the ones whose request had left (they are journaled
- * as they are handed to the network): at most the requests in flight. On a target that honours
- * `Idempotency-Key` each is resent under its own key (the target answers with what it created
- * under that key, or creates it now); elsewhere its records are looked up first (lost-creates.ts).
+ * How the pending creates are settled. They are the ones whose request had left (journaled as they
+ * are handed to the network): at most the requests in flight, each of which may or may not have
+ * reached the target. Resent under its key, one that had reached it is answered with what it
+ * created; one that had not is created now, which is right only if nobody stored its people in
+ * the meantime. So:
+ * - with a listing taken after the stop that shows no contact the ledger does not hold, none of
+ *   them reached the target and nobody stored anything: each is sent under its key, no lookup;
+ * - on a target recorded as honouring keys, when the contacts the ledger does not hold are exactly
+ *   pending chunks, whole (landed-creates.ts), nobody stored anything either: resent under keys;
+ * - otherwise (no listing: a target that held contacts before; someone stored contacts; a target
+ *   that ignores keys) their records are looked up first (lost-creates.ts), one search each.
  */
-const settlePending = async (client: ServiceClient, scope: LedgerScope): Promise<number> => {
+const pendingFinder = async (
+  client: ServiceClient,
+  scope: LedgerScope,
+  pendings: readonly PendingCreate[],
+  unknown?: Unknown,
+): Promise<ContactFinder> => {
+  if (unknown?.ids.length === 0) return underItsKey;
+  const explained =
+    unknown !== undefined &&
+    unknown.ids.length === unknown.kept.length &&
+    explainedByPending(unknown.kept, pendings) &&
+    (await keysHonoured(client, scope));
+  return explained ? underItsKey : searchFinder(client);
+};
+
+const settlePending = async (
+  client: ServiceClient,
+  scope: LedgerScope,
+  unknown?: Unknown,
+): Promise<number> => {
   const pendings = scope.pendingCreates();
   if (pendings.length === 0) return 0;
-  const finder = (await keysHonoured(client, scope)) ? underItsKey : searchFinder(client);
+  const finder = await pendingFinder(client, scope, pendings, unknown);
   return settleAll(pendings, { client, scope, finderOf: () => finder });
+};
+
+/** Pages the target (target-listing.ts) and keeps what settlePending needs of the contacts not the ledger's. */
+const listAfterStop = async (client: ServiceClient, scope: LedgerScope) => {
+  const room = scope.pendingCreates().reduce((n, p) => n + p.keys.length, 0);
+  const unknown: Unknown = { ids: [], kept: [] };
+  const listing = await listTarget(client, scope.contactIds(), (contact) => {
+    unknown.ids.push(contact.id);
+    if (unknown.kept.length < room) unknown.kept.push(contact);
+  });
+  return { ...listing, unknown };
 };
 
 interface StartOptions {
@@ -76,9 +123,10 @@ interface StartOptions {
 
 /**
  * A run keeps what it knew, and the same command continues it until a run of the scope completes.
- * First the creates left pending are settled (settlePending).
+ * The creates left pending are settled first (settlePending).
  * - A run that found the target empty recorded so. Its continuation pages the target's whole
- *   contact list (target-listing.ts) and tells it apart from what the ledger wrote: a check that
+ *   contact list (target-listing.ts), before it settles those creates, and tells it apart from
+ *   what the ledger wrote (with the pending creates' contacts once settled): a check that
  *   cannot miss a contact stored elsewhere while the run was stopped. With none, it resolves as
  *   the first run did, without a search per record; otherwise it searches as a first run into a
  *   non-empty target would, and says why. Cost: one request per 100 contacts on the target.
@@ -98,16 +146,20 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     return { searchless: true, resumedCreates };
   }
   const previous = scope.continuation();
-  const resumedCreates = await settlePending(client, scope);
+  // Listed before the pending creates are settled: what the listing shows decides how (above).
+  const listing = previous ? await listAfterStop(client, scope) : undefined;
+  const resumedCreates = await settlePending(client, scope, listing?.unknown);
   const adopted = scope.adoptResolutions(runId);
   if (!previous && !adopted) return { searchless: false, resumedCreates };
   const scan = scanToGo(options.staging, scope);
   const loaded = scope.contactCount();
 
   let searchReason: string | undefined;
-  if (previous) {
-    const listing = await listTarget(client, scope.contactIds());
-    if (listing.foreign === 0) {
+  if (previous && listing) {
+    // The pending creates that had landed are the ledger's now: what is left is someone else's.
+    const ours = scope.contactIds();
+    const foreign = listing.unknown.ids.filter((id) => !ours.has(id)).length;
+    if (foreign === 0) {
       return {
         searchless: true,
         resumedCreates,
@@ -116,7 +168,7 @@ export const startResolution = async (options: StartOptions): Promise<Resolution
     }
     scope.endContinuation();
     searchReason =
-      `the target holds ${listing.foreign} contacts that run ${previous.runId} did not write ` +
+      `the target holds ${foreign} contacts that run ${previous.runId} did not write ` +
       `(${listing.listed} listed, ${loaded} in the ledger): every record the ledger does not know is searched by e-mail`;
     if (!adopted) return { searchless: false, resumedCreates, searchReason };
   }

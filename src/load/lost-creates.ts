@@ -2,11 +2,12 @@ import { answerLost, createContactsBody, isRequestError, type ServiceClient } fr
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { normalizeText } from '../normalize/index.js';
 import { assertAnsweredAsSent, holdsEmail } from './answer-check.js';
+import { showsAsWritten } from './landed-creates.js';
 import type { CreateJournal, KeyHonouring, PendingCreate, ScopeContacts } from '../state/index.js';
 
-/** Finds the target contact that holds a record, or undefined. */
+/** Finds the target contact that holds a record (as the search answered it), or undefined. */
 export interface ContactFinder {
-  find(write: ContactWrite, key: string): Promise<string | undefined>;
+  find(write: ContactWrite, key: string): Promise<ContactResponse | undefined>;
 }
 
 /** Resolution searches at most a record's first 5 e-mails (docs/design.md "Request size"). */
@@ -53,12 +54,12 @@ export const searchFinder = (client: ServiceClient): ContactFinder => ({
       });
       // A hit whose answer shows it does not hold the e-mail is not this record's contact.
       const hit = page.contacts.find((c) => holdsEmail(c, email));
-      if (hit) return hit.id;
+      if (hit) return hit;
     }
     const query = emailsOf(write).length === 0 ? identitySearch(write, key) : undefined;
     if (query === undefined) return undefined;
     const page = await client.globalSearch({ searchQuery: query, exactMatch: true, archived: true, take: 5 });
-    return page.contacts.find((c) => identitiesOf(c).includes(key))?.id;
+    return page.contacts.find((c) => identitiesOf(c).includes(key));
   },
 });
 
@@ -76,6 +77,9 @@ const contactsOf = (pending: PendingCreate): ContactWrite[] =>
  * checked, not trusted: its records are looked up on the target; the ones found are recorded, the
  * rest resent with the same Idempotency-Key (the found ones left out under a derived key). So each
  * person is stored once whether or not the target honours the key. Returns the ids in body order.
+ * The contacts found are taken as this create's only when the whole chunk is found, each showing
+ * what its record writes; otherwise they are someone else's, recorded to be updated with the
+ * records' values.
  */
 export const settleLostCreate = async (
   pending: PendingCreate,
@@ -86,9 +90,15 @@ export const settleLostCreate = async (
   let positions = pending.keys.map((_, i) => i);
   for (let lost = 1; ; lost++) {
     const contacts = contactsOf(chunk);
-    const found = await Promise.all(contacts.map((c, i) => ctx.finder.find(c, chunk.keys[i]!)));
+    const answers = await Promise.all(contacts.map((c, i) => ctx.finder.find(c, chunk.keys[i]!)));
+    const found = answers.map((contact) => contact?.id);
     const missing = found.flatMap((id, i) => (id === undefined ? [i] : []));
-    if (missing.length === 0) {
+    // A create is applied whole: it landed only if every record is found, each contact showing
+    // what its record writes (names, title, company). Otherwise none of the contacts found is
+    // this create's: someone else stored them. Their empty hash equals no write's, so the plan
+    // updates them with the records' values instead of taking them as loaded, and no undo of this
+    // run archives them.
+    if (missing.length === 0 && answers.every((contact, i) => showsAsWritten(contact!, contacts[i]!))) {
       ctx.scope.completeCreate(chunk.idempotencyKey, found as string[]);
       positions.forEach((at, i) => (ids[at] = found[i]!));
       return ids;
@@ -96,11 +106,12 @@ export const settleLostCreate = async (
     if (missing.length < found.length) {
       ctx.scope.putContacts(
         found.flatMap((id, i) =>
-          id === undefined ? [] : [{ key: chunk.keys[i]!, contactId: id, hash: chunk.hashes[i]! }],
+          id === undefined ? [] : [{ key: chunk.keys[i]!, contactId: id, hash: '' }],
         ),
       );
       positions.forEach((at, i) => found[i] !== undefined && (ids[at] = found[i]!));
       ctx.scope.abandonCreate(chunk.idempotencyKey);
+      if (missing.length === 0) return ids;
       chunk = {
         ...(chunk.runId !== undefined ? { runId: chunk.runId } : {}),
         idempotencyKey: `${chunk.idempotencyKey}-r${lost}`,

@@ -15,9 +15,9 @@ export interface TargetListing {
 /**
  * Pages the target's contacts (E4 with no search text, archived included, the largest `take`) and
  * counts those the ledger did not write. A check that cannot miss a contact added elsewhere: the
- * API (docs/api-reference.md) gives no count of contacts, so it costs one request per 100 contacts
- * on the target. `onForeign` sees each contact the ledger does not hold (a continuation matches
- * their e-mails).
+ * API (docs/api-reference.md) gives no count of contacts, nor an order or a filter by time, so it
+ * costs one request per 100 contacts on the target. `onForeign` sees each contact the ledger does
+ * not hold.
  */
 export const listTarget = async (
   client: ServiceClient,

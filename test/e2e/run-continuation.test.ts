@@ -32,10 +32,16 @@ interface Plan {
 }
 
 /**
- * A first run of `plan.rows` people into the empty service, SIGKILLed as its create chunk number
- * 40 % is answered and recorded, with the other chunks of its window in flight.
+ * A first run of `plan.rows` people into the empty service, SIGKILLed at its create chunk number
+ * 40 %: as it is answered and recorded (`create-done`, the other chunks of its window in flight),
+ * or as it is handed to the network (`create-recorded`: it is pending and never reached the target).
  */
-const killAtFortyPercent = async (svc: TestService, dir: string, plan: Plan) => {
+const killAtFortyPercent = async (
+  svc: TestService,
+  dir: string,
+  plan: Plan,
+  step: 'create-done' | 'create-recorded' = 'create-done',
+) => {
   const rows = people(plan.rows);
   const file = writeGenericCsv(dir, 'people.csv', rows);
   const state = join(dir, 'state');
@@ -54,7 +60,7 @@ const killAtFortyPercent = async (svc: TestService, dir: string, plan: Plan) => 
         chunkSize: plan.chunk,
         candidates: 'off',
       },
-      killAt: `create-done:${Math.round((plan.rows / plan.chunk) * 0.4)}`,
+      killAt: `${step}:${Math.round((plan.rows / plan.chunk) * 0.4)}`,
     },
     { cwd: dir, env },
   );
@@ -121,10 +127,11 @@ const addElsewhere = async (svc: TestService, added: Person[]): Promise<void> =>
 };
 
 /**
- * The rows of the kill at 40 %: 4,000 here; the issue's 20,000 in `npm run test:perf`
- * (test/perf/continuation-scale.test.ts), where two runs of that size have the time they take.
+ * The rows of the kill at 40 %: 2,000 here, where the requests stay within chunks left + 20; the
+ * issue's 20,000 in `npm run test:perf` (test/perf/continuation-scale.test.ts), where two runs of
+ * that size have the time they take.
  */
-const SCALE_ROWS = Number(process.env.CONTINUATION_ROWS ?? 4_000);
+const SCALE_ROWS = Number(process.env.CONTINUATION_ROWS ?? 2_000);
 
 describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a target that replays keys`, () => {
   it(
@@ -142,16 +149,21 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
 
       const { sent } = await continueRun(svc, dir, run);
       const chunksLeft = Math.ceil((plan.rows - run.stored) / plan.chunk);
-      // Paging the target (one request per 100 contacts) is what tells that nobody else stored
-      // anything: API.md has no count of contacts.
-      const listing = Math.ceil(plan.rows / PAGE) + 1;
+      // Paging the target (one request per 100 contacts, the last page empty when they fill it) is
+      // what tells that nobody else stored anything: API.md has no count of contacts, no order and
+      // no filter by time.
+      const listing = Math.floor(run.stored / PAGE) + 1;
       const counts = JSON.stringify({ sent, pending, chunksLeft, listing });
       // No search per record: the probe and the listing only.
       expect(sent[SEARCH] ?? 0, counts).toBeLessThanOrEqual(1 + listing);
       // The chunks left, the creates that were in flight resent under their keys (answered from the
       // target's replay when they had landed), and the check whether the target replays keys.
       expect(sent[CREATE] ?? 0, counts).toBeLessThanOrEqual(chunksLeft + pending.chunks + 2);
-      expect(total(sent), counts).toBeLessThanOrEqual(chunksLeft + listing + 20);
+      expect(total(sent), counts).toBeLessThanOrEqual(chunksLeft + 1 + listing + 2 + pending.chunks);
+      // The bound "chunks left + 20" holds while the target holds at most 1,100 contacts (the
+      // listing 12 pages at most, with the probe, the key check and 4 creates in flight): at 2,000
+      // rows killed at 40 %, not at 20,000 (80 pages; docs/design.md "Continuations" says why).
+      if (plan.rows <= 2_000) expect(total(sent), counts).toBeLessThanOrEqual(chunksLeft + 20);
       const report = readReport(join(dir, 'next'));
       expect(report.continues?.loaded).toBeGreaterThanOrEqual(run.stored);
       expect(report.continues?.toGo).toBe(plan.rows - report.continues!.loaded);
@@ -173,24 +185,26 @@ describe.each([0.005, 0.1, 1])(
         const svc = await each.start();
         const plan = { rows: 1000, chunk: 50, concurrency: 4 };
         const run = await killAtFortyPercent(svc, dir, plan);
-        // Not the people of a create that was in flight at the kill: resent under its key, it is not
-        // checked against contacts stored since (docs/reliability.md, "Decisions").
-        const inFlight = pendingKeys(svc, run.state);
-        const left = run.rows.filter(
-          (p) => !run.onTarget.has(p.email.toLowerCase()) && !inFlight.has(`email:${p.email.toLowerCase()}`),
-        );
+        // The people not on the target, those of the creates in flight that had not reached it included.
+        const left = run.rows.filter((p) => !run.onTarget.has(p.email.toLowerCase()));
         // Spread over all of them, at least one: 0.5 % of the 600 or so left is 3 people.
         const count = Math.max(1, Math.round(left.length * fraction));
         const added = left.filter(
           (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
         );
         expect(added).toHaveLength(count);
-        expect(inFlight.size === 0 || [...inFlight][0]!.startsWith('email:')).toBe(true);
         await addElsewhere(svc, added);
+        // People of a create in flight that never reached the target are found by the lookup of
+        // the pending creates (the listing showed contacts they do not explain), before the
+        // listing is compared with the ledger: the message counts the others.
+        const inFlight = pendingKeys(svc, run.state);
+        const ofPending = added.filter((p) => inFlight.has(`email:${p.email.toLowerCase()}`)).length;
 
         const { next, sent } = await continueRun(svc, dir, run);
         expect(next.stdout + next.stderr).toMatch(
-          new RegExp(`searching after all: the target holds ${count} contacts that run \\S+ did not write`),
+          new RegExp(
+            `searching after all: the target holds ${count - ofPending} contacts that run \\S+ did not write`,
+          ),
         );
         const report = readReport(join(dir, 'next'));
         // Every record the ledger did not know was searched.
@@ -203,6 +217,36 @@ describe.each([0.005, 0.1, 1])(
     );
   },
 );
+
+describe('a continuation after kill -9 when another client stored a person of a create that never reached the target', () => {
+  it(
+    'does not resend that create blindly under its key: the person is found and stored once',
+    { timeout: 200_000 },
+    async () => {
+      const dir = each.dir();
+      const svc = await each.start();
+      const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+      const run = await killAtFortyPercent(svc, dir, plan, 'create-recorded');
+      // The chunk the kill stopped as it was handed over is pending and not on the target.
+      const neverSent = run.rows.filter(
+        (p) =>
+          pendingKeys(svc, run.state).has(`email:${p.email.toLowerCase()}`) &&
+          !run.onTarget.has(p.email.toLowerCase()),
+      );
+      expect(neverSent.length).toBeGreaterThan(0);
+      await addElsewhere(svc, [neverSent[0]!]);
+      const pending = pendingInLedger(svc, run.state);
+
+      const { sent } = await continueRun(svc, dir, run);
+      const report = readReport(join(dir, 'next'));
+      // The listing showed a contact that no pending create explains: their records were looked up
+      // (one search each), that person's contact found and updated with the file's values.
+      expect(sent[SEARCH] ?? 0).toBeGreaterThanOrEqual(pending.records);
+      expect(report.totals.updated).toBe(1);
+      expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
+    },
+  );
+});
 
 describe('a continuation into a target that ignores Idempotency-Key', () => {
   it(

@@ -138,10 +138,11 @@ describe('a continuation after kill -9 at about 40 % into a target another ledge
       const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
       expect(next.code, next.stderr).toBe(0);
       const sent = since(before, svc.service.requestCounts());
-      // No search for a record resolved to update, nor for a pending create's (resent under its key):
-      // the probe, the records resolved to create (a contact stored since may hold one), and the
-      // records no run resolved.
-      const searched = 1 + left.resolvedCreates + unresolved;
+      // No search for a record resolved to update: the probe, the records resolved to create (a
+      // contact stored since may hold one), the records no run resolved, and the records of the
+      // creates in flight at the kill (one that never reached the target is not resent blindly:
+      // someone may have stored its people since, and no listing here tells).
+      const searched = 1 + left.resolvedCreates + unresolved + left.pendingRecords;
       expect(sent[SEARCH] ?? 0, JSON.stringify({ sent, left })).toBeLessThanOrEqual(searched);
       // Candidates against the target: one name search per record to create, no more.
       const nameSearches = sent[NAME_SEARCH] ?? 0;
@@ -218,3 +219,36 @@ describe.each([0.005, 0.1, 1])(
     );
   },
 );
+
+describe('a continuation after another client stored a person of the create the kill stopped before it left', () => {
+  it(
+    'looks that create up instead of resending it under its key, and doubles nobody',
+    { timeout: 200_000 },
+    async () => {
+      const { dir, svc, run } = await stoppedRun();
+      const db = new Database(join(run.state, LEDGER_FILE), { readonly: true });
+      const pendingKeys = (db.prepare('SELECT keys FROM pending_creates').pluck().all() as string[]).flatMap(
+        (keys) => JSON.parse(keys) as string[],
+      );
+      db.close();
+      const onTarget = new Set(
+        (await svc.client.local.contacts()).flatMap((c) => c.contact_emails.map((e) => e.email)),
+      );
+      // The chunk the kill stopped as it was handed to the network never reached the target.
+      const neverSent = run.rows.filter(
+        (p) => pendingKeys.includes(`email:${p.email.toLowerCase()}`) && !onTarget.has(p.email.toLowerCase()),
+      );
+      expect(neverSent.length).toBeGreaterThan(0);
+      const person = neverSent[0]!;
+      await svc.client.createContacts([
+        { full_name: `Person Number${person.i}`, contact_emails: [{ email: person.email.toLowerCase() }] },
+      ]);
+
+      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
+      expect(next.code, next.stderr).toBe(0);
+      const report = readReport(join(dir, 'next'));
+      await expectExactlyLoaded(svc.client, run.everyone);
+      expectTruthfulReport(report, LAYOUT.rows, LAYOUT.rows);
+    },
+  );
+});
