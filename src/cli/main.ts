@@ -5,11 +5,13 @@ import { commands } from './commands/index.js';
 import { runInsideBoundary } from './boundary.js';
 import { longFlagsOf } from './flag-table.js';
 import { applyHeapHint } from './heap-hint.js';
+import { asksForHelp, setHelpShown } from './help-shown.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
 applyHeapHint();
 const args = protectStdinDash(hideBin(process.argv));
+setHelpShown(asksForHelp(args));
 const commandNames = commands.map((c) => String(c.command).split(' ')[0]!);
 
 /** The command layer: parses flags, prints, and exits. The library below never does. */
