@@ -111,9 +111,7 @@ export function createTransport(options: TransportOptions): Transport {
     excerpt: redactText.excerpt,
     keySource: options.keySource,
   });
-  let connection: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
-  const connect = () =>
-    (connection ??= loadUndici().then((lib) => ({ agent: createAgent(lib, options), request: lib.request })));
+  const connection = lazyConnection(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = { authorization: `Bearer ${options.apiKey}` };
   const legacyAuthorization = options.legacy?.authHeader
@@ -135,7 +133,7 @@ export function createTransport(options: TransportOptions): Transport {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     handOff(req, () => start && pacer?.settled(start, {}));
     try {
-      const { agent, request } = await connect();
+      const { agent, request } = await connection.open();
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
       const response = await request(base + req.path + queryString(req.query), {
         dispatcher: agent,
@@ -178,10 +176,22 @@ export function createTransport(options: TransportOptions): Transport {
       errorFromTransport(context(method, path), 'aborted', undefined, options.timeoutMs),
     close: async () => {
       limit.clearQueue();
-      if (connection) await (await connection).agent.close();
+      await connection.close();
     },
   };
 }
+
+/** undici's `request` and the transport's agent, made on its first send; closing before one closes nothing. */
+const lazyConnection = (options: TransportOptions) => {
+  let opened: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
+  return {
+    open: () =>
+      (opened ??= loadUndici().then((lib) => ({ agent: createAgent(lib, options), request: lib.request }))),
+    close: async (): Promise<void> => {
+      if (opened) await (await opened).agent.close();
+    },
+  };
+};
 
 /** What `onSent` threw: the request was not sent, and the caller gets the error as it was thrown. */
 class HandOffRefused extends Error {
