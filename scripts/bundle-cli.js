@@ -8,7 +8,7 @@
 // mapping/load.ts's `../../pipelines/` and fingerprint.ts's walk up to package.json land where
 // they did.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -24,6 +24,26 @@ const MARK = '/* contact-import: bundled by scripts/bundle-cli.js */';
  * package.json it reads `--version` from relative to its own files.
  */
 const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'yargs'];
+
+/**
+ * zod's `locales` namespace (its error messages in some fifty languages, half of zod's code) as
+ * English alone: the CLI never switches zod's language, and English is the default zod installs
+ * itself. Every start that reads a pipeline parses zod, so this is parsed on every run.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 const cliEntry = join(dist, 'cli', 'main.js');
 if (readFileSync(cliEntry, 'utf8').includes(MARK)) {
@@ -49,6 +69,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
+  plugins: [zodEnglishOnly],
   // CommonJS packages inside an ES module bundle call require() for Node's own modules.
   banner: {
     js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);`,

@@ -5,11 +5,14 @@ import { commands } from './commands/index.js';
 import { runInsideBoundary } from './boundary.js';
 import { longFlagsOf } from './flag-table.js';
 import { applyHeapHint } from './heap-hint.js';
+import { asksForHelp, setHelpShown } from './help-shown.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
 applyHeapHint();
 const args = protectStdinDash(hideBin(process.argv));
+const helpAsked = asksForHelp(args);
+setHelpShown(helpAsked);
 const commandNames = commands.map((c) => String(c.command).split(' ')[0]!);
 
 /** The command layer: parses flags, prints, and exits. The library below never does. */
@@ -20,7 +23,8 @@ const cli = yargs(args)
   .help()
   .version()
   // The terminal's width, else (a pipe, a CI log) 110: command names and examples stay on one line.
-  .wrap(Math.min(110, process.stdout.columns || 110))
+  // No wrapping when no help prints: yargs lays the text out on every run all the same.
+  .wrap(helpAsked ? Math.min(110, process.stdout.columns || 110) : null)
   .fail((message, error) => {
     if (error) throw error;
     const command = commandNames.includes(args[0] ?? '') ? args[0] : undefined;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import pLimit from 'p-limit';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { HttpMethod, QueryValue } from './endpoint.js';
 import {
   errorFromLongWait,
@@ -89,6 +89,17 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici, imported when a client first sends: a command that sends nothing (validate, a dry run,
+ * help) starts without parsing it.
+ */
+const loadUndici = (): Promise<Undici> =>
+  // A CommonJS package: its `module.exports` is the default export under Node and in the bundle.
+  (undici ??= import('undici').then((module) => (module as { default?: Undici }).default ?? module));
+
 /** One undici agent per client: keep-alive connections reused by every request to the target. */
 export function createTransport(options: TransportOptions): Transport {
   const origin = options.baseUrl.replace(/\/+$/, '');
@@ -100,7 +111,7 @@ export function createTransport(options: TransportOptions): Transport {
     excerpt: redactText.excerpt,
     keySource: options.keySource,
   });
-  const agent = createAgent(options);
+  const connection = lazyConnection(options);
   const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
   const authorization = { authorization: `Bearer ${options.apiKey}` };
   const legacyAuthorization = options.legacy?.authHeader
@@ -122,6 +133,7 @@ export function createTransport(options: TransportOptions): Transport {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     handOff(req, () => start && pacer?.settled(start, {}));
     try {
+      const { agent, request } = await connection.open();
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
       const response = await request(base + req.path + queryString(req.query), {
         dispatcher: agent,
@@ -164,10 +176,22 @@ export function createTransport(options: TransportOptions): Transport {
       errorFromTransport(context(method, path), 'aborted', undefined, options.timeoutMs),
     close: async () => {
       limit.clearQueue();
-      await agent.close();
+      await connection.close();
     },
   };
 }
+
+/** undici's `request` and the transport's agent, made on its first send; closing before one closes nothing. */
+const lazyConnection = (options: TransportOptions) => {
+  let opened: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
+  return {
+    open: () =>
+      (opened ??= loadUndici().then((lib) => ({ agent: createAgent(lib, options), request: lib.request }))),
+    close: async (): Promise<void> => {
+      if (opened) await (await opened).agent.close();
+    },
+  };
+};
 
 /** What `onSent` threw: the request was not sent, and the caller gets the error as it was thrown. */
 class HandOffRefused extends Error {
@@ -221,8 +245,8 @@ const timeoutFor = (baseMs: number, body: string | undefined, perMbMs: number): 
   body === undefined ? baseMs : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * perMbMs);
 
 /** Keep-alive connections to the target, as many as requests may be in flight. */
-const createAgent = (options: TransportOptions): Agent =>
-  new Agent({
+const createAgent = (lib: Undici, options: TransportOptions): Agent =>
+  new lib.Agent({
     keepAliveTimeout: 10_000,
     keepAliveMaxTimeout: 60_000,
     // As many sockets as the request limit lets requests out: none waits for one, none sits idle.

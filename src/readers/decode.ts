@@ -1,4 +1,5 @@
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
+import { iconv } from './iconv.js';
 import { ImportError } from '../core/errors/index.js';
 import { LineTranscoder } from './line-transcoder.js';
 import {
@@ -54,7 +55,7 @@ export function canonicalEncoding(declared: string, file: string): string {
   const key = declared.trim().toLowerCase();
   const alias = ALIASES[key];
   if (alias) return alias;
-  if (iconv.encodingExists(key)) return key;
+  if (iconv().encodingExists(key)) return key;
   throw new ImportError(
     'input_unreadable',
     `Encoding "${declared}" declared for ${file} is not supported; expected utf-8, utf-16le, utf-16be or windows-1252.`,
@@ -95,10 +96,10 @@ class IconvTranscoder implements Transcoder {
   invalidSeen = false;
   nulSeen = false;
   loneSurrogateSeen = false;
-  private readonly decoder: iconv.DecoderStream;
+  private readonly decoder: Iconv.DecoderStream;
 
   constructor(readonly encoding: string) {
-    this.decoder = iconv.getDecoder(encoding, { stripBOM: false });
+    this.decoder = iconv().getDecoder(encoding, { stripBOM: false });
   }
 
   write(chunk: Buffer): Buffer {

@@ -7,11 +7,7 @@ import { ImportError } from '../core/errors/index.js';
 import type { Dialect, InputFormat, OpenedSource } from './types.js';
 import { openCsv } from './csv.js';
 import { detectFormat } from './detect.js';
-import { openJson } from './json.js';
-import { openNdjson } from './ndjson.js';
-import { openXlsx } from '../readers/xlsx.js';
 import { openText } from './text-source.js';
-import { openVcard } from './vcard.js';
 
 export { detectFormat };
 export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
@@ -40,7 +36,10 @@ export async function openSource(
   const format: InputFormat = dialect.format ?? detectFormat(path);
   // `-` is formula-leading in a spreadsheet and says little in a message; stdin gets a name.
   const file = path === '-' ? STDIN_LABEL : path;
+  // The readers of the other formats are imported when an input of theirs comes: the CLI starts
+  // without the workbook, vCard and JSON parsers a CSV run never uses.
   if (format === 'xlsx') {
+    const { openXlsx } = await import('./xlsx.js');
     return openXlsx({
       path,
       file,
@@ -66,11 +65,11 @@ export async function openSource(
         skipLines: dialect.skipLines,
       });
     case 'json':
-      return openJson(text, file);
+      return (await import('./json.js')).openJson(text, file);
     case 'ndjson':
-      return openNdjson(text, file);
+      return (await import('./ndjson.js')).openNdjson(text, file);
     case 'vcard':
-      return openVcard(text, file);
+      return (await import('./vcard.js')).openVcard(text, file);
   }
   throw new ImportError('input_format_unknown', `No reader for the format "${format as string}".`, { file });
 }

@@ -1,4 +1,4 @@
-import iconv from 'iconv-lite';
+import { iconv } from './iconv.js';
 import { isAscii, isUtf8, repairUtf8, sequenceLength } from './utf8.js';
 
 const LF = 0x0a;
@@ -44,7 +44,7 @@ export function lineKind(bytes: Buffer): LineKind {
 /** Where the bytes of the last complete line end (just past its break), 0 when none ends. */
 const lastLineEnd = (bytes: Buffer): number => Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
 
-const toUtf8 = (bytes: Buffer): Buffer => Buffer.from(iconv.decode(bytes, WINDOWS_1252), 'utf8');
+const toUtf8 = (bytes: Buffer): Buffer => Buffer.from(iconv().decode(bytes, WINDOWS_1252), 'utf8');
 
 /**
  * Decodes an input of undeclared encoding line by line, as UTF-8 or Windows-1252, so a file that

@@ -1,5 +1,5 @@
+import { iconv } from './iconv.js';
 import { isUtf8 } from 'node:buffer';
-import iconv from 'iconv-lite';
 
 /**
  * Value encodings of vCard 2.1 (and the odd 3.0 writer): quoted-printable and base64 bytes in a
@@ -20,7 +20,7 @@ const charsetFor = (declared: string | undefined, bytes: Buffer): string => {
   const name = declared?.trim().toLowerCase();
   if (name) {
     const alias = ALIASES[name] ?? name;
-    if (iconv.encodingExists(alias)) return alias;
+    if (iconv().encodingExists(alias)) return alias;
   }
   return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
 };
@@ -30,7 +30,7 @@ const decodeBytes = (bytes: Buffer, declared: string | undefined): Decoded => {
   if (charset === 'utf-8' && !isUtf8(bytes)) {
     return { ok: false, message: 'holds bytes that are not valid UTF-8, the charset it declares' };
   }
-  return { ok: true, text: iconv.decode(bytes, charset) };
+  return { ok: true, text: iconv().decode(bytes, charset) };
 };
 
 /** The value of a hex digit's char code, or -1. */
@@ -63,7 +63,7 @@ export const decodeQuotedPrintable = (text: string, declared: string | undefined
     takeEscaped();
     const literal = text.slice(literalFrom, end);
     parts.push(
-      literalCharset === 'utf-8' ? Buffer.from(literal, 'utf8') : iconv.encode(literal, literalCharset),
+      literalCharset === 'utf-8' ? Buffer.from(literal, 'utf8') : iconv().encode(literal, literalCharset),
     );
   };
   for (let i = text.indexOf('='); i !== -1; i = text.indexOf('=', i + 1)) {
@@ -96,10 +96,10 @@ export const recode = (text: string, fileEncoding: string, declared: string | un
   const name = declared?.trim().toLowerCase();
   if (!name || fileEncoding === 'utf-8' || fileEncoding.startsWith('utf-16')) return text;
   const charset = ALIASES[name] ?? name;
-  if (charset === fileEncoding || !iconv.encodingExists(charset)) return text;
-  const bytes = iconv.encode(text, fileEncoding);
+  if (charset === fileEncoding || !iconv().encodingExists(charset)) return text;
+  const bytes = iconv().encode(text, fileEncoding);
   if (charset === 'utf-8' && !isUtf8(bytes)) return text;
-  return iconv.decode(bytes, charset);
+  return iconv().decode(bytes, charset);
 };
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalContact } from '../../src/core/schemas/local.js';
+import type { RunReport } from '../../src/report/run-report.js';
 import { outcomes, readReport, runCli, SAMPLES, startService, tempDir, type TestService } from './harness.js';
 
 /**
@@ -89,18 +90,16 @@ describe('export samples run without a pipeline name, stored contacts read back'
     expect(person(contacts, 'Ahmed Hassan')).toMatchObject({ emails: [], phones: ['+201012345678 mobile'] });
   });
 
-  it.each([
-    ['sales-crm-report.csv', /Salutation, First Name, Last Name, Title, Account Name/],
-    ['sales-crm-dataloader.csv', /ID, SALUTATION, FIRSTNAME, LASTNAME, TITLE/],
-  ])('%s (Salesforce) -> sales-crm-csv, one built-in for both layouts', async (sample, columns) => {
-    const { result, report } = await runDetected(join(SAMPLES, sample));
+  // The two Salesforce layouts: one built-in (sales-crm-csv) detected for both, each run read back.
+  const salesforce = (result: { stdout: string }, report: RunReport, columns: RegExp) => {
     expect(result.stdout).toMatch(new RegExp(`^Detected pipeline sales-crm-csv: .*${columns.source}`, 'm'));
     expect(report.pipeline).toBe('sales-crm-csv');
     expect(report.totals).toMatchObject({ read: 6, created: 4, duplicates: 1, rejected: 1 });
-  });
+  };
 
-  it('sales-crm-report.csv: labels, M/D/YYYY birthdays, salutation, account name, contact id', async () => {
-    const { contacts, fields } = await runDetected(join(SAMPLES, 'sales-crm-report.csv'));
+  it('sales-crm-report.csv -> sales-crm-csv: labels, M/D/YYYY birthdays, salutation, account name, contact id', async () => {
+    const { result, report, contacts, fields } = await runDetected(join(SAMPLES, 'sales-crm-report.csv'));
+    salesforce(result, report, /Salutation, First Name, Last Name, Title, Account Name/);
     expect(fields).toEqual(['Contact ID', 'Lead Source']);
     expect(person(contacts, 'Mr. Luis Ortega')).toEqual({
       first: 'Luis',
@@ -126,8 +125,9 @@ describe('export samples run without a pipeline name, stored contacts read back'
     expect(person(contacts, 'Wei Zhang')).toMatchObject({ emails: [], phones: ['+12128675309 work'] });
   });
 
-  it('sales-crm-dataloader.csv: upper-case API names mapped, ISO birthdays', async () => {
-    const { contacts, fields } = await runDetected(join(SAMPLES, 'sales-crm-dataloader.csv'));
+  it('sales-crm-dataloader.csv -> sales-crm-csv: upper-case API names mapped, ISO birthdays', async () => {
+    const { result, report, contacts, fields } = await runDetected(join(SAMPLES, 'sales-crm-dataloader.csv'));
+    salesforce(result, report, /ID, SALUTATION, FIRSTNAME, LASTNAME, TITLE/);
     expect(fields).toEqual(['Contact ID', 'Department', 'Lead Source']);
     expect(person(contacts, "Mr. James O'Neil")).toEqual({
       first: 'James',

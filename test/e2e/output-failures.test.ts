@@ -137,10 +137,10 @@ describe('outputs that cannot be written', () => {
       const svc = await startService();
       try {
         const cwd = tempDir();
-        // 1,500 rows with a reject among every 10 (each rejected row 100 KB) and then 4,500 plain
-        // people: a 6 MiB limit is reached by rejected.csv near row 600, long before the end.
-        // The ledger and scratch files of the ~600 people read by then stay far below it.
-        const PEOPLE = 6_000;
+        // 1,500 rows with a reject among every 10 (each rejected row 100 KB) and then 900 plain
+        // people: a 3 MiB limit is reached by rejected.csv near row 300, long before the end.
+        // The ledger and scratch files of the ~300 people read by then stay far below it.
+        const PEOPLE = 2_400;
         const REJECTS = 150;
         const note = 'n'.repeat(100_000);
         const rows: string[] = [];
@@ -164,7 +164,7 @@ describe('outputs that cannot be written', () => {
           '--out',
           'out',
         ];
-        const result = await runLimited(6 * 1024, [...args, '--max-rejects', '100%'], cwd, {
+        const result = await runLimited(3 * 1024, [...args, '--max-rejects', '100%'], cwd, {
           CONTACT_IMPORT_API_KEY: svc.key,
         });
         expect(result.code, result.stderr).toBe(2);

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { isImportError } from '../../core/errors/index.js';
 import { FLAG_TABLE } from '../flag-table.js';
 import { initEpilogue } from '../help-text.js';
+import { flagsFor, helpText, positionalFor } from '../help-shown.js';
 
 interface InitArgs {
   input: string;
@@ -15,13 +16,16 @@ export const initCommand: CommandModule<object, InitArgs> = {
   describe: 'Draft a pipeline YAML for an unknown export from its header and sampled values',
   builder: (yargs) =>
     yargs
-      .positional('input', {
-        type: 'string',
-        demandOption: true,
-        describe: 'The export to draft a pipeline for',
-      })
-      .options(FLAG_TABLE.init)
-      .epilogue(initEpilogue()) as never,
+      .positional(
+        'input',
+        positionalFor({
+          type: 'string',
+          demandOption: true,
+          describe: 'The export to draft a pipeline for',
+        }),
+      )
+      .options(flagsFor(FLAG_TABLE.init))
+      .epilogue(helpText(initEpilogue)) as never,
   handler: async (args) => {
     try {
       // Loaded here, not at startup: the readers and the draft's samplers are this command's only.

@@ -3,6 +3,7 @@ import { isImportError } from '../../core/errors/index.js';
 import type { PipelineSummary } from '../../mapping/pipeline.js';
 import { FLAG_TABLE } from '../flag-table.js';
 import { pipelinesEpilogue } from '../help-text.js';
+import { flagsFor, helpText } from '../help-shown.js';
 
 interface PipelinesArgs {
   json: boolean;
@@ -21,7 +22,7 @@ export const formatPipelineList = (pipelines: PipelineSummary[]): string => {
 export const pipelinesCommand: CommandModule<object, PipelinesArgs> = {
   command: 'pipelines',
   describe: 'List the built-in pipelines',
-  builder: (yargs) => yargs.options(FLAG_TABLE.pipelines).epilogue(pipelinesEpilogue()),
+  builder: (yargs) => yargs.options(flagsFor(FLAG_TABLE.pipelines)).epilogue(helpText(pipelinesEpilogue)),
   handler: async (args) => {
     try {
       // Loaded here, not at startup: the YAML parser and the schema are this command's only.

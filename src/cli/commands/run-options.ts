@@ -1,19 +1,23 @@
 import type { Argv } from 'yargs';
 import { FLAG_TABLE } from '../flag-table.js';
+import { flagsFor, positionalFor } from '../help-shown.js';
 
 /** The inputs positional `run` and `validate` share, then the command's own row of the flag table. */
 export const withRunFlags = <T>(yargs: Argv<T>, command: 'run' | 'validate') =>
   yargs
-    .positional('inputs', {
-      type: 'string',
-      array: true,
-      demandOption: true,
-      // An array positional shows `[default: []]` beside `[required]` otherwise.
-      default: undefined,
-      describe:
-        "[pipeline] then .csv .tsv .json .ndjson .jsonl .xlsx .vcf files, or - for stdin; without a pipeline it is detected from the first input's header",
-    })
-    .options(FLAG_TABLE[command]);
+    .positional(
+      'inputs',
+      positionalFor({
+        type: 'string',
+        array: true,
+        demandOption: true,
+        // An array positional shows `[default: []]` beside `[required]` otherwise.
+        default: undefined,
+        describe:
+          "[pipeline] then .csv .tsv .json .ndjson .jsonl .xlsx .vcf files, or - for stdin; without a pipeline it is detected from the first input's header",
+      }),
+    )
+    .options(flagsFor(FLAG_TABLE[command]));
 
 export interface RunFlags {
   /** --pipeline; a pipeline given as the first positional arrives in `inputs`. */

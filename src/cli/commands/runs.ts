@@ -3,6 +3,7 @@ import { isImportError } from '../../core/errors/index.js';
 import { RUN_DEFAULTS } from '../../run/defaults.js';
 import type { RunListing } from '../../run/runs-list.js';
 import { FLAG_TABLE } from '../flag-table.js';
+import { flagsFor } from '../help-shown.js';
 
 interface RunsFlags {
   state?: string;
@@ -38,7 +39,7 @@ export const runsCommand: CommandModule<object, RunsFlags> = {
   describe: 'List the runs the state directory holds, newest first',
   builder: (yargs) =>
     yargs
-      .options(FLAG_TABLE.runs)
+      .options(flagsFor(FLAG_TABLE.runs))
       .example('$0 runs --state .contact-import --json', 'the runs as JSON, for a scheduler'),
   handler: async (flags) => {
     try {

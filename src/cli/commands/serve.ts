@@ -4,6 +4,7 @@ import type { LocalServiceOptions } from '../../server/index.js';
 import { FLAG_TABLE } from '../flag-table.js';
 import { serveEpilogue } from '../help-text.js';
 import { STOP_SIGNALS } from '../signals.js';
+import { flagsFor, helpText } from '../help-shown.js';
 
 export interface ServeArgs {
   host: string;
@@ -81,7 +82,7 @@ const untilSignal = (): Promise<NodeJS.Signals> =>
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the local service (the service API on SQLite) until Ctrl-C',
-  builder: (yargs) => yargs.options(FLAG_TABLE.serve).epilogue(serveEpilogue()),
+  builder: (yargs) => yargs.options(flagsFor(FLAG_TABLE.serve)).epilogue(helpText(serveEpilogue)),
   handler: async (args) => {
     const options = serveOptions(args, process.env);
     let service;

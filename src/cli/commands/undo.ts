@@ -8,6 +8,7 @@ import type { UndoResult } from '../../undo/index.js';
 import { FLAG_TABLE } from '../flag-table.js';
 import { undoEpilogue } from '../help-text.js';
 import { stopOnSignals } from '../signals.js';
+import { flagsFor, helpText } from '../help-shown.js';
 
 interface UndoFlags {
   run: string;
@@ -59,8 +60,8 @@ export const undoCommand: CommandModule<object, UndoFlags> = {
         demandOption: true,
         describe: "the run's folder (runs/<run-id>) or id",
       })
-      .options(FLAG_TABLE.undo)
-      .epilogue(undoEpilogue()) as never,
+      .options(flagsFor(FLAG_TABLE.undo))
+      .epilogue(helpText(undoEpilogue)) as never,
   handler: async (flags) => {
     const controller = stopOnSignals();
     let result: UndoResult;
