@@ -28,9 +28,12 @@ const { values } = parseArgs({
   },
 });
 const root = new URL('..', import.meta.url).pathname;
-const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M'] : [];
+const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M %U %S'] : [];
 
-/** Wall time and peak RSS of one `validate`. */
+/**
+ * Wall time, CPU time (user + system: on a shared host, less swayed by the others' load than the
+ * wall time) and peak RSS of one `validate`.
+ */
 const measure = (dir, input, setting, build = root) => {
   const args = [
     process.execPath,
@@ -55,13 +58,15 @@ const measure = (dir, input, setting, build = root) => {
     maxBuffer: 1 << 26,
   });
   const seconds = (performance.now() - started) / 1000;
-  const rssKb = time.length ? Number(run.stderr.trim().split('\n').pop()) : NaN;
+  const [rssKb, user, system] = time.length
+    ? run.stderr.trim().split('\n').pop().split(' ').map(Number)
+    : [NaN, NaN, NaN];
   const line =
     run.stdout
       .split('\n')
       .find((l) => l.includes('Candidates:'))
       ?.trim() ?? '';
-  return { seconds, rssMb: Math.round(rssKb / 1024), line };
+  return { seconds, cpu: user + system, rssMb: Math.round(rssKb / 1024), line };
 };
 
 /** The matcher alone on the export's rows: pairs compared per record and its own time. */
@@ -124,12 +129,16 @@ for (const rows of values.rows.split(',')) {
         Object.assign(entry, {
           'baseline on s': before.seconds.toFixed(1),
           'baseline on/off': (before.seconds / off.seconds).toFixed(2),
+          'baseline on cpu/off': (before.cpu / off.cpu).toFixed(2),
           'baseline on RSS MB': before.rssMb,
         });
       Object.assign(entry, {
         'off s': off.seconds.toFixed(1),
         'on s': on.seconds.toFixed(1),
         'on/off': (on.seconds / off.seconds).toFixed(2),
+        'off cpu s': off.cpu.toFixed(1),
+        'on cpu s': on.cpu.toFixed(1),
+        'on cpu/off': (on.cpu / off.cpu).toFixed(2),
         'off RSS MB': off.rssMb,
         'on RSS MB': on.rssMb,
       });
