@@ -6,7 +6,10 @@
  * matcher alone on the same rows (read with csv-parse, as the address-book columns say): the
  * pairs it compares per record, which must stay flat as the rows grow. Needs a build.
  *
- *   node bench/candidates-cost.js --rows 50000,200000
+ * With `--baseline DIR` (another built checkout, e.g. of the commit before a change), that build's
+ * `validate --candidates on` runs too, between the two, so before and after share the host's load.
+ *
+ *   node bench/candidates-cost.js --rows 50000,200000 [--baseline /path/to/other/checkout]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,24 +24,29 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '50000,200000' },
     seed: { type: 'string', default: '1' },
     'matcher-only': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const root = new URL('..', import.meta.url).pathname;
-const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M'] : [];
+const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M %U %S'] : [];
 
-/** Wall time and peak RSS of one `validate`. */
-const measure = (dir, input, setting) => {
+/**
+ * Wall time, CPU time (user + system: on a shared host, less swayed by the others' load than the
+ * wall time) and peak RSS of one `validate`.
+ */
+const measure = (dir, input, setting, build = root) => {
   const args = [
     process.execPath,
-    join(root, 'dist/cli/main.js'),
+    join(build, 'dist/cli/main.js'),
     'validate',
     input,
     '--pipeline',
     'address-book-csv',
     '--out',
-    join(dir, `out-${setting}`),
+    join(dir, `out-${setting}${build === root ? '' : '-baseline'}`),
     '--state',
-    join(dir, 'state'),
+    // Its own state for the baseline: the same command again could be taken for a rerun.
+    join(dir, build === root ? 'state' : 'state-baseline'),
     '--candidates',
     setting,
     '--progress-interval',
@@ -50,13 +58,15 @@ const measure = (dir, input, setting) => {
     maxBuffer: 1 << 26,
   });
   const seconds = (performance.now() - started) / 1000;
-  const rssKb = time.length ? Number(run.stderr.trim().split('\n').pop()) : NaN;
+  const [rssKb, user, system] = time.length
+    ? run.stderr.trim().split('\n').pop().split(' ').map(Number)
+    : [NaN, NaN, NaN];
   const line =
     run.stdout
       .split('\n')
       .find((l) => l.includes('Candidates:'))
       ?.trim() ?? '';
-  return { seconds, rssMb: Math.round(rssKb / 1024), line };
+  return { seconds, cpu: user + system, rssMb: Math.round(rssKb / 1024), line };
 };
 
 /** The matcher alone on the export's rows: pairs compared per record and its own time. */
@@ -113,11 +123,22 @@ for (const rows of values.rows.split(',')) {
     };
     if (!values['matcher-only']) {
       const off = measure(dir, input, 'off');
+      const before = values.baseline ? measure(dir, input, 'on', values.baseline) : undefined;
       const on = measure(dir, input, 'on');
+      if (before)
+        Object.assign(entry, {
+          'baseline on s': before.seconds.toFixed(1),
+          'baseline on/off': (before.seconds / off.seconds).toFixed(2),
+          'baseline on cpu/off': (before.cpu / off.cpu).toFixed(2),
+          'baseline on RSS MB': before.rssMb,
+        });
       Object.assign(entry, {
         'off s': off.seconds.toFixed(1),
         'on s': on.seconds.toFixed(1),
         'on/off': (on.seconds / off.seconds).toFixed(2),
+        'off cpu s': off.cpu.toFixed(1),
+        'on cpu s': on.cpu.toFixed(1),
+        'on cpu/off': (on.cpu / off.cpu).toFixed(2),
         'off RSS MB': off.rssMb,
         'on RSS MB': on.rssMb,
       });

@@ -52,20 +52,17 @@ export const keysOf = (p: Prepared): string[] => {
   return [...new Set(keys)];
 };
 
-/** A growable list of 32-bit integers. */
-class IntList {
-  data = new Int32Array(1024);
+/** A growable list of numbers (doubles: a pair as one number, a * people + b). */
+class NumberList {
+  data = new Float64Array(1024);
   length = 0;
   push(value: number): void {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      const grown = new Float64Array(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
     this.data[this.length++] = value;
-  }
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
   }
 }
 
@@ -107,38 +104,46 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
     }
   });
   const sorted = entries.subarray(0, length).sort();
-  const blockOfEntry = new Int32Array(length);
-  const personOfEntry = new Int32Array(length);
-  const personCount = new Int32Array(people.length + 1);
-  let blockCount = 0;
+  // Two passes over the sorted keys, the first to count: every list is made at its final size.
   let kept = 0;
+  let blockCount = 0;
   let lastHash = -1;
   for (let k = 0; k < length; k++) {
     const value = sorted[k]!;
     if (k > 0 && value === sorted[k - 1]) continue; // two keys of one person with one hash
+    kept++;
+    const hash = Math.floor(value / shift);
+    if (hash !== lastHash) {
+      blockCount++;
+      lastHash = hash;
+    }
+  }
+  const members = new Int32Array(kept);
+  const blockStart = new Int32Array(blockCount + 1);
+  const personStart = new Int32Array(people.length + 1);
+  kept = 0;
+  blockCount = 0;
+  lastHash = -1;
+  for (let k = 0; k < length; k++) {
+    const value = sorted[k]!;
+    if (k > 0 && value === sorted[k - 1]) continue;
     const hash = Math.floor(value / shift);
     const person = value - hash * shift;
     if (hash !== lastHash) {
       blockCount++;
       lastHash = hash;
     }
-    blockOfEntry[kept] = blockCount - 1;
-    personOfEntry[kept++] = person;
-    personCount[person + 1]!++;
+    members[kept++] = person;
+    blockStart[blockCount] = kept;
+    personStart[person + 1]!++;
   }
-  const personStart = new Int32Array(people.length + 1);
-  for (let i = 0; i < people.length; i++) personStart[i + 1] = personStart[i]! + personCount[i + 1]!;
+  for (let i = 0; i < people.length; i++) personStart[i + 1]! += personStart[i]!;
   // In order of block number, so each person's blocks come out ascending.
   const blocksOfPerson = new Int32Array(kept);
   const fillPerson = personStart.slice(0, people.length);
-  const blockStart = new Int32Array(blockCount + 1);
-  const members = new Int32Array(kept);
-  for (let k = 0; k < kept; k++) {
-    const person = personOfEntry[k]!;
-    blocksOfPerson[fillPerson[person]!++] = blockOfEntry[k]!;
-    members[k] = person;
-    blockStart[blockOfEntry[k]! + 1] = k + 1;
-  }
+  for (let id = 0; id < blockCount; id++)
+    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++)
+      blocksOfPerson[fillPerson[members[k]!]!++] = id;
   return { personStart, blocksOfPerson, blockStart, members, blockCount };
 };
 
@@ -171,8 +176,7 @@ export const blockPairs = (
     return false;
   };
 
-  const left = new IntList();
-  const right = new IntList();
+  const found = new NumberList();
   const orderKeys: (string | undefined)[] = [];
   let blocksSkipped = 0;
   /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
@@ -182,8 +186,7 @@ export const blockPairs = (
     const b = i < j ? j : i;
     if (comparedBefore(a, b, id)) return;
     if (inWindow) repeats = true;
-    left.push(a);
-    right.push(b);
+    found.push(a * people.length + b);
   };
   for (let id = 0; id < blockCount; id++) {
     const start = blockStart[id]!;
@@ -205,31 +208,28 @@ export const blockPairs = (
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
-  if (!repeats) return { a: left.view(), b: right.view(), count: left.length, blocksSkipped };
-  return { ...unique(left.view(), right.view(), people.length), blocksSkipped };
+  const pairs = found.data.subarray(0, found.length);
+  // Pairs compared in part may meet twice: sorted (in place, no set of pairs) and made unique.
+  return { ...(repeats ? split(unique(pairs), people.length) : split(pairs, people.length)), blocksSkipped };
 };
 
-/**
- * The pairs once each, in order of a then b: neighbours in two blocks compared in part may meet
- * twice. Sorting numbers in a typed array takes far less memory than a set of pairs.
- */
-const unique = (
-  a: Int32Array,
-  b: Int32Array,
-  people: number,
-): { a: Int32Array; b: Int32Array; count: number } => {
-  const keys = new Float64Array(a.length);
-  for (let k = 0; k < a.length; k++) keys[k] = a[k]! * people + b[k]!;
-  keys.sort();
+/** The pairs (a * people + b) once each, in order of a then b: sorted in place. */
+const unique = (pairs: Float64Array): Float64Array => {
+  pairs.sort();
   let count = 0;
-  for (let k = 0; k < keys.length; k++) if (k === 0 || keys[k] !== keys[k - 1]) keys[count++] = keys[k]!;
-  const left = new Int32Array(count);
-  const right = new Int32Array(count);
-  for (let k = 0; k < count; k++) {
-    left[k] = Math.floor(keys[k]! / people);
-    right[k] = keys[k]! - left[k]! * people;
+  for (let k = 0; k < pairs.length; k++) if (k === 0 || pairs[k] !== pairs[k - 1]) pairs[count++] = pairs[k]!;
+  return pairs.subarray(0, count);
+};
+
+/** Pairs as numbers, a * people + b, as two lists. */
+const split = (pairs: Float64Array, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+  const left = new Int32Array(pairs.length);
+  const right = new Int32Array(pairs.length);
+  for (let k = 0; k < pairs.length; k++) {
+    left[k] = Math.floor(pairs[k]! / people);
+    right[k] = pairs[k]! - left[k]! * people;
   }
-  return { a: left, b: right, count };
+  return { a: left, b: right, count: pairs.length };
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */

@@ -1,6 +1,7 @@
 /** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
 import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomic } from '../report/atomic-file.js';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { commitFile, discardFile, outputError, temporaryPathFor } from '../report/atomic-file.js';
 import { escapeFormula } from '../report/spreadsheet-safety.js';
 import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
@@ -21,30 +22,35 @@ export const CANDIDATE_COLUMNS = [
   'decision',
 ] as const;
 
-const nameOf = (p: PersonFields): string =>
+/** The name candidates.csv shows for a person: first and last name as written, or the full name. */
+export const nameOf = (p: PersonFields): string =>
   [p.firstName, p.lastName].filter(Boolean).join(' ') || (p.fullName ?? '');
 
-export const candidateRows = (pairs: readonly CandidatePair[], people: readonly PlacedPerson[]): string[][] =>
-  pairs.map((pair) => {
-    const a = people[pair.a]!;
-    const b = people[pair.b]!;
-    return [
-      pair.band,
-      pair.score.toFixed(3),
-      a.file,
-      String(a.row),
-      b.file,
-      String(b.row),
-      '',
-      nameOf(a.person),
-      nameOf(b.person),
-      a.person.emails?.[0] ?? '',
-      b.person.emails?.[0] ?? '',
-      pair.reasons.join('; '),
-      pair.cluster === undefined ? '' : String(pair.cluster),
-      '',
-    ];
-  });
+/** What candidates.csv shows of the person at an index (candidates/people.ts keeps only that). */
+export interface ShownPeople {
+  fileAt(i: number): string;
+  rowAt(i: number): number;
+  nameAt(i: number): string;
+  emailAt(i: number): string;
+}
+
+export const candidateRows = (pairs: readonly CandidatePair[], people: ShownPeople): string[][] =>
+  pairs.map((pair) => [
+    pair.band,
+    pair.score.toFixed(3),
+    people.fileAt(pair.a),
+    String(people.rowAt(pair.a)),
+    people.fileAt(pair.b),
+    String(people.rowAt(pair.b)),
+    '',
+    people.nameAt(pair.a),
+    people.nameAt(pair.b),
+    people.emailAt(pair.a),
+    people.emailAt(pair.b),
+    pair.reasons.join('; '),
+    pair.cluster === undefined ? '' : String(pair.cluster),
+    '',
+  ]);
 
 /** A record and a target contact: B is the contact (`b_contact_id`), its e-mail unknown to a name search. */
 export const targetRow = (
@@ -73,16 +79,45 @@ export const targetRow = (
   '',
 ];
 
-/** candidates.csv: rows in candidates.csv's column order, best first (by score). */
-export const writeCandidateRows = (path: string, rows: readonly string[][]): void => {
-  writeFileAtomic(
-    path,
-    stringify([[...CANDIDATE_COLUMNS], ...rows.map((cells) => cells.map(escapeFormula))]),
-  );
+/** Rows stringified and written at a time: the file is never held whole (pairs may be many). */
+const BATCH = 2_000;
+
+/**
+ * candidates.csv through a temporary file (report/atomic-file.ts): the header, then `count` rows
+ * made by `rows(start, end)` in candidates.csv's column order, best first.
+ */
+const writeInBatches = (
+  path: string,
+  count: number,
+  rows: (start: number, end: number) => string[][],
+): void => {
+  const temporary = temporaryPathFor(path);
+  try {
+    const fd = openSync(temporary, 'wx');
+    try {
+      writeFileSync(fd, stringify([[...CANDIDATE_COLUMNS]]));
+      for (let start = 0; start < count; start += BATCH) {
+        const batch = rows(start, Math.min(count, start + BATCH));
+        // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
+        writeFileSync(fd, stringify(batch.map((cells) => cells.map(escapeFormula))));
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    discardFile(temporary);
+    throw outputError(path, error);
+  }
+  commitFile(temporary, path);
 };
 
+/** candidates.csv: rows in candidates.csv's column order, best first (by score). */
+export const writeCandidateRows = (path: string, rows: readonly string[][]): void =>
+  writeInBatches(path, rows.length, (start, end) => rows.slice(start, end));
+
+/** candidates.csv of the pairs found among the records, best first. */
 export const writeCandidatesFile = (
   path: string,
   pairs: readonly CandidatePair[],
-  people: readonly PlacedPerson[],
-): void => writeCandidateRows(path, candidateRows(pairs, people));
+  people: ShownPeople,
+): void => writeInBatches(path, pairs.length, (start, end) => candidateRows(pairs.slice(start, end), people));

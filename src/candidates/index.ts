@@ -48,10 +48,24 @@ export const findCandidates = (
   options: CandidateOptions = {},
 ): CandidateRun => {
   const nicknames = options.nicknames ?? shippedNicknames();
+  const cache = new PrepareCache(nicknames);
+  return findPreparedCandidates(
+    people.map((p) => prepare(p, nicknames, cache)),
+    options,
+  );
+};
+
+/**
+ * The same, for people prepared already (with `options.nicknames`): a run prepares each person
+ * as it is read and keeps only that.
+ */
+export const findPreparedCandidates = (
+  prepared: readonly Prepared[],
+  options: CandidateOptions = {},
+): CandidateRun => {
+  const nicknames = options.nicknames ?? shippedNicknames();
   const bands = options.bands ?? DEFAULT_BANDS;
   const training = options.training ?? DEFAULT_TRAINING;
-  const cache = new PrepareCache(nicknames);
-  const prepared: Prepared[] = people.map((p) => prepare(p, nicknames, cache));
   const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
 
   const levels = new Int8Array(blocked.count * FIELD_COUNT);

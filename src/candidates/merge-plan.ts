@@ -5,7 +5,10 @@
  */
 import { ImportError } from '../core/errors/index.js';
 import type { DecidedPair } from './decisions.js';
-import type { CandidatePair, PlacedPerson } from './types.js';
+import type { CandidatePair } from './types.js';
+
+/** Where a person's record came from: what a reviewed candidates.csv names it by. */
+type Place = { file: string; row: number };
 
 /** One record merged into another: indexes into the run's people. */
 export interface CandidateMerge {
@@ -28,7 +31,7 @@ const placeKey = (file: string, row: number): string => `${file}\u0000${row}`;
 export const planMerges = (
   choice: MergeChoice,
   pairs: readonly CandidatePair[],
-  people: readonly PlacedPerson[],
+  people: readonly Place[],
 ): CandidateMerge[] => {
   const chosen =
     'band' in choice ? pairs.filter((p) => p.band === choice.band) : decidedPairs(choice, pairs, people);
@@ -38,7 +41,7 @@ export const planMerges = (
 const decidedPairs = (
   choice: { file: string; decisions: readonly DecidedPair[] },
   pairs: readonly CandidatePair[],
-  people: readonly PlacedPerson[],
+  people: readonly Place[],
 ): CandidatePair[] => {
   const index = new Map<string, number>();
   people.forEach((p, i) => index.set(placeKey(p.file, p.row), i));

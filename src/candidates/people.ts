@@ -1,33 +1,121 @@
 /**
  * The people of a run, collected as their records are staged (first of each identity only: a
  * duplicate is merged already), then matched: the run's candidates and candidates.csv.
+ *
+ * Each person is prepared as it is read and only that is kept, with where the record came from
+ * and the name and first e-mail candidates.csv shows: a run of a few hundred thousand records
+ * holds each person once, in the form the matcher reads.
  */
-import { findCandidates, type CandidateOptions } from './index.js';
-import { shippedNicknames } from './nicknames.js';
+import { findPreparedCandidates, type CandidateOptions } from './index.js';
+import { shippedNicknames, type Nicknames } from './nicknames.js';
+import { prepare, PrepareCache, type Prepared } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
 import { targetScorer, type TargetMatch, type TargetScorer } from './target-match.js';
-import { candidateRows, targetRow, writeCandidateRows, writeCandidatesFile } from './csv.js';
-import type { CandidateCounts, CandidatePair, PersonFields, PlacedPerson } from './types.js';
+import {
+  candidateRows,
+  nameOf,
+  targetRow,
+  writeCandidateRows,
+  writeCandidatesFile,
+  type ShownPeople,
+} from './csv.js';
+import type { CandidateCounts, CandidatePair, PersonFields } from './types.js';
 
 export interface RunCandidates {
   counts: Omit<CandidateCounts, 'compared'>;
   path: string;
   /** The best pairs as candidates.csv writes them (CANDIDATE_COLUMNS), for report.html. */
   shown: string[][];
-  /** Every pair, best first (indexes into `CandidatePeople.people`): what a merge is planned from. */
+  /** Every pair, best first (indexes into the run's people): what a merge is planned from. */
   pairs: CandidatePair[];
   /** Compares a record with target contacts under the model learned from the records. */
   scorer: TargetScorer;
 }
 
+/** Where one person's record came from and was staged. */
+export interface PersonPlace {
+  file: string;
+  row: number;
+  /** Where the run staged the record (package/staging.ts), for a merge to name it by. */
+  seq?: number | undefined;
+}
+
 /** Pairs report.html shows; candidates.csv has them all. */
 const SHOWN = 100;
 
-export class CandidatePeople {
-  readonly people: PlacedPerson[] = [];
+/** A growable list of 32-bit integers. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+export class CandidatePeople implements ShownPeople {
+  private readonly nicknames: Nicknames;
+  private readonly cache: PrepareCache;
+  private readonly prepared: Prepared[] = [];
+  /** Input files, each once; a person names its file by number. */
+  private readonly files: string[] = [];
+  private readonly fileNumbers = new Map<string, number>();
+  private readonly fileOf = new IntList();
+  private readonly rows = new IntList();
+  /** -1: not staged. */
+  private readonly seqs = new IntList();
+  private readonly names: string[] = [];
+  private readonly emails: string[] = [];
+
+  constructor(private readonly options: CandidateOptions = {}) {
+    this.nicknames = options.nicknames ?? shippedNicknames();
+    this.cache = new PrepareCache(this.nicknames);
+  }
+
+  get size(): number {
+    return this.prepared.length;
+  }
 
   add(file: string, row: number, person: PersonFields, seq?: number): void {
-    this.people.push({ file, row, person, seq });
+    let number = this.fileNumbers.get(file);
+    if (number === undefined) {
+      number = this.files.push(file) - 1;
+      this.fileNumbers.set(file, number);
+    }
+    this.fileOf.push(number);
+    this.rows.push(row);
+    this.seqs.push(seq ?? -1);
+    this.names.push(nameOf(person));
+    this.emails.push(person.emails?.[0] ?? '');
+    this.prepared.push(prepare(person, this.nicknames, this.cache));
+  }
+
+  fileAt(i: number): string {
+    return this.files[this.fileOf.data[i]!]!;
+  }
+
+  rowAt(i: number): number {
+    return this.rows.data[i]!;
+  }
+
+  nameAt(i: number): string {
+    return this.names[i]!;
+  }
+
+  emailAt(i: number): string {
+    return this.emails[i]!;
+  }
+
+  /** Where each person's record came from, in order: what a merge is planned and applied by. */
+  places(): PersonPlace[] {
+    return this.prepared.map((_, i) => {
+      const seq = this.seqs.data[i]!;
+      return { file: this.fileAt(i), row: this.rowAt(i), seq: seq < 0 ? undefined : seq };
+    });
   }
 
   /**
@@ -40,7 +128,7 @@ export class CandidatePeople {
   ): RunCandidates {
     if (targets.length === 0) return found;
     const scored = [
-      ...candidateRows(found.pairs, this.people).map((cells, i) => ({ score: found.pairs[i]!.score, cells })),
+      ...candidateRows(found.pairs, this).map((cells, i) => ({ score: found.pairs[i]!.score, cells })),
       ...targets.map((t) => ({ score: t.match.score, cells: targetRow(t, t.match) })),
     ].sort((x, y) => y.score - x.score);
     const rows = scored.map((s) => s.cells);
@@ -58,23 +146,20 @@ export class CandidatePeople {
   }
 
   /** Matches the people and writes candidates.csv at `path`. */
-  match(path: string, options: CandidateOptions = {}): RunCandidates {
-    const { pairs, counts, model, frequencies } = findCandidates(
-      this.people.map((p) => p.person),
-      options,
-    );
-    writeCandidatesFile(path, pairs, this.people);
+  match(path: string): RunCandidates {
+    const { options } = this;
+    const { pairs, counts, model, frequencies } = findPreparedCandidates(this.prepared, {
+      ...options,
+      nicknames: this.nicknames,
+    });
+    writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;
     return {
       counts: { likely, possible, clusters, blocksSkipped },
       path,
-      shown: candidateRows(pairs.slice(0, SHOWN), this.people),
+      shown: candidateRows(pairs.slice(0, SHOWN), this),
       pairs,
-      scorer: targetScorer(
-        { model, frequencies },
-        options.nicknames ?? shippedNicknames(),
-        options.bands ?? DEFAULT_BANDS,
-      ),
+      scorer: targetScorer({ model, frequencies }, this.nicknames, options.bands ?? DEFAULT_BANDS),
     };
   }
 }

@@ -139,6 +139,7 @@ export class PrepareCache {
   readonly names = new Map<string, PreparedName>();
   readonly companies = new Map<string, string>();
   readonly texts = new Map<string, string>();
+  readonly births = new Map<string, BirthDate | undefined>();
 
   constructor(readonly nicknames: Nicknames) {}
 
@@ -164,6 +165,15 @@ export class PrepareCache {
     return key;
   }
 
+  /** Birth dates are shared: many people have one, and it is never changed. */
+  birthday(raw: string | null | undefined): BirthDate | undefined {
+    if (!raw) return undefined;
+    if (this.births.has(raw)) return this.births.get(raw);
+    const birth = parseBirthday(raw);
+    this.births.set(raw, birth);
+    return birth;
+  }
+
   text(raw: string | null | undefined): string {
     if (!raw) return '';
     let folded = this.texts.get(raw);
@@ -171,6 +181,29 @@ export class PrepareCache {
     return folded;
   }
 }
+
+/** One list for every person without values: nothing allocated per person for an absent field. */
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The values of a list, each mapped, the empty ones left out; an array of exactly its length (a
+ * list built by pushing or filtering keeps spare room, which a few hundred thousand people pay
+ * for), or NONE.
+ */
+const mapped = (values: readonly string[] | undefined, map: (value: string) => string): readonly string[] => {
+  if (!values || values.length === 0) return NONE;
+  const out = values.map(map);
+  if (!out.includes('')) return out;
+  const kept = out.filter((value) => value !== '');
+  return kept.length === 0 ? NONE : kept.slice();
+};
+
+const normalEmail = (email: string): string => email.trim().toLowerCase();
+const phoneDigits = (phone: string): string => {
+  const digits = phone.replace(/[^\d+]/gu, '');
+  return digits.length >= 6 ? digits : '';
+};
+const digitsOf = (local: string): string => local.replace(/\D+/gu, '');
 
 export const prepare = (
   person: PersonFields,
@@ -186,11 +219,11 @@ export const prepare = (
   }
   const first = firstName.name;
   const last = lastName.name;
-  const emails = (person.emails ?? []).map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
-  const birth = parseBirthday(person.birthday);
-  const locals = emails.map(localPart).filter((l) => l !== '');
+  const emails = mapped(person.emails, normalEmail);
+  const locals = mapped(emails, localPart);
   const firstRoots = firstName.roots;
   const names = { first, last, firstRoots };
+  // Every field set, in one order: people share one object shape, with no room for more.
   return {
     first,
     last,
@@ -199,12 +232,12 @@ export const prepare = (
     firstRoots,
     locals,
     localsFromName: locals.every((local) => madeFromName(local, names)),
-    localDigits: locals.map((l) => l.replace(/\D+/gu, '')),
+    localDigits: locals === NONE ? NONE : locals.map(digitsOf),
     emails,
-    phones: (person.phones ?? []).map((p) => p.replace(/[^\d+]/gu, '')).filter((p) => p.length >= 6),
+    phones: mapped(person.phones, phoneDigits),
     company: cache.company(person.company),
     jobTitle: cache.text(person.jobTitle),
-    ...(birth ? { birth } : {}),
+    birth: cache.birthday(person.birthday),
     street: fold(person.street),
     postcode: squash(person.postcode),
     city: cache.text(person.city),

@@ -59,6 +59,11 @@ export const scorePair = (
 export const bandOf = (score: number, bands: Bands = DEFAULT_BANDS): Band | undefined =>
   score >= bands.likely ? 'likely' : score >= bands.possible ? 'possible' : undefined;
 
+/** `field: label` of each field's levels, made once: most reasons are one of these, shared by every pair. */
+const LABELS: readonly (readonly string[])[] = COMPARISONS.map((c) =>
+  c.levels.map((label) => `${c.field}: ${label}`),
+);
+
 /** What each field's comparison found, for a person to check: `first_name: nickname bob~robert`. */
 export const reasonsOf = (levels: Int8Array, a: Prepared, b: Prepared, swapped: boolean): string[] => {
   const reasons: string[] = [];
@@ -67,9 +72,8 @@ export const reasonsOf = (levels: Int8Array, a: Prepared, b: Prepared, swapped: 
     const level = levels[f]!;
     if (level === NULL) continue;
     const comparison = COMPARISONS[f]!;
-    const label = comparison.levels[level]!;
     const shown = level > 0 && level < comparison.levels.length - 1 ? valuesOf(f, a, b, swapped) : '';
-    reasons.push(`${comparison.field}: ${label}${shown ? ` ${shown}` : ''}`);
+    reasons.push(shown ? `${LABELS[f]![level]!} ${shown}` : LABELS[f]![level]!);
   }
   return reasons;
 };

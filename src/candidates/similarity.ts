@@ -7,17 +7,26 @@ import jaroWinkler from 'jaro-winkler';
 
 /** Pairs of values remembered at most: a few megabytes. */
 const REMEMBERED = 100_000;
-const remembered = new Map<string, number>();
+/** By the smaller value, then the other: a look-up makes no key string. */
+const remembered = new Map<string, Map<string, number>>();
+let rememberedCount = 0;
 
 export const similarity = (a: string, b: string): number => {
   if (a === b) return 1;
   if (a === '' || b === '') return 0;
-  const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
-  let value = remembered.get(key);
+  const [x, y] = a < b ? [a, b] : [b, a];
+  let row = remembered.get(x);
+  let value = row?.get(y);
   if (value === undefined) {
     value = jaroWinkler(a, b);
-    if (remembered.size >= REMEMBERED) remembered.clear();
-    remembered.set(key, value);
+    if (rememberedCount >= REMEMBERED) {
+      remembered.clear();
+      rememberedCount = 0;
+      row = undefined;
+    }
+    if (!row) remembered.set(x, (row = new Map()));
+    row.set(y, value);
+    rememberedCount++;
   }
   return value;
 };

@@ -29,9 +29,10 @@ export const applyCandidateMerges = (
   people: CandidatePeople,
   sinks: { staging: Staging; outputs: RunOutputs; totals: ExtractCounts },
 ): ChangeRow[] => {
-  const merges = planMerges(choice, found.pairs, people.people);
+  const places = people.places();
+  const merges = planMerges(choice, found.pairs, places);
   const seqOf = (i: number): number => {
-    const seq = people.people[i]!.seq;
+    const seq = places[i]!.seq;
     if (seq === undefined) throw new Error('a candidate person without its staging sequence number');
     return seq;
   };
@@ -39,7 +40,7 @@ export const applyCandidateMerges = (
   const rows: ChangeRow[] = [];
   removed.forEach((place, k) => {
     const merge = merges[k]!;
-    const into = people.people[merge.into]!;
+    const into = places[merge.into]!;
     const where = `${into.file === place.file ? '' : `${into.file} `}row ${into.row}`;
     sinks.totals.merged += 1;
     sinks.outputs.outcomes.add({
