@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
  * `BENCH_CPU_PROF=DIR`: every task (the local service included) writes a V8 CPU profile to DIR
  * (`--cpu-prof` is refused in NODE_OPTIONS, so it is passed here).
  */
-const nodeFlags = () =>
+export const nodeFlags = () =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /**

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startService } from './processes.js';
+import { nodeFlags, startService } from './processes.js';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' } } });
 const ROWS = Number(values.rows);
@@ -40,7 +40,7 @@ const writeWeek = (path, gone, changed) => {
 const cli = (args) =>
   new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags(), CLI, ...args], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, CONTACT_IMPORT_API_KEY: KEY },
     });
