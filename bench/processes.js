@@ -45,10 +45,12 @@ export const task = (name, args) =>
 
 /**
  * The local service in its own process (bench/tasks/serve.js) on a fresh on-disk database `db`;
- * `options` go to the service (latencyMs, rateLimit, ...).
+ * `options` go to the service (latencyMs, rateLimit, port, ...). `reuse: true` opens `db` as it
+ * is (a copy of a database loaded before, on the port it was loaded on: a state's ledger scope is
+ * that of the target's address).
  */
-export const startService = async (db, apiKey, options = {}) => {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+export const startService = async (db, apiKey, { reuse = false, ...options } = {}) => {
+  if (!reuse) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const child = spawn(
     process.execPath,
     [
