@@ -13,14 +13,16 @@ export const nodeFlags = () =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /**
- * Copies `dist` (with the built-in pipelines and package.json found beside it: the tool reads its
- * version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
+ * Copies `dist` (with the built-in pipelines, data/ and package.json found beside it: the tool reads
+ * its version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
  * meanwhile changes nothing under measurement. The tasks load the snapshot (BENCH_DIST).
  */
 export const snapshotBuild = (dist, snapshot) => {
   rmSync(snapshot, { recursive: true, force: true });
   cpSync(dist, join(snapshot, 'dist'), { recursive: true });
   cpSync(join(dist, '..', 'pipelines'), join(snapshot, 'pipelines'), { recursive: true });
+  // The nickname table and the like that the build reads beside it at run time.
+  cpSync(join(dist, '..', 'data'), join(snapshot, 'data'), { recursive: true });
   cpSync(join(dist, '..', 'package.json'), join(snapshot, 'package.json'));
   process.env.BENCH_DIST = join(snapshot, 'dist');
 };

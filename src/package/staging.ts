@@ -323,6 +323,15 @@ export class Staging {
     };
   }
 
+  /**
+   * Every staged identity key, in first-seen order, in either mode: read from the key column,
+   * not parsed out of each record (a sync run's plan wants nothing else of them).
+   */
+  *keys(): Generator<string> {
+    const table = this.keysOnly ? 'identities' : 'staged';
+    yield* this.db.prepare(`SELECT key FROM ${table} ORDER BY seq`).pluck().iterate() as Iterable<string>;
+  }
+
   /** Where each staged record came from, in first-seen order, in batches; in either mode. */
   *places(size: number): Generator<StagedPlace[]> {
     if (!this.placesInOrder) {
