@@ -323,10 +323,7 @@ export class Staging {
     };
   }
 
-  /**
-   * Every staged identity key, in first-seen order, in either mode: read from the key column,
-   * not parsed out of each record (a sync run's plan wants nothing else of them).
-   */
+  /** Every staged identity key in first-seen order, either mode: from its column, no record parsed. */
   *keys(): Generator<string> {
     const table = this.keysOnly ? 'identities' : 'staged';
     yield* this.db.prepare(`SELECT key FROM ${table} ORDER BY seq`).pluck().iterate() as Iterable<string>;
@@ -341,12 +338,7 @@ export class Staging {
       return;
     }
     let batch: StagedPlace[] = [];
-    const rows = this.placesInOrder.iterate() as Iterable<{
-      input: number;
-      row: number;
-      line: number;
-      key: string;
-    }>;
+    const rows = this.placesInOrder.iterate() as Iterable<Omit<StagedPlace, 'file'>>;
     for (const { input, row, line, key } of rows) {
       batch.push({ file: this.files.get(input)!, row, line, input, key });
       if (batch.length === size) {
