@@ -9,18 +9,20 @@ import { createInterface } from 'node:readline';
  * `BENCH_CPU_PROF=DIR`: every task (the local service included) writes a V8 CPU profile to DIR
  * (`--cpu-prof` is refused in NODE_OPTIONS, so it is passed here).
  */
-const nodeFlags = () =>
+export const nodeFlags = () =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /**
- * Copies `dist` (with the built-in pipelines and package.json found beside it: the tool reads its
- * version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
+ * Copies `dist` (with the built-in pipelines, data/ and package.json found beside it: the tool reads
+ * its version there) to `snapshot`, inside the repository so node_modules still resolves; a rebuild
  * meanwhile changes nothing under measurement. The tasks load the snapshot (BENCH_DIST).
  */
 export const snapshotBuild = (dist, snapshot) => {
   rmSync(snapshot, { recursive: true, force: true });
   cpSync(dist, join(snapshot, 'dist'), { recursive: true });
   cpSync(join(dist, '..', 'pipelines'), join(snapshot, 'pipelines'), { recursive: true });
+  // The nickname table and the like that the build reads beside it at run time.
+  cpSync(join(dist, '..', 'data'), join(snapshot, 'data'), { recursive: true });
   cpSync(join(dist, '..', 'package.json'), join(snapshot, 'package.json'));
   process.env.BENCH_DIST = join(snapshot, 'dist');
 };
@@ -45,10 +47,12 @@ export const task = (name, args) =>
 
 /**
  * The local service in its own process (bench/tasks/serve.js) on a fresh on-disk database `db`;
- * `options` go to the service (latencyMs, rateLimit, ...).
+ * `options` go to the service (latencyMs, rateLimit, port, ...). `reuse: true` opens `db` as it
+ * is (a copy of a database loaded before, on the port it was loaded on: a state's ledger scope is
+ * that of the target's address).
  */
-export const startService = async (db, apiKey, options = {}) => {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+export const startService = async (db, apiKey, { reuse = false, ...options } = {}) => {
+  if (!reuse) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const child = spawn(
     process.execPath,
     [

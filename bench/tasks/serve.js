@@ -2,9 +2,9 @@
 import { args, dist } from './common.js';
 
 const { startLocalService } = await import(dist('server/index.js'));
-const { db, apiKey, rateLimit, failRate, latencyMs, seed = 7 } = args();
+const { db, apiKey, rateLimit, failRate, latencyMs, seed = 7, port = 0 } = args();
 const service = await startLocalService({
-  port: 0,
+  port,
   db,
   apiKeys: [apiKey],
   ...(rateLimit ? { rateLimit } : {}),

@@ -323,6 +323,12 @@ export class Staging {
     };
   }
 
+  /** Every staged identity key in first-seen order, either mode: from its column, no record parsed. */
+  *keys(): Generator<string> {
+    const table = this.keysOnly ? 'identities' : 'staged';
+    yield* this.db.prepare(`SELECT key FROM ${table} ORDER BY seq`).pluck().iterate() as Iterable<string>;
+  }
+
   /** Where each staged record came from, in first-seen order, in batches; in either mode. */
   *places(size: number): Generator<StagedPlace[]> {
     if (!this.placesInOrder) {
@@ -332,12 +338,7 @@ export class Staging {
       return;
     }
     let batch: StagedPlace[] = [];
-    const rows = this.placesInOrder.iterate() as Iterable<{
-      input: number;
-      row: number;
-      line: number;
-      key: string;
-    }>;
+    const rows = this.placesInOrder.iterate() as Iterable<Omit<StagedPlace, 'file'>>;
     for (const { input, row, line, key } of rows) {
       batch.push({ file: this.files.get(input)!, row, line, input, key });
       if (batch.length === size) {

@@ -12,6 +12,29 @@ export interface SyncMember {
   archived: boolean;
 }
 
+/**
+ * A member as read back: `sentJson` the stored text of `sent`, parsed only when read. A weekly
+ * run compares most members' text with what it would send now and never needs the values.
+ */
+export interface StoredSyncMember extends SyncMember {
+  readonly sentJson: string;
+}
+
+class StoredMember implements StoredSyncMember {
+  private parsed: SentValues | undefined;
+
+  constructor(
+    readonly contactId: string,
+    readonly key: string,
+    readonly sentJson: string,
+    readonly archived: boolean,
+  ) {}
+
+  get sent(): SentValues {
+    return (this.parsed ??= JSON.parse(this.sentJson) as SentValues);
+  }
+}
+
 export type SyncEffectKind = 'archived' | 'unarchived' | 'removed' | 'cleared';
 
 /** A member joined or refreshed with what a run sent it. */
@@ -103,19 +126,13 @@ export class SyncLedger {
    * The members among `contactIds`, by contact id: `mine` those of this scope, `others` the ids
    * another sync scope holds (never touched by this one).
    */
-  lookUp(contactIds: readonly string[]): { mine: Map<string, SyncMember>; others: Set<string> } {
+  lookUp(contactIds: readonly string[]): { mine: Map<string, StoredSyncMember>; others: Set<string> } {
     return guarded(this.file, 'read sync members', () => {
-      const mine = new Map<string, SyncMember>();
+      const mine = new Map<string, StoredSyncMember>();
       const others = new Set<string>();
       for (const [contactId, sync, key, sent, archived] of this.owners.rows([this.scopeId], contactIds)) {
         if (sync !== this.sync) others.add(contactId);
-        else
-          mine.set(contactId, {
-            contactId,
-            key,
-            sent: JSON.parse(sent) as SentValues,
-            archived: archived === 1,
-          });
+        else mine.set(contactId, new StoredMember(contactId, key, sent, archived === 1));
       }
       return { mine, others };
     });

@@ -1,13 +1,13 @@
 import type { ChangeRow } from '../load/types.js';
-import type { BatchPlan } from './members.js';
+import type { MemberWork } from './members.js';
 
 /**
  * changes.csv rows of a sync run: a removed e-mail or phone (`contact_emails` /
  * `contact_phone_numbers`, old the value, new empty), a cleared field (old the value, new empty),
  * an unarchive (`is_archived` true -> false), each on its record's file and row.
  */
-export const changeRowsOf = (batch: BatchPlan): ChangeRow[] =>
-  batch.work.flatMap(({ record, contactId, diff, unarchive }) => {
+export const changeRowsOf = (work: readonly MemberWork[]): ChangeRow[] =>
+  work.flatMap(({ record, contactId, diff, unarchive }) => {
     const at = { file: record.file, row: record.row, contactId };
     return [
       ...(unarchive ? [{ ...at, field: 'is_archived', old: 'true', new: 'false' }] : []),

@@ -28,6 +28,8 @@ export interface BatchPlan {
   effects: SyncEffect[];
 }
 
+const NO_DIFF: MemberDiff = Object.freeze({ removedEmails: [], removedPhones: [], cleared: [] });
+
 /**
  * Sorts a batch: a record whose contact another sync scope holds is left alone; a contact new to
  * the scope joins it; a member is compared with what the scope last sent (diff.ts).
@@ -51,7 +53,8 @@ export const planBatch = (
     const now = sentValuesOf(record.contact);
     const member = mine.get(contactId);
     // Rewritten only when it changed: a weekly run where most people are as they were writes little.
-    const changed = !member || JSON.stringify(member.sent) !== JSON.stringify(now);
+    // The stored text is what JSON.stringify made of what was sent: compared as text, not parsed.
+    const changed = !member || member.sentJson !== JSON.stringify(now);
     if (changed || member.archived)
       plan.members.push({
         contactId,
@@ -60,7 +63,7 @@ export const planBatch = (
         ...(changed ? { before: member ? member.sent : null } : {}),
       });
     if (!member) continue;
-    const diff = diffSent(member.sent, now, clearableOf(record.input));
+    const diff = changed ? diffSent(member.sent, now, clearableOf(record.input)) : NO_DIFF;
     const pending = inFlight.has(contactId);
     if (isEmptyDiff(diff) && !member.archived && !pending) continue;
     const work = workOf(record, contactId, diff, member.archived, now, pending && !member.archived);

@@ -22,8 +22,7 @@ export const planSync = (
   staging: Staging,
   threshold: ArchiveThreshold | undefined,
 ): SyncPlan => {
-  const staged = new Set<string>();
-  for (const places of staging.places(2000)) for (const place of places) staged.add(place.key);
+  const staged = new Set(staging.keys());
   const gone: SyncPlan['gone'] = [];
   let active = 0;
   for (const member of ledger.memberKeys()) {

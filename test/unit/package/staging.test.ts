@@ -54,4 +54,25 @@ describe('Staging', () => {
     expect(staging.size).toBe(1);
     expect([...staging.places(10)].flat().map((p) => p.row)).toEqual([1]);
   });
+
+  it('gives the staged keys in first-seen order, duplicates and records merged apart left out', () => {
+    for (const keysOnly of [false, true]) {
+      staging = new Staging({ dir: tempDir(), keysOnly });
+      staging.add([
+        entry(1, 'email:c@x.org', ['c@x.org']),
+        entry(2, 'email:a@x.org', ['a@x.org']),
+        entry(3, 'email:c@x.org', ['c@x.org']),
+        entry(4, 'email:b@x.org', ['b@x.org']),
+        entry(5, 'email:d@x.org', ['d@x.org']),
+      ]);
+      if (!keysOnly) staging.mergeApart([{ into: 1, from: 3 }]);
+      expect([...staging.keys()]).toEqual(
+        keysOnly
+          ? ['email:c@x.org', 'email:a@x.org', 'email:b@x.org', 'email:d@x.org']
+          : ['email:c@x.org', 'email:a@x.org', 'email:d@x.org'],
+      );
+      staging.close();
+    }
+    staging = undefined;
+  });
 });
