@@ -6,7 +6,7 @@
  */
 import type { Nicknames } from './nicknames.js';
 import type { BirthDate, Prepared } from './prepare.js';
-import { similarity, similarityOnce, soundsAlike } from './similarity.js';
+import { similarity, similarOnce, soundsAlike } from './similarity.js';
 
 /** Level of a pair with a side missing: no evidence. */
 export const NULL = -1;
@@ -154,7 +154,7 @@ export const emailLevel = (a: Prepared, b: Prepared): number => {
     for (let j = 0; j < b.locals.length; j++) {
       const y = b.locals[j]!;
       if (x === y) return 2;
-      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarityOnce(x, y) >= TYPO)
+      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarOnce(x, y, TYPO))
         best = 1;
     }
   }
