@@ -71,5 +71,7 @@ export const similarOnce = (a: string, b: string, threshold: number): boolean =>
 };
 
 /** Whether two lists of double metaphone codes share one. */
-export const soundsAlike = (a: readonly string[], b: readonly string[]): boolean =>
-  a.some((code) => b.includes(code));
+export const soundsAlike = (a: readonly string[], b: readonly string[]): boolean => {
+  for (const code of a) if (b.includes(code)) return true;
+  return false;
+};
