@@ -3,7 +3,7 @@
  * `smith.r`, or a typo of one). Two such local parts agreeing say only that the names agree; the
  * comparison of the names already counts that.
  */
-import { similarOnce } from './similarity.js';
+import { similarity } from './similarity.js';
 
 export interface NameParts {
   first: string;
@@ -30,6 +30,5 @@ export const madeFromName = (local: string, person: NameParts): boolean => {
     last,
   ];
   for (const root of person.firstRoots) made.push(root + last, root[0]! + last);
-  // Measured unremembered: the forms are this person's own and would crowd the names out of the table.
-  return made.some((form) => similarOnce(form, letters, 0.92));
+  return made.some((form) => form === letters || similarity(form, letters) >= 0.92);
 };

@@ -39,7 +39,9 @@ const unmatched = new Int32Array(65_536);
  * matches no more characters than the values share (c), so it is at most (c/|a| + c/|b| + 1) / 3,
  * and the prefix bonus (four characters at most, above 0.7) adds at most 0.4 of what is left.
  * Counting shared characters is linear and allocates nothing, where the library allocates per
- * call; most pairs of local parts are far apart, and need not be measured.
+ * call; most pairs of local parts are far apart, and need not be measured. (Not for the remembered
+ * similarities: the library's value depends on the order of the two, and the table keeps the
+ * first order met, so what it holds must stay as it was.)
  */
 const similarityBound = (a: string, b: string): number => {
   for (let i = 0; i < a.length; i++) unmatched[a.charCodeAt(i)]!++;
@@ -61,8 +63,8 @@ const ROUNDING = 1e-9;
 
 /**
  * Whether the similarity of a and b reaches `threshold`, measuring only pairs whose bound reaches
- * it. Unremembered: for values that rarely meet twice (e-mail local parts, the forms of one
- * person's name), which would crowd out the rest.
+ * it. Unremembered: for values that rarely meet twice (e-mail local parts), which would crowd
+ * out the rest.
  */
 export const similarOnce = (a: string, b: string, threshold: number): boolean => {
   if (a === b) return true;
