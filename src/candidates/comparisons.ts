@@ -6,7 +6,7 @@
  */
 import type { Nicknames } from './nicknames.js';
 import type { BirthDate, Prepared } from './prepare.js';
-import { similarity, similarityOnce, soundsAlike } from './similarity.js';
+import { similarity, similarOnce, soundsAlike } from './similarity.js';
 
 /** Level of a pair with a side missing: no evidence. */
 export const NULL = -1;
@@ -154,7 +154,7 @@ export const emailLevel = (a: Prepared, b: Prepared): number => {
     for (let j = 0; j < b.locals.length; j++) {
       const y = b.locals[j]!;
       if (x === y) return 2;
-      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarityOnce(x, y) >= TYPO)
+      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarOnce(x, y, TYPO))
         best = 1;
     }
   }
@@ -167,10 +167,17 @@ export const phoneLevel = (a: Prepared, b: Prepared): number => {
   for (const x of a.phones) {
     for (const y of b.phones) {
       if (x === y) return 2;
-      if (x.length >= 7 && y.length >= 7 && x.slice(-7) === y.slice(-7)) best = 1;
+      if (best === 0 && sameLastSeven(x, y)) best = 1;
     }
   }
   return best;
+};
+
+/** `x.slice(-7) === y.slice(-7)` for numbers of seven digits or more, without making the slices. */
+const sameLastSeven = (x: string, y: string): boolean => {
+  if (x.length < 7 || y.length < 7) return false;
+  for (let i = 1; i <= 7; i++) if (x.charCodeAt(x.length - i) !== y.charCodeAt(y.length - i)) return false;
+  return true;
 };
 
 export const textLevel = (x: string, y: string, similar = 0.9): number => {
@@ -180,13 +187,20 @@ export const textLevel = (x: string, y: string, similar = 0.9): number => {
   return 0;
 };
 
+const SPACE = 0x20;
+
 export const companyLevel = (x: string, y: string): number => {
   const level = textLevel(x, y);
   if (level !== 0) return level;
   // `acme` and `acme software`: one name is the start of the other.
   const shorter = x.length < y.length ? x : y;
   const longer = shorter === x ? y : x;
-  return shorter.length >= 3 && longer.startsWith(`${shorter} `) ? 1 : 0;
+  return shorter.length >= 3 &&
+    longer.length > shorter.length &&
+    longer.charCodeAt(shorter.length) === SPACE &&
+    longer.startsWith(shorter)
+    ? 1
+    : 0;
 };
 
 export const exactLevel = (x: string, y: string): number => (x === '' || y === '' ? NULL : x === y ? 1 : 0);

@@ -38,7 +38,8 @@ export class Nicknames {
     const rootsA = this.roots.get(a);
     const rootsB = this.roots.get(b);
     if (!rootsA || !rootsB) return false;
-    return rootsA.some((r) => rootsB.includes(r));
+    for (const root of rootsA) if (rootsB.includes(root)) return true;
+    return false;
   }
 }
 

@@ -29,6 +29,17 @@ export const DEFAULT_BANDS: Bands = { likely: 0.99, possible: 0.5, eachOthersBes
 /** A rare value's weight may grow (and a common one's shrink) by this factor at most. */
 const MAX_RARITY = 50;
 
+/** Each field's level weights, log(m / u), taken once per model instead of once per pair. */
+const weightsOf = new WeakMap<Model, readonly Float64Array[]>();
+const weights = (model: Model): readonly Float64Array[] => {
+  let table = weightsOf.get(model);
+  if (!table) {
+    table = model.m.map((m, f) => Float64Array.from(m, (mLevel, l) => Math.log(mLevel / model.u[f]![l]!)));
+    weightsOf.set(model, table);
+  }
+  return table;
+};
+
 export const scorePair = (
   levels: Int8Array,
   a: Prepared,
@@ -37,11 +48,12 @@ export const scorePair = (
   model: Model,
   frequencies: TermFrequencies,
 ): number => {
+  const weight = weights(model);
   let logOdds = Math.log(model.lambda / (1 - model.lambda));
   for (let f = 0; f < FIELD_COUNT; f++) {
     const level = levels[f]!;
     if (level === NULL) continue;
-    logOdds += Math.log(model.m[f]![level]! / model.u[f]![level]!);
+    logOdds += weight[f]![level]!;
     const comparison = COMPARISONS[f]!;
     if (level === comparison.levels.length - 1 && 'frequencyOf' in comparison) {
       // Agreeing (swapped or not), A's value is the shared one.
