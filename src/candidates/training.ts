@@ -170,6 +170,24 @@ const NAME_FIELDS: readonly number[] = [FIELD.first, FIELD.last];
 /** Rounds that refine the names' m once the other fields are learned. */
 const NAME_ROUNDS = 5;
 /**
+ * At most this share of one person's pairs of records have first (or last) names that share
+ * nothing: a married name or a second given name happen, not in one pair in ten. A larger
+ * share learned means the pairs taken for one person were mostly not one person: a number many
+ * share (a switchboard, a family's line) with a birth date that coincides in a large file. Names
+ * would then weigh nothing, and a shared birth date alone would make a candidate of strangers.
+ */
+const NAME_DIFFERS_MAX = 0.1;
+
+/** m of a name field with its `differs` level (level 0) held to NAME_DIFFERS_MAX, the rest scaled. */
+const capDiffers = (field: number, m: number[]): number[] => {
+  if (!NAME_FIELDS.includes(field) || m[0]! <= NAME_DIFFERS_MAX) return m;
+  // All of it at `differs`: the other levels keep their priors' proportions.
+  const rest = 1 - m[0]! > 1e-9 ? m : COMPARISONS[field]!.priorM;
+  const scale = (1 - NAME_DIFFERS_MAX) / (1 - rest[0]!);
+  return rest.map((value, level) => (level === 0 ? NAME_DIFFERS_MAX : value * scale));
+};
+
+/**
  * Fields whose m is read from the pairs agreeing on an identifier: the names, and the values many
  * people share (colleagues agree on a company, a job title, a city), which the blocked pairs'
  * colleagues and namesakes would otherwise teach as one person's.
@@ -242,7 +260,10 @@ export const train = (
     if (enough) for (let i = 0; i < distinct; i++) if (strong[i] === 0) matchWeight[i] = 0;
     const refined = enough ? REFINED : NAME_FIELDS;
     const names = maximise();
-    model = { ...model, m: model.m.map((levelsM, f) => (refined.includes(f) ? names[f]! : levelsM)) };
+    model = {
+      ...model,
+      m: model.m.map((levelsM, f) => (refined.includes(f) ? capDiffers(f, names[f]!) : levelsM)),
+    };
     expect(ALL_FIELDS);
   }
   // The share of matches among all pairs of people, which is what u (drawn from all pairs) goes with.
