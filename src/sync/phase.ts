@@ -68,10 +68,9 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
   // what needs sending goes a chunk at a time (applyWork), so few commits and requests per run.
   for (const records of staging.batches(Math.max(options.chunkSize, PLAN_BATCH), PLAN_BATCH_CHARS)) {
     if (options.signal?.aborted) return counts;
-    const ids = new Map(
-      [...options.contacts.getContacts(records.map((r) => r.key))].map(([key, e]) => [key, e.contactId]),
-    );
-    const batch = planBatch(records, ids, plan.ledger, clearableOf, inFlight);
+    // The contact ids and their memberships in one lookup of the batch's keys.
+    const resolved = plan.ledger.resolve(records.map((r) => r.key));
+    const batch = planBatch(records, resolved, clearableOf, inFlight);
     for (const id of batch.present) present.add(id);
     for (const part of chunksOf(batch, options.chunkSize)) {
       if (options.signal?.aborted) return counts;
