@@ -268,6 +268,18 @@ export class Staging {
     }
   }
 
+  /** `batches` of `size` records with the length of their staged JSON, once everything is staged. */
+  *pages(size: number): Generator<{ records: NormalizedRecord[]; chars: number }> {
+    if (!this.page) throw new Error('a keys-only staging keeps no records to load');
+    let after = 0;
+    for (;;) {
+      const batch = this.pageAfter(after, size, Infinity);
+      if (!batch) return;
+      after = batch.last;
+      yield { records: batch.records, chars: batch.chars };
+    }
+  }
+
   /**
    * `batches` while the staging still fills (a run that loads while it reads): a batch is handed
    * out once `size` records past the last one are staged, or reading ended, so batches (and the
@@ -319,6 +331,7 @@ export class Staging {
     }
     return {
       last: rows[count - 1]!.seq,
+      chars,
       records: rows.slice(0, count).map((row) => JSON.parse(row.data) as NormalizedRecord),
     };
   }

@@ -30,6 +30,19 @@ export interface BatchPlan {
 
 const NO_DIFF: MemberDiff = Object.freeze({ removedEmails: [], removedPhones: [], cleared: [] });
 
+/** A staged record with what a sync run would send for it: computed before the ledger is read. */
+export interface SyncRecord {
+  record: NormalizedRecord;
+  now: SentValues;
+  /** `now` as the ledger stores it (JSON.stringify), compared with a member's stored text. */
+  nowJson: string;
+}
+
+export const syncRecordOf = (record: NormalizedRecord): SyncRecord => {
+  const now = sentValuesOf(record.contact);
+  return { record, now, nowJson: JSON.stringify(now) };
+};
+
 /**
  * Sorts a batch (`resolved`: its keys' contacts and memberships, SyncLedger.resolve): a record
  * whose contact another sync scope holds is left alone; a contact new to
@@ -38,22 +51,21 @@ const NO_DIFF: MemberDiff = Object.freeze({ removedEmails: [], removedPhones: []
  * archive a killed run sent with no answer recorded; one present again is unarchived to be sure.
  */
 export const planBatch = (
-  records: readonly NormalizedRecord[],
+  records: readonly SyncRecord[],
   resolved: ReadonlyMap<string, ResolvedKey>,
   clearableOf: (input: number) => ReadonlySet<string>,
   inFlight: ReadonlySet<string> = new Set(),
 ): BatchPlan => {
   const plan: BatchPlan = { present: [], members: [], work: [], effects: [] };
-  for (const record of records) {
+  for (const { record, now, nowJson } of records) {
     const found = resolved.get(record.key);
     if (found === undefined) continue;
     const { contactId, member } = found;
     plan.present.push(contactId);
     if (found.other) continue;
-    const now = sentValuesOf(record.contact);
     // Rewritten only when it changed: a weekly run where most people are as they were writes little.
     // The stored text is what JSON.stringify made of what was sent: compared as text, not parsed.
-    const changed = !member || member.sentJson !== JSON.stringify(now);
+    const changed = !member || member.sentJson !== nowJson;
     if (changed || member.archived)
       plan.members.push({
         contactId,
