@@ -254,29 +254,21 @@ export class Staging {
 
   /**
    * Staged records in first-seen order, in batches of `size` records and, past the first record,
-   * at most `maxChars` characters of staged JSON (wide records make small batches). Not available
-   * when keys-only.
+   * at most `maxChars` characters of staged JSON (wide records, small batches). Not when keys-only.
+   * `pages`: the same, each batch with the length of its staged JSON.
    */
   *batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
+    for (const page of this.pages(size, maxChars)) yield page.records;
+  }
+
+  *pages(size: number, maxChars = Infinity): Generator<{ records: NormalizedRecord[]; chars: number }> {
     if (!this.page) throw new Error('a keys-only staging keeps no records to load');
     let after = 0;
     for (;;) {
       const batch = this.pageAfter(after, size, maxChars);
       if (!batch) return;
       after = batch.last;
-      yield batch.records;
-    }
-  }
-
-  /** `batches` of `size` records with the length of their staged JSON, once everything is staged. */
-  *pages(size: number): Generator<{ records: NormalizedRecord[]; chars: number }> {
-    if (!this.page) throw new Error('a keys-only staging keeps no records to load');
-    let after = 0;
-    for (;;) {
-      const batch = this.pageAfter(after, size, Infinity);
-      if (!batch) return;
-      after = batch.last;
-      yield { records: batch.records, chars: batch.chars };
+      yield batch;
     }
   }
 
