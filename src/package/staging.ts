@@ -253,9 +253,8 @@ export class Staging {
   }
 
   /**
-   * Staged records in first-seen order, in batches of `size` records and, past the first record,
-   * at most `maxChars` characters of staged JSON (wide records, small batches). Not when keys-only.
-   * `pages`: the same, each batch with the length of its staged JSON.
+   * Staged records in first-seen order, in batches of `size` and, past the first record, at most
+   * `maxChars` of staged JSON (`pages`: with that length). Not available when keys-only.
    */
   *batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
     for (const page of this.pages(size, maxChars)) yield page.records;
