@@ -12,7 +12,7 @@
  *   node bench/sync.js [--rows 200000] [--pairs 1]
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +46,12 @@ const writeWeek = (path, gone, changed) => {
 const cli = (args) =>
   new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...nodeFlags(), CLI, ...args], {
+    // The CLI's own CPU seconds (user + system), by /usr/bin/time when there is one.
+    const cpuFile = join(dir, `cpu-${started}.txt`);
+    const timed = existsSync('/usr/bin/time');
+    const command = [process.execPath, ...nodeFlags(), CLI, ...args];
+    const [program, ...rest] = timed ? ['/usr/bin/time', '-f', '%U %S', '-o', cpuFile, ...command] : command;
+    const child = spawn(program, rest, {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, CONTACT_IMPORT_API_KEY: KEY },
     });
@@ -54,7 +59,16 @@ const cli = (args) =>
     child.on('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (code !== 0) reject(new Error(`contact-import ${args.join(' ')} exited with ${code}`));
-      else resolve(seconds);
+      else {
+        const cpu = timed
+          ? readFileSync(cpuFile, 'utf8')
+              .trim()
+              .split(/\s+/)
+              .map(Number)
+              .reduce((a, b) => a + b, 0)
+          : NaN;
+        resolve({ seconds, cpu });
+      }
     });
   });
 
@@ -138,12 +152,12 @@ try {
     const timed = {};
     for (const name of order) {
       const load1 = loadavg()[0];
-      const seconds = await run(
+      const { seconds, cpu } = await run(
         name,
         week2,
         name === 'sync' ? ['--sync', 'bench', '--max-archive', '2%'] : [],
       );
-      timed[name] = { seconds: +seconds.toFixed(2), load1: +load1.toFixed(2) };
+      timed[name] = { seconds: +seconds.toFixed(2), cpu: +cpu.toFixed(2), load1: +load1.toFixed(2) };
     }
     await stopServices();
     const result = {
@@ -151,6 +165,8 @@ try {
       first: order[0],
       plainSeconds: timed.plain.seconds,
       syncSeconds: timed.sync.seconds,
+      plainCpu: timed.plain.cpu,
+      syncCpu: timed.sync.cpu,
       ratio: +(timed.sync.seconds / timed.plain.seconds).toFixed(3),
       loadAverage1m: [timed[order[0]].load1, timed[order[1]].load1],
     };
@@ -163,6 +179,8 @@ try {
       pairs: pairs.length,
       plainSeconds: +median(pairs.map((p) => p.plainSeconds)).toFixed(2),
       syncSeconds: +median(pairs.map((p) => p.syncSeconds)).toFixed(2),
+      plainCpu: +median(pairs.map((p) => p.plainCpu)).toFixed(2),
+      syncCpu: +median(pairs.map((p) => p.syncCpu)).toFixed(2),
       ratio: +median(pairs.map((p) => p.ratio)).toFixed(3),
       ratios: pairs.map((p) => p.ratio),
     })}\n`,

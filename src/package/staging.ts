@@ -253,18 +253,21 @@ export class Staging {
   }
 
   /**
-   * Staged records in first-seen order, in batches of `size` records and, past the first record,
-   * at most `maxChars` characters of staged JSON (wide records make small batches). Not available
-   * when keys-only.
+   * Staged records in first-seen order, in batches of `size` and, past the first record, at most
+   * `maxChars` of staged JSON (`pages`: with that length). Not available when keys-only.
    */
   *batches(size: number, maxChars = Infinity): Generator<NormalizedRecord[]> {
+    for (const page of this.pages(size, maxChars)) yield page.records;
+  }
+
+  *pages(size: number, maxChars = Infinity): Generator<{ records: NormalizedRecord[]; chars: number }> {
     if (!this.page) throw new Error('a keys-only staging keeps no records to load');
     let after = 0;
     for (;;) {
       const batch = this.pageAfter(after, size, maxChars);
       if (!batch) return;
       after = batch.last;
-      yield batch.records;
+      yield batch;
     }
   }
 
@@ -319,6 +322,7 @@ export class Staging {
     }
     return {
       last: rows[count - 1]!.seq,
+      chars,
       records: rows.slice(0, count).map((row) => JSON.parse(row.data) as NormalizedRecord),
     };
   }

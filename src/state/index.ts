@@ -54,6 +54,7 @@ export type { SentBefore } from './sync-journal.js';
 export {
   SyncLedger,
   type PendingArchive,
+  type ResolvedKey,
   type SentChange,
   type SentValues,
   type StoredSyncEffect,

@@ -35,6 +35,13 @@ class StoredMember implements StoredSyncMember {
   }
 }
 
+/** A staged key the ledger scope resolved: its contact, and whose sync scope holds it. */
+export interface ResolvedKey {
+  contactId: string;
+  member?: StoredSyncMember;
+  other?: true;
+}
+
 export type SyncEffectKind = 'archived' | 'unarchived' | 'removed' | 'cleared';
 
 /** A member joined or refreshed with what a run sent it. */
@@ -73,6 +80,9 @@ export interface StoredSyncEffect extends SyncEffect {
  */
 export class SyncLedger {
   private readonly owners: KeyLookup<[string, string, string, string, number]>;
+  private readonly resolved: KeyLookup<
+    [string, string, string | null, string | null, string | null, number | null]
+  >;
   private readonly upsert: Database.Statement;
   private readonly archivedFlag: Database.Statement;
   private readonly insertEffect: Database.Statement;
@@ -88,6 +98,13 @@ export class SyncLedger {
       (ids) =>
         `SELECT contact_id, sync, key, sent, archived FROM sync_members WHERE scope_id = ? AND contact_id IN (${ids})`,
     );
+    this.resolved = new KeyLookup(
+      db,
+      (keys) =>
+        `SELECT c.key, c.contact_id, m.sync, m.key, m.sent, m.archived FROM contacts c
+         LEFT JOIN sync_members m ON m.scope_id = c.scope_id AND m.contact_id = c.contact_id
+         WHERE c.scope_id = ? AND c.key IN (${keys})`,
+    );
     this.upsert = db.prepare(
       `INSERT INTO sync_members (scope_id, sync, contact_id, key, sent, archived) VALUES (?, ?, ?, ?, ?, 0)
        ON CONFLICT (scope_id, contact_id) DO UPDATE SET key = excluded.key, sent = excluded.sent, archived = 0
@@ -101,12 +118,14 @@ export class SyncLedger {
     );
   }
 
-  /** Members of this scope, archived or not, in key order: the keys only (a run holds them all). */
+  /**
+   * Members of this scope, archived or not, in no set order: the keys only (a run holds them all).
+   * Read in the table's own order (its primary key starts with the scope): the index by key would
+   * cost a table lookup a member for `archived`; `+sync` keeps the planner off it.
+   */
   *memberKeys(): Generator<{ contactId: string; key: string; archived: boolean }> {
     const rows = this.db
-      .prepare(
-        'SELECT contact_id, key, archived FROM sync_members WHERE scope_id = ? AND sync = ? ORDER BY key',
-      )
+      .prepare('SELECT contact_id, key, archived FROM sync_members WHERE scope_id = ? AND +sync = ?')
       .raw(true)
       .iterate(this.scopeId, this.sync) as Iterable<[string, string, number]>;
     for (const [contactId, key, archived] of rows) yield { contactId, key, archived: archived === 1 };
@@ -135,6 +154,31 @@ export class SyncLedger {
         else mine.set(contactId, new StoredMember(contactId, key, sent, archived === 1));
       }
       return { mine, others };
+    });
+  }
+
+  /**
+   * The staged identity `keys` the ledger scope knows a contact for, each with its contact id and
+   * that contact's membership: one query a LOOKUP_CHUNK of keys for both (the ledger scope's
+   * `contacts` joined with `sync_members`). `member` is set when this scope holds the contact;
+   * `other` when another sync scope does (never touched by this one).
+   */
+  resolve(keys: readonly string[]): Map<string, ResolvedKey> {
+    return guarded(this.file, 'read sync members', () => {
+      const found = new Map<string, ResolvedKey>();
+      for (const [key, contactId, sync, memberKey, sent, archived] of this.resolved.rows(
+        [this.scopeId],
+        keys,
+      )) {
+        if (sync === null) found.set(key, { contactId });
+        else if (sync !== this.sync) found.set(key, { contactId, other: true });
+        else
+          found.set(key, {
+            contactId,
+            member: new StoredMember(contactId, memberKey!, sent!, archived === 1),
+          });
+      }
+      return found;
     });
   }
 

@@ -1,6 +1,6 @@
 import type { NormalizedRecord } from '../core/record.js';
 import type { ContactWrite, LegacyUpdateBody } from '../core/schemas/index.js';
-import type { SentChange, SentValues, SyncEffect, SyncLedger } from '../state/index.js';
+import type { ResolvedKey, SentChange, SentValues, SyncEffect } from '../state/index.js';
 import { diffSent, isEmptyDiff, type MemberDiff } from './diff.js';
 import { isClearable, sentValuesOf } from './sent-values.js';
 
@@ -30,31 +30,42 @@ export interface BatchPlan {
 
 const NO_DIFF: MemberDiff = Object.freeze({ removedEmails: [], removedPhones: [], cleared: [] });
 
+/** A staged record with what a sync run would send for it: computed before the ledger is read. */
+export interface SyncRecord {
+  record: NormalizedRecord;
+  now: SentValues;
+  /** `now` as the ledger stores it (JSON.stringify), compared with a member's stored text. */
+  nowJson: string;
+}
+
+export const syncRecordOf = (record: NormalizedRecord): SyncRecord => {
+  const now = sentValuesOf(record.contact);
+  return { record, now, nowJson: JSON.stringify(now) };
+};
+
 /**
- * Sorts a batch: a record whose contact another sync scope holds is left alone; a contact new to
+ * Sorts a batch (`resolved`: its keys' contacts and memberships, SyncLedger.resolve): a record
+ * whose contact another sync scope holds is left alone; a contact new to
  * the scope joins it; a member is compared with what the scope last sent (diff.ts).
  * `clearableOf(input)`: the fields that input's header has a column for. `inFlight`: members whose
  * archive a killed run sent with no answer recorded; one present again is unarchived to be sure.
  */
 export const planBatch = (
-  records: readonly NormalizedRecord[],
-  ids: ReadonlyMap<string, string>,
-  ledger: SyncLedger,
+  records: readonly SyncRecord[],
+  resolved: ReadonlyMap<string, ResolvedKey>,
   clearableOf: (input: number) => ReadonlySet<string>,
   inFlight: ReadonlySet<string> = new Set(),
 ): BatchPlan => {
   const plan: BatchPlan = { present: [], members: [], work: [], effects: [] };
-  const { mine, others } = ledger.lookUp([...new Set(ids.values())]);
-  for (const record of records) {
-    const contactId = ids.get(record.key);
-    if (contactId === undefined) continue;
+  for (const { record, now, nowJson } of records) {
+    const found = resolved.get(record.key);
+    if (found === undefined) continue;
+    const { contactId, member } = found;
     plan.present.push(contactId);
-    if (others.has(contactId)) continue;
-    const now = sentValuesOf(record.contact);
-    const member = mine.get(contactId);
+    if (found.other) continue;
     // Rewritten only when it changed: a weekly run where most people are as they were writes little.
     // The stored text is what JSON.stringify made of what was sent: compared as text, not parsed.
-    const changed = !member || member.sentJson !== JSON.stringify(now);
+    const changed = !member || member.sentJson !== nowJson;
     if (changed || member.archived)
       plan.members.push({
         contactId,

@@ -5,7 +5,14 @@ import type { Staging } from '../package/staging.js';
 import type { KnownImages, PendingArchive, ScopeContacts } from '../state/index.js';
 import { archiveGone } from './archive.js';
 import { changeRowsOf } from './changes.js';
-import { clearableFields, planBatch, type BatchPlan, type MemberWork } from './members.js';
+import {
+  clearableFields,
+  planBatch,
+  syncRecordOf,
+  type BatchPlan,
+  type MemberWork,
+  type SyncRecord,
+} from './members.js';
 import type { SyncPlan } from './plan.js';
 
 /** report.json `sync`: what a sync run did (or, dry, would do) to its scope. */
@@ -66,23 +73,22 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
   const inFlight = new Set(pending.keys());
   // Read in large batches: most members are as the scope last sent them and cost one lookup each;
   // what needs sending goes a chunk at a time (applyWork), so few commits and requests per run.
-  for (const records of staging.batches(Math.max(options.chunkSize, PLAN_BATCH), PLAN_BATCH_CHARS)) {
+  // A batch's chunks are sent while the next batch is read and what it would send computed (no
+  // ledger read); its ledger reads wait for them, so each batch sees the members before it recorded.
+  let sending: Promise<void> = Promise.resolve();
+  for await (const records of readBatches(staging, options.chunkSize)) {
+    await sending;
     if (options.signal?.aborted) return counts;
-    const ids = new Map(
-      [...options.contacts.getContacts(records.map((r) => r.key))].map(([key, e]) => [key, e.contactId]),
-    );
-    const batch = planBatch(records, ids, plan.ledger, clearableOf, inFlight);
+    // The contact ids and their memberships in one lookup of the batch's keys.
+    const resolved = plan.ledger.resolve(records.map((r) => r.record.key));
+    const batch = planBatch(records, resolved, clearableOf, inFlight);
     for (const id of batch.present) present.add(id);
-    for (const part of chunksOf(batch, options.chunkSize)) {
-      if (options.signal?.aborted) return counts;
-      await applyWork(part, options, live, pending);
-      for (const e of part.effects) {
-        if (e.kind === 'unarchived') counts.unarchived += 1;
-        else if (e.kind === 'removed') counts.valuesRemoved += 1;
-        else if (e.kind === 'cleared') counts.fieldsCleared += 1;
-      }
-    }
+    sending = sendChunks(chunksOf(batch, options.chunkSize), options, live, pending, counts);
+    // Awaited before the next batch reads the ledger; marked handled so that a failure waits for it.
+    sending.catch(() => undefined);
   }
+  await sending;
+  if (options.signal?.aborted) return counts;
   const gone = plan.gone.filter((m) => !present.has(m.contactId)).map((m) => m.contactId);
   counts.archived = await archiveGone(gone, {
     ledger: plan.ledger,
@@ -100,6 +106,55 @@ export const runSyncPhase = async (options: SyncPhaseOptions): Promise<SyncCount
 /** Records read per batch of the sync phase, and at most this much staged JSON past the first. */
 const PLAN_BATCH = 5000;
 const PLAN_BATCH_CHARS = 8 * 1024 * 1024;
+/** Records read from the staging between two turns of the event loop (the sends in flight go on). */
+const READ_PAGE = 500;
+
+/**
+ * The staged records in batches of about PLAN_BATCH, each with what the run would send for it,
+ * read a page at a time with a turn of the event loop between pages: the requests of the chunk
+ * being sent meanwhile are answered and the next ones leave while the staging is read.
+ */
+async function* readBatches(staging: Staging, chunkSize: number): AsyncGenerator<SyncRecord[]> {
+  const size = Math.max(chunkSize, PLAN_BATCH);
+  let batch: SyncRecord[] = [];
+  let chars = 0;
+  for (const page of staging.pages(READ_PAGE)) {
+    // At most PLAN_BATCH_CHARS of staged JSON past a batch's first page: wide records, small batches.
+    if (batch.length > 0 && chars + page.chars > PLAN_BATCH_CHARS) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    for (const record of page.records) batch.push(syncRecordOf(record));
+    chars += page.chars;
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** A batch's chunks one after another (applyWork), counted; stops between chunks when signalled. */
+const sendChunks = async (
+  parts: readonly WorkChunk[],
+  options: SyncPhaseOptions,
+  live: boolean,
+  pending: ReadonlyMap<string, PendingArchive>,
+  counts: SyncCounts,
+): Promise<void> => {
+  for (const part of parts) {
+    if (options.signal?.aborted) return;
+    await applyWork(part, options, live, pending);
+    for (const e of part.effects) {
+      if (e.kind === 'unarchived') counts.unarchived += 1;
+      else if (e.kind === 'removed') counts.valuesRemoved += 1;
+      else if (e.kind === 'cleared') counts.fieldsCleared += 1;
+    }
+  }
+};
 
 /** What one chunk of member work needs: the work, and the members and effects of its contacts. */
 type WorkChunk = Pick<BatchPlan, 'work' | 'members' | 'effects'>;

@@ -30,6 +30,8 @@ export const planSync = (
     active += 1;
     if (!staged.has(member.key)) gone.push({ contactId: member.contactId, key: member.key });
   }
+  // The members are read in the table's order: the archives go (and are listed) in key order.
+  gone.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   checkArchiveGuard({ scope, archives: gone.length, active, threshold });
   return { scope, ledger, gone, active };
 };
