@@ -1,7 +1,6 @@
 /** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
 import { stringify } from 'csv-stringify/sync';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { commitFile, discardFile, outputError, temporaryPathFor } from '../report/atomic-file.js';
+import { writePiecesAtomic } from '../report/atomic-file.js';
 import { escapeFormula } from '../report/spreadsheet-safety.js';
 import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
@@ -91,24 +90,14 @@ const writeInBatches = (
   count: number,
   rows: (start: number, end: number) => string[][],
 ): void => {
-  const temporary = temporaryPathFor(path);
-  try {
-    const fd = openSync(temporary, 'wx');
-    try {
-      writeFileSync(fd, stringify([[...CANDIDATE_COLUMNS]]));
-      for (let start = 0; start < count; start += BATCH) {
-        const batch = rows(start, Math.min(count, start + BATCH));
-        // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
-        writeFileSync(fd, stringify(batch.map((cells) => cells.map(escapeFormula))));
-      }
-    } finally {
-      closeSync(fd);
+  function* pieces(): Generator<string> {
+    yield stringify([[...CANDIDATE_COLUMNS]]);
+    for (let start = 0; start < count; start += BATCH) {
+      const batch = rows(start, Math.min(count, start + BATCH));
+      yield stringify(batch.map((cells) => cells.map(escapeFormula)));
     }
-  } catch (error) {
-    discardFile(temporary);
-    throw outputError(path, error);
   }
-  commitFile(temporary, path);
+  writePiecesAtomic(path, pieces());
 };
 
 /** candidates.csv: rows in candidates.csv's column order, best first (by score). */

@@ -78,13 +78,19 @@ export const commitFile = (temporary: string, path: string): void => {
 };
 
 /** Writes `text` to `path` through a temporary file: all of it, or nothing and an output_error. */
-export const writeFileAtomic = (path: string, text: string): void => {
+export const writeFileAtomic = (path: string, text: string): void => writePiecesAtomic(path, [text]);
+
+/**
+ * Writes `pieces`, made one at a time as they are written (a file never held whole), to `path`
+ * through a temporary file: all of them, or nothing and an output_error.
+ */
+export const writePiecesAtomic = (path: string, pieces: Iterable<string>): void => {
   const temporary = temporaryPathFor(path);
   try {
     const fd = openSync(temporary, 'wx');
     try {
       // writeFileSync, not writeSync: a write cut short (a file-size limit) is carried on until it fails.
-      writeFileSync(fd, text);
+      for (const piece of pieces) writeFileSync(fd, piece);
     } finally {
       closeSync(fd);
     }
