@@ -4,7 +4,7 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli, runHooked } from './harness.js';
+import { readReport, runCli, killGenericRun } from './harness.js';
 
 /**
  * The input edited between a kill -9 and the same command: a create in flight at the kill is
@@ -30,17 +30,14 @@ describe.each(['create-recorded', 'create-answered'])(
         const file = writeGenericCsv(dir, 'people.csv', rows);
         const state = join(dir, 'state');
         const env = { CONTACT_IMPORT_API_KEY: svc.key };
-        const killed = await runHooked(
+        const killed = await killGenericRun(
           {
-            run: {
-              pipeline: 'generic',
-              inputs: [file],
-              target: svc.service.url,
-              stateDir: state,
-              outDir: join(dir, 'first'),
-              chunkSize: 50,
-              candidates: 'off',
-            },
+            file,
+            target: svc.service.url,
+            stateDir: state,
+            outDir: 'first',
+            chunkSize: 50,
+            candidates: 'off',
             killAt: `${step}:8`,
           },
           { cwd: dir, env },

@@ -73,6 +73,24 @@ export const runHooked = (plan: HookedRun, options: CliOptions = {}): Promise<Cl
 
 const HOOKED_RUN = join(ROOT, 'test/support/hooked-run.mjs');
 
+/**
+ * A `generic` run of `file` into `target` through runHooked, SIGKILLed at `killAt`; its outputs
+ * go to `<cwd>/<outDir>`. The same command afterwards is the test's own.
+ */
+export const killGenericRun = (
+  plan: { file: string; target: string; stateDir: string; outDir: string; killAt: string } & Pick<
+    HookedRun['run'],
+    'chunkSize' | 'candidates'
+  >,
+  options: CliOptions & { cwd: string },
+): Promise<CliResult> => {
+  const { file, killAt, outDir, ...run } = plan;
+  return runHooked(
+    { run: { pipeline: 'generic', inputs: [file], ...run, outDir: join(options.cwd, outDir) }, killAt },
+    options,
+  );
+};
+
 const runNode = (args: string[], options: CliOptions): Promise<CliResult> =>
   new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {};

@@ -5,7 +5,7 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
-import { readReport, runCli, runHooked, type TestService } from './harness.js';
+import { readReport, runCli, killGenericRun, type TestService } from './harness.js';
 
 /**
  * A continuation into a target its first run found empty: the same command after a kill -9 sends
@@ -49,17 +49,14 @@ const killAtFortyPercent = async (
   const systemTemp = join(dir, 'system-temp');
   mkdirSync(systemTemp);
   const env = { CONTACT_IMPORT_API_KEY: svc.key, TMPDIR: systemTemp, TMP: systemTemp, TEMP: systemTemp };
-  const killed = await runHooked(
+  const killed = await killGenericRun(
     {
-      run: {
-        pipeline: 'generic',
-        inputs: [file],
-        target: svc.service.url,
-        stateDir: state,
-        outDir: join(dir, 'first'),
-        chunkSize: plan.chunk,
-        candidates: 'off',
-      },
+      file,
+      target: svc.service.url,
+      stateDir: state,
+      outDir: 'first',
+      chunkSize: plan.chunk,
+      candidates: 'off',
       killAt: `${step}:${Math.round((plan.rows / plan.chunk) * 0.4)}`,
     },
     { cwd: dir, env },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli, runHooked, startService, tempDir, type TestService } from './harness.js';
+import { readReport, runCli, killGenericRun, startService, tempDir, type TestService } from './harness.js';
 
 /**
  * A run stopped (kill -9 here; Ctrl-C alike) and continued by the same command is one import for
@@ -24,16 +24,13 @@ describe('undo of a run that was stopped and continued', () => {
     const state = join(dir, 'state');
     const env = { CONTACT_IMPORT_API_KEY: svc.key };
     // The first run is killed after its second chunk was answered: part of the people stored.
-    const killed = await runHooked(
+    const killed = await killGenericRun(
       {
-        run: {
-          pipeline: 'generic',
-          inputs: [file],
-          target: svc.service.url,
-          stateDir: state,
-          outDir: join(dir, 'first'),
-          chunkSize: 10,
-        },
+        file,
+        target: svc.service.url,
+        stateDir: state,
+        outDir: 'first',
+        chunkSize: 10,
         killAt: 'create-done:2',
       },
       { cwd: dir, env },

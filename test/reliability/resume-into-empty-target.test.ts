@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { readReport, runCli, runHooked, startService, tempDir, type TestService } from '../e2e/harness.js';
+import {
+  readReport,
+  runCli,
+  killGenericRun,
+  startService,
+  tempDir,
+  type TestService,
+} from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /**
@@ -31,17 +38,8 @@ describe('a run into an empty target that resumes creates first', () => {
       const file = writeGenericCsv(dir, 'people.csv', rows);
       const state = join(dir, 'state');
       const options = { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } };
-      const killed = await runHooked(
-        {
-          run: {
-            pipeline: 'generic',
-            inputs: [file],
-            target: svc.service.url,
-            stateDir: state,
-            outDir: join(dir, 'killed'),
-          },
-          killAt: 'create-recorded:1',
-        },
+      const killed = await killGenericRun(
+        { file, target: svc.service.url, stateDir: state, outDir: 'killed', killAt: 'create-recorded:1' },
         options,
       );
       expect(killed.signal, killed.stderr).toBe('SIGKILL');
