@@ -113,7 +113,7 @@ export const settleLostCreate = async (
       ctx.scope.abandonCreate(chunk.idempotencyKey);
       if (missing.length === 0) return ids;
       chunk = {
-        ...(chunk.runId !== undefined ? { runId: chunk.runId } : {}),
+        runId: chunk.runId,
         idempotencyKey: `${chunk.idempotencyKey}-r${lost}`,
         keys: missing.map((i) => chunk.keys[i]!),
         hashes: missing.map((i) => chunk.hashes[i]!),

@@ -236,7 +236,7 @@ export class SqliteLedgerScope implements LedgerScope {
       JSON.stringify(chunk.hashes),
       chunk.body,
       at,
-      chunk.runId ?? null,
+      chunk.runId,
     );
   }
 
@@ -272,7 +272,7 @@ export class SqliteLedgerScope implements LedgerScope {
             this.statements.upsertContact.run(this.scopeId, key, ids[index], hashes[index]);
           });
           // Journaled with the ids, so an undo of the run that began the create archives them.
-          if (row.run_id !== null) this.statements.effects.recordCreated(this.scopeId, row.run_id, keys, ids);
+          this.statements.effects.recordCreated(this.scopeId, row.run_id, keys, ids);
           this.statements.deletePending.run(this.scopeId, idempotencyKey);
         })
         .immediate();

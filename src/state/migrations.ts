@@ -62,7 +62,7 @@ const SCHEMA = `
     hashes          TEXT NOT NULL,  -- JSON array of content hashes, in body order
     body            TEXT NOT NULL,  -- the exact request body
     created_at      TEXT NOT NULL,
-    run_id          TEXT,
+    run_id          TEXT NOT NULL,
     UNIQUE (scope_id, idempotency_key)
   );
 

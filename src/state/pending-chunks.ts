@@ -3,7 +3,7 @@ import type { PendingCreate } from './types.js';
 
 /** A pending create as the ledger stores it: keys and hashes as JSON text. */
 export interface PendingRow {
-  run_id: string | null;
+  run_id: string;
   idempotency_key: string;
   keys: string;
   hashes: string;
@@ -12,7 +12,7 @@ export interface PendingRow {
 
 export function toPending(row: PendingRow): PendingCreate {
   return {
-    ...(row.run_id !== null ? { runId: row.run_id } : {}),
+    runId: row.run_id,
     idempotencyKey: row.idempotency_key,
     keys: JSON.parse(row.keys) as string[],
     hashes: JSON.parse(row.hashes) as string[],

@@ -36,7 +36,7 @@ export interface ContactEntry {
  */
 export interface PendingCreate {
   /** The run that began it: its completion is journaled under that run (run-effects.ts). */
-  runId?: string;
+  runId: string;
   idempotencyKey: string;
   keys: string[];
   hashes: string[];

@@ -9,6 +9,7 @@ const write = (i: number): ContactWrite => ({ full_name: `Person ${i}`, job_titl
 const pending = (key: string, from: number, count: number): PendingCreate => {
   const writes = Array.from({ length: count }, (_, k) => write(from + k));
   return {
+    runId: 'run-1',
     idempotencyKey: key,
     keys: writes.map((_, k) => `email:p${from + k}@example.com`),
     hashes: writes.map((_, k) => `h${from + k}`),

@@ -103,7 +103,7 @@ describe('decideShortcut', () => {
     );
 
     const scope = ledger.scope(SCOPE);
-    scope.beginCreate({ idempotencyKey: 'k', keys: ['a'], hashes: ['h'], body: '{}' });
+    scope.beginCreate({ runId: 'run-1', idempotencyKey: 'k', keys: ['a'], hashes: ['h'], body: '{}' });
     expect(await reasonOf(check)).toMatch(/pending/);
     scope.abandonCreate('k');
     expect(await reasonOf(check)).toBe('use');

@@ -31,6 +31,7 @@ function scopeOnInspectableConnection(): { db: Database.Database; scope: SqliteL
 const level = (db: Database.Database) => Number(db.pragma('synchronous', { simple: true }));
 
 const pending = (key: string) => ({
+  runId: 'run-1',
   idempotencyKey: key,
   keys: [`${key}-a@example.org`, `${key}-b@example.org`],
   hashes: ['h-a', 'h-b'],

@@ -10,6 +10,7 @@ const open = ledgers.open;
 function chunk(idempotencyKey: string, count: number, prefix = idempotencyKey): PendingCreate {
   const keys = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.org`);
   return {
+    runId: 'run-1',
     idempotencyKey,
     keys,
     hashes: keys.map((_, i) => `hash-${prefix}-${i}`),
@@ -164,7 +165,13 @@ describe('pending creates', () => {
     expect(() => scope.beginCreate({ ...chunk('k2', 2), hashes: ['one'] })).toThrow(/2 keys but 1 hashes/);
     expect(() => scope.beginCreate({ ...chunk('k3', 1), keys: [], hashes: [] })).toThrow(/no identity keys/);
     expect(() =>
-      scope.beginCreate({ idempotencyKey: 'k4', keys: ['a', 'a'], hashes: ['1', '2'], body: '' }),
+      scope.beginCreate({
+        runId: 'run-1',
+        idempotencyKey: 'k4',
+        keys: ['a', 'a'],
+        hashes: ['1', '2'],
+        body: '',
+      }),
     ).toThrow(/identity key twice/);
     expect(scope.pendingCreates().map((pending) => pending.idempotencyKey)).toEqual(['k1']);
   });

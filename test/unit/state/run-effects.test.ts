@@ -17,7 +17,7 @@ const open = (): Ledger => {
 
 const SCOPE = scopeId('https://api.example.com', 'key-undo-0a1b2c3d4e5f');
 
-describe('the run journal (ledger v5)', () => {
+describe('the run journal', () => {
   it('journals a create with the run that began it, in the transaction that records its ids', () => {
     const scope = open().scope(SCOPE);
     scope.beginCreate({
@@ -33,10 +33,19 @@ describe('the run journal (ledger v5)', () => {
       ['created', 'a', 'id-a'],
       ['created', 'b', 'id-b'],
     ]);
-    // A create without a run (an older pending row) journals nothing.
-    scope.beginCreate({ idempotencyKey: 'old', keys: ['c'], hashes: ['h3'], body: '{}' });
-    scope.completeCreate('old', ['id-c']);
+    // A create of another run is journaled under that run, not this one.
+    scope.beginCreate({
+      runId: 'run-2',
+      idempotencyKey: 'run-2-c0',
+      keys: ['c'],
+      hashes: ['h3'],
+      body: '{}',
+    });
+    scope.completeCreate('run-2-c0', ['id-c']);
     expect(scope.runEffects('run-1')).toHaveLength(2);
+    expect(scope.runEffects('run-2').map((e) => [e.kind, e.key, e.contactId])).toEqual([
+      ['created', 'c', 'id-c'],
+    ]);
   });
 
   it('keeps the first before-image of an update, and drops one whose update was refused', () => {

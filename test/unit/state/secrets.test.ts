@@ -35,6 +35,7 @@ describe('the raw API key', () => {
     });
     ledgerScope.putContacts([{ key: MARKER, contactId: 'c1', hash: 'h1' }]);
     ledgerScope.beginCreate({
+      runId: 'run-1',
       idempotencyKey: 'run-1-c1',
       keys: ['b@example.org'],
       hashes: ['h'],
