@@ -5,7 +5,6 @@ import type { Issue } from '../core/types.js';
 import type { SourceRow } from '../readers/types.js';
 import type { PersonFields } from '../candidates/types.js';
 import { createRowMapper, type Pipeline, type RowMapper } from '../mapping/index.js';
-import { valuesOfCells } from '../readers/index.js';
 import { normalizeRecord } from '../normalize/normalize-record.js';
 import { overfullList, oversize, tooLargeIssue, tooManyEntriesIssue } from '../normalize/record-size.js';
 
@@ -40,8 +39,8 @@ export type PreparedOutcome =
   { ok: true; issues: Issue[]; summary: RecordSummary; json: string } | { ok: false; issues: Issue[] };
 
 /**
- * map -> normalize -> validate -> serialize for one input's rows. A CSV row is mapped from its
- * cells, which the setup's header names; any other row from its values. The length of its source
+ * map -> normalize -> validate -> serialize for one input's rows. A row of an input with a header
+ * is mapped from its cells by column index (mapping/cell-mapping.ts); any other from its values. The length of its source
  * text bounds the size of what the record can send (normalize/record-size.ts). `mapper`: the
  * input's header plan when the caller has it (extract.ts builds it once per input for the
  * header's issues).
@@ -62,14 +61,11 @@ export const createRowNormalizer = (
     strict,
     constants: pipeline.constants,
   };
-  const names = setup.header ?? [];
-  const hasProtoName = names.includes('__proto__');
   return (row) => {
     context.file = row.file;
     context.row = row.row;
     context.line = row.line;
-    const values = row.cells ? valuesOfCells(names, row.cells, hasProtoName) : row.values;
-    const outcome = normalizeRecord(mapper.map({ values }), context);
+    const outcome = normalizeRecord(mapper.map(row), context);
     if (!outcome.ok) return outcome;
     const { record } = outcome;
     const bytes = maxBodyBytes === undefined ? undefined : oversize(record, maxBodyBytes, row.raw.length);

@@ -10,11 +10,12 @@ export type Values = Record<string, unknown>;
 export const keysOf = (values: Values): string[] => Object.keys(values).filter((key) => !isRejectColumn(key));
 
 /**
- * Where a column reference's values are in one row of an input. A CSV row holds exactly the
- * header's columns: a reference's alternatives are resolved to those once per header, so a row is
- * mapped by direct key without searching. Names are found as detection compares them (relaxed:
- * case, spaces, underscores), through one ColumnIndex. Without a header (JSON, vCard) the row's
- * keys are indexed instead, and the index reused while rows keep one shape.
+ * Where a column reference's values are in one row of an input. With a header, a reference's
+ * alternatives are resolved to the header's columns once: cell-mapping.ts turns those into cell
+ * positions, and a keyed row a caller hands (exactly the header's columns) is read by direct key.
+ * Names are found as detection compares them (relaxed: case, spaces, underscores), through one
+ * ColumnIndex. Without a header (JSON, vCard) the row's keys are indexed instead, and the index
+ * reused while rows keep one shape.
  */
 export class ColumnLookup {
   readonly headerIndex: ColumnIndex | undefined;

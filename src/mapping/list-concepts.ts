@@ -1,5 +1,5 @@
 import type { DraftContact, DraftCustomField, DraftEmail, DraftReminder } from './types.js';
-import type { ExplodeOptions } from './cells.js';
+import type { CellValue, ExplodeOptions } from './cells.js';
 import type { ColumnLookup, Values } from './column-lookup.js';
 import { alternatives } from './columns.js';
 import type { ContactPointSource, CustomFieldSource, GroupSource, ReminderSource } from './schema.js';
@@ -7,9 +7,10 @@ import type { ContactPointSource, CustomFieldSource, GroupSource, ReminderSource
 /**
  * The concepts a row may hold several of (e-mails, phones, groups, custom fields, reminders),
  * read out of one row's values as a pipeline's entries say. Values stay raw, as the row mapper's.
+ * A row's cells are read by cell-mapping.ts, with the per-entry rules shared from here.
  */
 
-interface GroupRule {
+export interface GroupRule {
   drop: Set<string>;
   starred: string | undefined;
 }
@@ -28,10 +29,12 @@ export const listConceptContext = (
   multiValueSeparator: string | undefined,
 ): ListConceptContext => ({ lookup, multiValueSeparator, explodeOptions: new Map(), groupRules: new Map() });
 
-const separatorOf = (ctx: ListConceptContext, own: string | false | undefined): string | false | undefined =>
-  own === undefined ? ctx.multiValueSeparator : own;
+export const separatorOf = (
+  ctx: ListConceptContext,
+  own: string | false | undefined,
+): string | false | undefined => (own === undefined ? ctx.multiValueSeparator : own);
 
-const explodeOptionsOf = (
+export const explodeOptionsOf = (
   ctx: ListConceptContext,
   entry: ContactPointSource,
   defaultValueKey: string,
@@ -73,7 +76,7 @@ export const contactPoints = (
   return out;
 };
 
-const groupRuleOf = (ctx: ListConceptContext, entry: GroupSource): GroupRule => {
+export const groupRuleOf = (ctx: ListConceptContext, entry: GroupSource): GroupRule => {
   let rule = ctx.groupRules.get(entry);
   if (rule === undefined) {
     rule = {
@@ -94,29 +97,40 @@ export const groups = (
 ): void => {
   const { lookup } = ctx;
   for (const entry of entries) {
-    const { drop, starred } = groupRuleOf(ctx, entry);
+    const rule = groupRuleOf(ctx, entry);
     for (const alternative of alternatives(entry.column)) {
       for (const { column } of lookup.columnsOf(alternative, values)) {
-        for (const item of lookup.cells.explode(values[column], column, {
+        const items = lookup.cells.explode(values[column], column, {
           separator: separatorOf(ctx, entry.separator),
-        })) {
-          const label = item.value.trim();
-          const folded = label.toLowerCase();
-          if (folded === starred) draft.fields.starred = { value: true, field: item.field };
-          else if (!drop.has(folded)) {
-            const name =
-              entry.strip_prefix && label.startsWith(entry.strip_prefix)
-                ? label.slice(entry.strip_prefix.length).trim()
-                : label;
-            if (name !== '') draft.groups.push({ value: name, field: item.field });
-          }
-        }
+        });
+        addGroupLabels(entry, rule, items, draft);
       }
     }
   }
 };
 
-const customField = (
+/** The labels of one group cell into `draft.groups`; the entry's starred label sets `starred` instead. */
+export const addGroupLabels = (
+  entry: GroupSource,
+  { drop, starred }: GroupRule,
+  items: readonly CellValue[],
+  draft: DraftContact,
+): void => {
+  for (const item of items) {
+    const label = item.value.trim();
+    const folded = label.toLowerCase();
+    if (folded === starred) draft.fields.starred = { value: true, field: item.field };
+    else if (!drop.has(folded)) {
+      const name =
+        entry.strip_prefix && label.startsWith(entry.strip_prefix)
+          ? label.slice(entry.strip_prefix.length).trim()
+          : label;
+      if (name !== '') draft.groups.push({ value: name, field: item.field });
+    }
+  }
+};
+
+export const customField = (
   entry: CustomFieldSource,
   name: string,
   value: string,

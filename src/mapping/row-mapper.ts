@@ -6,6 +6,7 @@ import { isRejectColumn, REJECT_COLUMNS } from '../core/reject-columns.js';
 import { removeFormulaGuard } from '../core/spreadsheet-safety.js';
 import { ColumnLookup } from './column-lookup.js';
 import { checkHeader } from './header-check.js';
+import { compileCellMapping, mapCells } from './cell-mapping.js';
 import {
   contactPoints,
   customFields,
@@ -15,7 +16,7 @@ import {
   type ListConceptContext,
 } from './list-concepts.js';
 import type { Pipeline } from './pipeline.js';
-import { LIST_FIELDS, type ColumnRef, type PipelineFile } from './schema.js';
+import { LIST_FIELDS, NAME_PARTS, type ColumnRef, type NamePart, type PipelineFile } from './schema.js';
 
 /**
  * Sorts one source row's values into contact concepts (a DraftContact), as the pipeline says.
@@ -24,14 +25,16 @@ import { LIST_FIELDS, type ColumnRef, type PipelineFile } from './schema.js';
 export interface RowMapper {
   /** Mapped columns missing from the CSV header (row 0); empty for JSON. */
   headerIssues: Issue[];
-  /** Reads only the row's values: the normalize stage hands it no more of a row (extract/row-normalizer.ts). */
+  /**
+   * Reads a row of an input with a header by its cells (cell-mapping.ts), never its `values`: a
+   * reader's row builds that keyed object only when asked. A row without cells (JSON, NDJSON,
+   * vCard, or keyed values a caller hands for a header) is read by key.
+   */
   map(row: MappedRow): DraftContact;
 }
 
-/** A source row, or the part of it the normalize stage hands over: its values are all a mapper reads. */
+/** A source row, or the part of it the normalize stage hands over: its cells, else its values. */
 export type MappedRow = Pick<SourceRow, 'values'> & Partial<SourceRow>;
-
-const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;
 
 /** What mapping a row of one input needs, settled once per input. */
 interface RowPlan {
@@ -41,7 +44,7 @@ interface RowPlan {
   readonly lookup: ColumnLookup;
   readonly lists: ListConceptContext;
   /** With a header, the parts and fields whose columns are all absent are left out once, not per row. */
-  readonly nameParts: readonly (typeof NAME_PARTS)[number][];
+  readonly nameParts: readonly NamePart[];
   readonly fieldRefs: readonly [string, ColumnRef | undefined][];
 }
 
@@ -111,9 +114,18 @@ export const createRowMapper = (
     ?.filter((name) => !isRejectColumn(name))
     .map(ours ? removeFormulaGuard : (name) => name);
   const plan = planRows(pipeline, header);
+  const byCell =
+    fullHeader === undefined
+      ? undefined
+      : compileCellMapping(pipeline, plan.lookup, plan.lists, fullHeader, ours);
   return {
     headerIssues: header === undefined ? [] : checkHeader(pipeline, header, file, headerLine),
-    map: (row) => mapRow(plan, ours ? unguarded(row.values) : row.values),
+    map: (row) => {
+      const { cells } = row;
+      if (cells !== undefined && byCell !== undefined)
+        return mapCells(byCell, ours ? cells.map(removeFormulaGuard) : cells);
+      return mapRow(plan, ours ? unguarded(row.values) : row.values);
+    },
   };
 };
 
@@ -128,7 +140,12 @@ const isOurRejectedFile = (header: readonly string[] | undefined): boolean =>
 const unguarded = (values: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(values)) {
-    out[removeFormulaGuard(column)] = typeof value === 'string' ? removeFormulaGuard(value) : value;
+    const name = removeFormulaGuard(column);
+    const cell = typeof value === 'string' ? removeFormulaGuard(value) : value;
+    // A column named __proto__ is data: plain assignment would drop it (a string is no prototype).
+    if (name === '__proto__')
+      Object.defineProperty(out, name, { value: cell, enumerable: true, writable: true, configurable: true });
+    else out[name] = cell;
   }
   return out;
 };

@@ -34,6 +34,9 @@ const sourceSchema = z.strictObject({
   missing_columns: z.enum(['warn', 'ignore']).default('warn'),
 });
 
+export const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;
+export type NamePart = (typeof NAME_PARTS)[number];
+
 const namePartsSchema = z.strictObject({
   full: columnRef.optional(),
   first: columnRef.optional(),

@@ -2,9 +2,9 @@ import type { ReadWarning, SourceRow } from './types.js';
 
 /**
  * A record of an input with a header (CSV, TSV, a workbook's sheet) as a source row: its cells in
- * header order, and `values` (keyed by header name) built the first time it is read. The normalize
- * stage maps the cells (extract/row-normalizer.ts), so the object is built only for whoever asks
- * for it.
+ * header order, and `values` (keyed by header name) built the first time it is read. The mapping
+ * reads the cells by column index (mapping/cell-mapping.ts), so the object is built only for
+ * whoever asks for a keyed view (a pipeline draft's sample, a column not in the header).
  */
 export class HeaderRow implements SourceRow {
   readonly kind = 'row';

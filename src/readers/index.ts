@@ -11,7 +11,6 @@ import { openText } from './text-source.js';
 
 export { detectFormat };
 export { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits.js';
-export { valuesOfCells } from './header-row.js';
 
 export interface OpenSourceOptions {
   signal?: AbortSignal;

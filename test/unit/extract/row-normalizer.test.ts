@@ -46,6 +46,15 @@ describe('the row normalizer', () => {
         values: row.values,
       };
       expect(normalize(row)).toEqual(normalize(keyed));
+      // The cells are all it reads: a row whose keyed view cannot be built normalizes alike.
+      const cellsOnly = {
+        ...keyed,
+        cells: row.cells,
+        get values(): Record<string, unknown> {
+          throw new Error('the keyed view of a row with cells was read');
+        },
+      };
+      expect(normalize(cellsOnly)).toEqual(normalize(keyed));
     }
     const outcomes = rows.map(normalize);
     expect(outcomes[0]).toMatchObject({
