@@ -173,9 +173,9 @@ export const runOn = (svc: TestService, args: string[], cwd: string): Promise<Cl
   });
 
 /**
- * `run generic <file> --target <svc>` in the test's own process: for contacts a test needs on the
- * target, loaded by another ledger, where the command line itself is not what the test checks
- * (a spawned CLI costs a second of CPU to start).
+ * `run generic <file> --target <svc>` in the test's own process: for a run a test needs before
+ * what it checks (contacts another ledger loaded, a run to undo), where the command line itself is
+ * not what it checks (a spawned CLI starts node and loads its bundle again before it reads a row).
  */
 export const loadInProcess = (
   svc: TestService,
