@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { createLocalClient, type LocalClient } from '../support/local-client.js';
 import { tempDir } from '../support/temp-dirs.js';
 import type { RunReport } from '../../src/report/run-report.js';
+import { runImport, type RunOptions, type RunResult } from '../../src/run/run.js';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../src/server/index.js';
 
 export { tempDir };
@@ -169,4 +170,23 @@ export const runOn = (svc: TestService, args: string[], cwd: string): Promise<Cl
   runCli(['run', ...args, '--target', svc.service.url, '--out', 'out'], {
     cwd,
     env: { CONTACT_IMPORT_API_KEY: svc.key },
+  });
+
+/**
+ * `run generic <file> --target <svc>` in the test's own process: for a run a test needs before
+ * what it checks (contacts another ledger loaded, a run to undo), where the command line itself is
+ * not what it checks (a spawned CLI starts node and loads its bundle again before it reads a row).
+ */
+export const loadInProcess = (
+  svc: TestService,
+  file: string,
+  dirs: { stateDir: string; outDir: string },
+  settings: Pick<RunOptions, 'chunkSize' | 'concurrency'> = {},
+): Promise<RunResult> =>
+  runImport({
+    pipeline: 'generic',
+    inputs: [file],
+    target: { url: svc.service.url, apiKey: svc.key },
+    ...dirs,
+    ...settings,
   });

@@ -171,6 +171,13 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
   );
 });
 
+/**
+ * The plan of the runs below: what they check depends on how many chunks and look-ahead batches
+ * (chunk x concurrency x 2 records) the file spans, the kill at 40 % of its chunks, not on how many
+ * records a chunk holds; small chunks keep the two runs short.
+ */
+const SMALL_PLAN: Plan = { rows: 500, chunk: 25, concurrency: 4 };
+
 describe.each([0.005, 0.1, 1])(
   'a continuation after kill -9 when another client stored %s of the people left meanwhile',
   (fraction) => {
@@ -180,11 +187,11 @@ describe.each([0.005, 0.1, 1])(
       async () => {
         const dir = each.dir();
         const svc = await each.start();
-        const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+        const plan = SMALL_PLAN;
         const run = await killAtFortyPercent(svc, dir, plan);
         // The people not on the target, those of the creates in flight that had not reached it included.
         const left = run.rows.filter((p) => !run.onTarget.has(p.email.toLowerCase()));
-        // Spread over all of them, at least one: 0.5 % of the 600 or so left is 3 people.
+        // Spread over all of them, at least one: 0.5 % of the 250 or so left is a person or two.
         const count = Math.max(1, Math.round(left.length * fraction));
         const added = left.filter(
           (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
@@ -222,7 +229,7 @@ describe('a continuation after kill -9 when another client stored a person of a 
     async () => {
       const dir = each.dir();
       const svc = await each.start();
-      const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+      const plan = SMALL_PLAN;
       const run = await killAtFortyPercent(svc, dir, plan, 'create-recorded');
       // The chunk the kill stopped as it was handed over is pending and not on the target.
       const neverSent = run.rows.filter(
@@ -252,7 +259,7 @@ describe('a continuation into a target that ignores Idempotency-Key', () => {
     async () => {
       const dir = each.dir();
       const svc = await each.start({ idempotency: false });
-      const plan = { rows: 1000, chunk: 50, concurrency: 4 };
+      const plan = SMALL_PLAN;
       const run = await killAtFortyPercent(svc, dir, plan);
       const pending = pendingInLedger(svc, run.state);
       expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded } from '../reliability/helpers.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli } from './harness.js';
+import { loadInProcess, readReport, runCli } from './harness.js';
 
 /**
  * Issue 15 contract, at a tenth of its size: a target holding contacts from another ledger and a
@@ -35,8 +35,13 @@ describe('a run into a target that another ledger loaded', () => {
           ]),
           { cwd: dir, env },
         );
-      const other = people(FOREIGN);
-      expect((await run(writeGenericCsv(dir, 'other.csv', other), 'other-state', 'other')).code).toBe(0);
+      const other = await loadInProcess(
+        svc,
+        writeGenericCsv(dir, 'other.csv', people(FOREIGN)),
+        { stateDir: join(dir, 'other-state'), outDir: join(dir, 'other') },
+        { chunkSize: CHUNK },
+      );
+      expect(other.report.exitCode, JSON.stringify(other.report.error)).toBe(0);
 
       // Rows FOREIGN - OVERLAP .. FOREIGN + ROWS - OVERLAP: the first OVERLAP are on the target already.
       const rows = people(ROWS, FOREIGN - OVERLAP).map((p) => ({ ...p, title: `Lead ${p.title}` }));

@@ -5,7 +5,7 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { LEDGER_FILE } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
-import { readReport, runCli, runHooked, type TestService } from './harness.js';
+import { loadInProcess, readReport, runCli, runHooked, type TestService } from './harness.js';
 
 /**
  * A continuation into a target that holds contacts: a run keeps in its ledger what its searches
@@ -17,7 +17,9 @@ import { readReport, runCli, runHooked, type TestService } from './harness.js';
  */
 const each = perTest();
 
-const CHUNK = 50;
+// Small chunks keep the runs short: what is checked depends on how many chunks and look-ahead
+// batches (chunk x concurrency x 2 records) the file spans, not on how many records they hold.
+const CHUNK = 20;
 const SEARCH = 'GET /v1/search/contacts';
 /** The name search (E3) that looks for candidates among the target's contacts. */
 const NAME_SEARCH = 'GET /v1/contacts/search';
@@ -38,12 +40,11 @@ interface Layout {
 const setUp = async (svc: TestService, dir: string, layout: Layout) => {
   const env = { CONTACT_IMPORT_API_KEY: svc.key };
   const foreign = people(layout.foreign);
-  const other = ['run', 'generic', writeGenericCsv(dir, 'other.csv', foreign), '--target', svc.service.url];
-  const loaded = await runCli([...other, '--state', join(dir, 'other-state'), '--out', join(dir, 'other')], {
-    cwd: dir,
-    env,
+  const loaded = await loadInProcess(svc, writeGenericCsv(dir, 'other.csv', foreign), {
+    stateDir: join(dir, 'other-state'),
+    outDir: join(dir, 'other'),
   });
-  expect(loaded.code, loaded.stderr).toBe(0);
+  expect(loaded.report.exitCode, JSON.stringify(loaded.report.error)).toBe(0);
   const rows = people(layout.rows, layout.foreign - layout.overlap).map((p) => ({
     ...p,
     title: `Lead ${p.title}`,
@@ -111,7 +112,7 @@ const leftInLedger = (state: string) => {
   }
 };
 
-const LAYOUT: Layout = { foreign: 500, rows: 1000, overlap: 250 };
+const LAYOUT: Layout = { foreign: 200, rows: 400, overlap: 100 };
 
 /** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
 const stoppedRun = async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import { outcomes, readReport, runCli, SAMPLES, startService, tempDir, type TestService } from './harness.js';
 
 const SAMPLE_RUNS = [
@@ -42,21 +43,18 @@ describe('contact-import run loads each sample completely', () => {
   it.each(SAMPLE_RUNS)('$files.0 with $pipeline', async (s) => {
     svc = await startService();
     const cwd = tempDir();
-    const result = await runCli(
-      [
-        'run',
-        s.pipeline,
-        ...s.files.map((f) => join(SAMPLES, f)),
-        '--target',
-        svc.service.url,
-        '--out',
-        'out',
-        '--max-rejects',
-        '20%',
-      ],
-      { cwd, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-    );
-    expect(result.code, result.stderr).toBe(0);
+    // What `run <pipeline> <files> --target <svc> --out out --max-rejects 20%` runs, in this
+    // process: each sample runs on the command line in export-samples.test.ts and
+    // run-samples-twice.test.ts, and generic.csv below.
+    const result = await runImport({
+      pipeline: s.pipeline,
+      inputs: s.files.map((f) => join(SAMPLES, f)),
+      target: { url: svc.service.url, apiKey: svc.key },
+      stateDir: join(cwd, '.contact-import'),
+      outDir: join(cwd, 'out'),
+      maxRejects: '20%',
+    });
+    expect(result.report.exitCode, JSON.stringify(result.report.error)).toBe(0);
     const report = readReport(join(cwd, 'out'));
     expect(report.totals.created).toBe(s.created);
     expect(report.totals.failed).toBe(0);
@@ -91,7 +89,7 @@ describe('contact-import run loads each sample completely', () => {
   it('merges the duplicate person of generic.csv into one contact with every e-mail, phone and group', async () => {
     svc = await startService();
     const cwd = tempDir();
-    await runCli(
+    const result = await runCli(
       [
         'run',
         'generic',
@@ -108,6 +106,7 @@ describe('contact-import run loads each sample completely', () => {
         env: { CONTACT_IMPORT_API_KEY: svc.key },
       },
     );
+    expect(result.code, result.stderr).toBe(0);
     const contacts = await svc.client.local.contacts();
     const groups = new Map((await svc.client.local.groups()).map((g) => [g.id, g.name]));
     const ada = contacts.filter((c) => c.contact_emails.some((e) => e.email === 'ada@example.com'));

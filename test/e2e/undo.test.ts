@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { readIssues, readReport, ROOT, runCli, type TestService } from './harness.js';
+import { loadInProcess, readIssues, readReport, ROOT, runCli, type TestService } from './harness.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { perTest } from '../support/per-test.js';
 import type { UndoReport } from '../../src/undo/index.js';
@@ -135,26 +135,22 @@ describe('contact-import undo (issue 12.3)', () => {
     const svc = await t.start();
     const dir = t.dir();
     const rows = people(4);
-    const first = await cli(svc, dir, [
-      'run',
-      'generic',
-      writeGenericCsv(dir, 'a.csv', rows),
-      '--out',
-      join(dir, 'a'),
-    ]);
-    expect(first.code, first.stderr).toBe(0);
+    const state = join(dir, 'state');
+    // The runs to undo, in this process: the command line's run before an undo is the first test's.
+    const first = await loadInProcess(svc, writeGenericCsv(dir, 'a.csv', rows), {
+      stateDir: state,
+      outDir: join(dir, 'a'),
+    });
+    expect(first.report.exitCode, JSON.stringify(first.report.error)).toBe(0);
     const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, scalarsOf(c)]));
 
     // The same people, two with a new title: the ledger resolves them, no e-mail search decides.
     const changed = rows.map((p) => (p.i < 2 ? { ...p, title: `Director ${p.i}` } : p));
-    const second = await cli(svc, dir, [
-      'run',
-      'generic',
-      writeGenericCsv(dir, 'b.csv', changed),
-      '--out',
-      join(dir, 'b'),
-    ]);
-    expect(second.code, second.stderr).toBe(0);
+    const second = await loadInProcess(svc, writeGenericCsv(dir, 'b.csv', changed), {
+      stateDir: state,
+      outDir: join(dir, 'b'),
+    });
+    expect(second.report.exitCode, JSON.stringify(second.report.error)).toBe(0);
     expect(readReport(join(dir, 'b')).totals).toMatchObject({ updated: 2, unchanged: 2 });
     const changes = parse(readFileSync(join(dir, 'b', 'changes.csv'), 'utf8'), { columns: true }) as Record<
       string,
@@ -181,7 +177,8 @@ describe('contact-import undo (issue 12.3)', () => {
     const svc = await t.start();
     const dir = t.dir();
     const file = writeGenericCsv(dir, 'people.csv', people(2));
-    expect((await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')])).code).toBe(0);
+    const run = await loadInProcess(svc, file, { stateDir: join(dir, 'state'), outDir: join(dir, 'run') });
+    expect(run.report.exitCode).toBe(0);
     const report = readFileSync(join(dir, 'run', 'report.json'), 'utf8');
     const undo = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'run')]);
     expect(undo.code).toBe(2);
@@ -194,9 +191,9 @@ describe('contact-import undo (issue 12.3)', () => {
     const svc = await t.start();
     const dir = t.dir();
     const file = writeGenericCsv(dir, 'people.csv', people(250));
-    const run = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')]);
-    expect(run.code, run.stderr).toBe(0);
     const state = join(dir, 'state');
+    const run = await loadInProcess(svc, file, { stateDir: state, outDir: join(dir, 'run') });
+    expect(run.report.exitCode, JSON.stringify(run.report.error)).toBe(0);
     const hooked = {
       undo: {
         run: join(dir, 'run'),

@@ -1,14 +1,36 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import { SAMPLES, outcomes, readIssues, readReport, runCli, tempDir } from './harness.js';
 
+/** `validate generic <name> --out out` on the command line, in a folder holding the file. */
 const validate = async (name: string, content: string | Buffer) => {
   const cwd = tempDir();
   writeFileSync(join(cwd, name), content);
   const result = await runCli(['validate', 'generic', name, '--out', 'out'], { cwd });
   const out = join(cwd, 'out');
   return { result, report: readReport(out), issues: readIssues(out) };
+};
+
+/**
+ * What `validate generic <file> --out out` runs, in the test's own process, for what the reader
+ * makes of a file that it reads to the end (the exit code is the report's): the command line's
+ * own part, one line and exit 2 when it cannot, is checked with `validate` above.
+ */
+const validateInProcess = async (name: string, content: string | Buffer) => {
+  const cwd = tempDir();
+  const file = join(cwd, name);
+  writeFileSync(file, content);
+  const out = join(cwd, 'out');
+  const { report } = await runImport({
+    pipeline: 'generic',
+    inputs: [file],
+    dryRun: true,
+    stateDir: join(cwd, '.contact-import'),
+    outDir: out,
+  });
+  return { file, report, issues: readIssues(out) };
 };
 
 const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
@@ -23,8 +45,8 @@ describe('contact-import validate on hostile input', () => {
   });
 
   it('a header without rows completes with nothing read', async () => {
-    const { result, report, issues } = await validate('header-only.csv', 'full_name,email\r\n');
-    expect(result.code).toBe(0);
+    const { report, issues } = await validateInProcess('header-only.csv', 'full_name,email\r\n');
+    expect(report.exitCode).toBe(0);
     expect(report.totals.read).toBe(0);
     expect(report.inputs[0]).toMatchObject({ format: 'csv', delimiter: ',', rows: 0 });
     expect(issues).toEqual([]);
@@ -49,12 +71,12 @@ describe('contact-import validate on hostile input', () => {
       Buffer.from(`${lines.join('\n')}\n`, 'utf8'),
       Buffer.from('Jos\xe9 Bad,jose@example.com\nAnn Good,ann@example.com\n', 'latin1'),
     ]);
-    const { result, report, issues } = await validate('mid.csv', bytes);
-    expect(result.code).toBe(0);
+    const { file, report, issues } = await validateInProcess('mid.csv', bytes);
+    expect(report.exitCode).toBe(0);
     expect(report.inputs[0]!.encoding).toBe('utf-8');
     expect(report.totals).toMatchObject({ read: 3002, rejected: 0, created: 3002 });
     expect(issues).toMatchObject([
-      { file: 'mid.csv', row: '3001', severity: 'warning', stage: 'read', code: 'mixed_encoding' },
+      { file, row: '3001', severity: 'warning', stage: 'read', code: 'mixed_encoding' },
     ]);
   });
 
@@ -64,34 +86,32 @@ describe('contact-import validate on hostile input', () => {
       Buffer.from([0x81]),
       Buffer.from(',jose@example.com\nAnn Good,ann@example.com\n'),
     ]);
-    const { result, report, issues } = await validate('broken.csv', bytes);
-    expect(result.code).toBe(1);
+    const { file, report, issues } = await validateInProcess('broken.csv', bytes);
+    expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
     expect(issues).toMatchObject([
-      { file: 'broken.csv', row: '2', severity: 'error', stage: 'read', code: 'invalid_encoding' },
+      { file, row: '2', severity: 'error', stage: 'read', code: 'invalid_encoding' },
     ]);
   });
 
   it('a quoted field left open at the end of the file rejects that last row only', async () => {
-    const { result, report, issues } = await validate(
+    const { file, report, issues } = await validateInProcess(
       'truncated.csv',
       'full_name,email,description\nAnn,ann@example.com,fine\nBob,bob@example.com,"never closed\n',
     );
-    expect(result.code).toBe(1);
+    expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ read: 2, rejected: 1, created: 1 });
-    expect(issues).toMatchObject([
-      { file: 'truncated.csv', row: '2', code: 'row_unparseable', severity: 'error' },
-    ]);
+    expect(issues).toMatchObject([{ file, row: '2', code: 'row_unparseable', severity: 'error' }]);
   });
 
   // A cell just under the request-size bound is the reader's concern: read whole and loaded.
   // A larger one cannot fit any request: record_too_large (test/e2e/request-size.test.ts).
   it('a 4 MB single cell is read and loaded', async () => {
-    const { result, report } = await validate(
+    const { report } = await validateInProcess(
       'bigcell.csv',
       `full_name,email,description\nAnn,ann@example.com,${'x'.repeat(4_000_000)}\nBob,bob@example.com,short\n`,
     );
-    expect(result.code).toBe(0);
+    expect(report.exitCode).toBe(0);
     expect(report.totals).toMatchObject({ read: 2, created: 2 });
   });
 
@@ -102,7 +122,7 @@ describe('contact-import validate on hostile input', () => {
   });
 
   it('an NDJSON file with one bad line rejects that line and reads the rest', async () => {
-    const { result, report, issues } = await validate(
+    const { file, report, issues } = await validateInProcess(
       'people.ndjson',
       [
         '{"full_name":"Ann","contact_emails":[{"email":"ann@example.com"}]}',
@@ -111,20 +131,18 @@ describe('contact-import validate on hostile input', () => {
         '',
       ].join('\n'),
     );
-    expect(result.code).toBe(1);
+    expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
     expect(outcomes(report)).toBe(3);
-    expect(issues).toMatchObject([
-      { file: 'people.ndjson', row: '2', code: 'row_unparseable', stage: 'read' },
-    ]);
+    expect(issues).toMatchObject([{ file, row: '2', code: 'row_unparseable', stage: 'read' }]);
   });
 
   it('a ragged row is rejected with its row number, and the rest loads', async () => {
-    const { result, report, issues } = await validate(
+    const { report, issues } = await validateInProcess(
       'ragged.csv',
       'full_name,email\nAnn,ann@example.com\nBob,bob@example.com,extra,cells\nCy,cy@example.com\n',
     );
-    expect(result.code).toBe(1);
+    expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ read: 3, rejected: 1, created: 2 });
     expect(issues).toMatchObject([{ row: '2', code: 'row_ragged' }]);
   });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import { outcomes, readIssues, readRejected, readReport, runCli, SAMPLES, tempDir } from './harness.js';
 
 /** samples/README.md "Expected outcomes": what each sample holds, decided when it was written. */
@@ -138,10 +139,37 @@ const EXPECTED = [
   },
 ];
 
+/**
+ * What `validate <pipeline> <file> --out out` runs in `cwd`: a dry run of the library with no
+ * target, the flags' defaults being the library's (src/cli/commands/execute-run.ts passes only the
+ * flags given). In the test's own process: the command line itself is run once, below.
+ */
+const validateInProcess = (e: (typeof EXPECTED)[number], cwd: string) =>
+  runImport({
+    pipeline: e.pipeline,
+    inputs: [join(SAMPLES, e.file)],
+    dryRun: true,
+    stateDir: join(cwd, '.contact-import'),
+    outDir: join(cwd, 'out'),
+  });
+
 describe('contact-import validate on every sample', () => {
-  it.each(EXPECTED)('$file with $pipeline', async (e) => {
+  it('on the command line: exit 1 for the rejected record, the summary, the report', async () => {
+    const e = EXPECTED[0]!;
     const cwd = tempDir();
     const result = await runCli(['validate', e.pipeline, join(SAMPLES, e.file), '--out', 'out'], { cwd });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/Dry run .* completed/);
+    const report = readReport(join(cwd, 'out'));
+    expect(report).toMatchObject({ dryRun: true, status: 'completed', pipeline: e.pipeline, exitCode: 1 });
+    expect(report.totals).toMatchObject({ read: e.rows, rejected: e.rejected, duplicates: e.duplicates });
+    expect(readIssues(join(cwd, 'out')).filter((i) => i.severity === 'error')).toHaveLength(e.rejected);
+    expect(readRejected(join(cwd, 'out', 'rejected.csv'))).toBeDefined();
+  });
+
+  it.each(EXPECTED)('$file with $pipeline', async (e) => {
+    const cwd = tempDir();
+    await validateInProcess(e, cwd);
     const out = join(cwd, 'out');
     const report = readReport(out);
     expect(report).toMatchObject({ dryRun: true, status: 'completed', pipeline: e.pipeline });
@@ -163,8 +191,7 @@ describe('contact-import validate on every sample', () => {
     expect(report.requests.sent).toBe(0);
 
     // Exit 1: the samples hold a rejected record on purpose and --max-rejects defaults to 0.
-    expect(result.code).toBe(e.rejected > 0 ? 1 : 0);
-    expect(result.stdout).toMatch(/Dry run .* completed/);
+    expect(report.exitCode).toBe(e.rejected > 0 ? 1 : 0);
 
     const issues = readIssues(out);
     const errors = issues.filter((i) => i.severity === 'error');
