@@ -5,11 +5,13 @@ import { commands } from './commands/index.js';
 import { runInsideBoundary } from './boundary.js';
 import { longFlagsOf } from './flag-table.js';
 import { applyHeapHint } from './heap-hint.js';
+import { applyWasmTieringHint } from './wasm-tiering.js';
 import { asksForHelp, setHelpShown } from './help-shown.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
 applyHeapHint();
+applyWasmTieringHint();
 const args = protectStdinDash(hideBin(process.argv));
 const helpAsked = asksForHelp(args);
 setHelpShown(helpAsked);
