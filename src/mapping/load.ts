@@ -68,7 +68,8 @@ export const parsePipeline = (text: string, file: string): Pipeline => {
     throw invalidPipeline(file, line, '', `not valid YAML: ${syntax.message.split('\n')[0]}`);
   }
   const data = toData(doc, lines, file);
-  const checked = pipelineFileSchema.safeParse(data);
+  // Checked once a run: zod's compiled fast path would cost more to build than it saves.
+  const checked = pipelineFileSchema.safeParse(data, { jitless: true });
   if (!checked.success) {
     throw schemaError(file, doc, lines, pipelineFileSchema, data, checked.error.issues[0]!);
   }
