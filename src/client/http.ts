@@ -125,11 +125,8 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       const { agent, request } = await connection.open();
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
-      // As undici's top-level request(url) would: the URL parsed, its path and query sent.
-      const url = new URL(base + req.path + queryString(req.query));
       const response = await request(agent, {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+        ...originAndPath(base + req.path + queryString(req.query)),
         method: req.method,
         headers,
         body,
@@ -173,6 +170,12 @@ export function createTransport(options: TransportOptions): Transport {
     },
   };
 }
+
+/** Where a request goes, as undici's top-level request(url) takes it apart: its origin, and its path with the query. */
+const originAndPath = (target: string): { origin: string; path: string } => {
+  const url = new URL(target);
+  return { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+};
 
 /** undici's `request` and the transport's agent, made on its first send; closing before one closes nothing. */
 const lazyConnection = (options: TransportOptions) => {
