@@ -73,6 +73,32 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * string-width (yargs measures its help text with it, in three copies) makes an Intl.Segmenter
+ * when it is loaded, and the first one loads ICU's text-break data: a good part of loading yargs,
+ * for a start that shows no help and measures nothing. In the bundle the segmenter is made on the
+ * first measure instead; it segments as before. A string-width that no longer makes it that way is
+ * bundled as it is, with a warning.
+ */
+const SEGMENTER_AT_LOAD = 'const segmenter = new Intl.Segmenter();';
+const stringWidthLazySegmenter = {
+  name: 'string-width-lazy-segmenter',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(SEGMENTER_AT_LOAD)) {
+        console.warn(`${args.path}: no \`${SEGMENTER_AT_LOAD}\`; bundled as it is`);
+        return undefined;
+      }
+      const contents = source.replace(
+        SEGMENTER_AT_LOAD,
+        'let madeSegmenter;\nconst segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };',
+      );
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 const cliEntry = join(dist, 'cli', 'main.js');
 if (readFileSync(cliEntry, 'utf8').includes(MARK)) {
   console.error(`${cliEntry} is already a bundle: run tsc -p tsconfig.json first (npm run build does both)`);
@@ -97,7 +123,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [zodEnglishOnly, yargsShimInstalledPath],
+  plugins: [zodEnglishOnly, yargsShimInstalledPath, stringWidthLazySegmenter],
   // CommonJS packages inside an ES module bundle call require() for Node's own modules.
   banner: {
     js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);`,
