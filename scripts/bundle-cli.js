@@ -19,11 +19,39 @@ const dist = join(root, 'dist');
 const MARK = '/* contact-import: bundled by scripts/bundle-cli.js */';
 
 /**
- * Left to Node's resolver: native code (better-sqlite3), packages that start worker threads from
- * their own files (pino and its transports), and yargs, which finds its locale strings and the
- * package.json it reads `--version` from relative to its own files.
+ * Left to Node's resolver: native code (better-sqlite3) and packages that start worker threads
+ * from their own files (pino and its transports).
  */
-const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'yargs'];
+const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream'];
+
+/**
+ * yargs in the bundle (some forty files Node would otherwise resolve and load one by one on every
+ * start), still finding its files where it is installed: its ES module shim takes its locale
+ * strings' folder and the folder it looks up package.json from (`--version`) from its own file's
+ * URL, which in the bundle is a chunk's. The shim is given the path its file has in yargs'
+ * installed copy instead, resolved at run time as an import of yargs would be.
+ */
+const YARGS_SHIM_OWN_PATH = 'const __dirname = fileURLToPath(import.meta.url);';
+const YARGS_SHIM_REQUIRE = 'const require = createRequire(import.meta.url);';
+const yargsShimInstalledPath = {
+  name: 'yargs-shim-installed-path',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(YARGS_SHIM_OWN_PATH) || !source.includes(YARGS_SHIM_REQUIRE))
+        throw new Error(
+          `${args.path} no longer reads its own path as this build expects: see yargsShimInstalledPath`,
+        );
+      const contents = source
+        .replace(
+          YARGS_SHIM_OWN_PATH,
+          "const __dirname = join(dirname(createRequire(import.meta.url).resolve('yargs/package.json')), 'lib', 'platform-shims', 'esm.mjs');",
+        )
+        .replace(YARGS_SHIM_REQUIRE, 'const require = createRequire(__dirname);');
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
 
 /**
  * zod's `locales` namespace (its error messages in some fifty languages, half of zod's code) as
@@ -42,6 +70,32 @@ const zodEnglishOnly = {
       contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
       resolveDir: dirname(args.path),
     }));
+  },
+};
+
+/**
+ * string-width (yargs measures its help text with it, in three copies) makes an Intl.Segmenter
+ * when it is loaded, and the first one loads ICU's text-break data: a good part of loading yargs,
+ * for a start that shows no help and measures nothing. In the bundle the segmenter is made on the
+ * first measure instead; it segments as before. A string-width that no longer makes it that way is
+ * bundled as it is, with a warning.
+ */
+const SEGMENTER_AT_LOAD = 'const segmenter = new Intl.Segmenter();';
+const stringWidthLazySegmenter = {
+  name: 'string-width-lazy-segmenter',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(SEGMENTER_AT_LOAD)) {
+        console.warn(`${args.path}: no \`${SEGMENTER_AT_LOAD}\`; bundled as it is`);
+        return undefined;
+      }
+      const contents = source.replace(
+        SEGMENTER_AT_LOAD,
+        'let madeSegmenter;\nconst segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };',
+      );
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
   },
 };
 
@@ -69,7 +123,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, yargsShimInstalledPath, stringWidthLazySegmenter],
   // CommonJS packages inside an ES module bundle call require() for Node's own modules.
   banner: {
     js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);`,

@@ -5,11 +5,13 @@ import { commands } from './commands/index.js';
 import { runInsideBoundary } from './boundary.js';
 import { longFlagsOf } from './flag-table.js';
 import { applyHeapHint } from './heap-hint.js';
-import { asksForHelp, setHelpShown } from './help-shown.js';
+import { applyWasmTieringHint } from './wasm-tiering.js';
+import { asksForHelp, setHelpShown, skipUnshownHelpLayout } from './help-shown.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
 applyHeapHint();
+applyWasmTieringHint();
 const args = protectStdinDash(hideBin(process.argv));
 const helpAsked = asksForHelp(args);
 setHelpShown(helpAsked);
@@ -42,5 +44,6 @@ const cli = yargs(args)
   });
 
 for (const command of commands) cli.command(command);
+skipUnshownHelpLayout(cli);
 
 await runInsideBoundary(args, () => cli.parseAsync());

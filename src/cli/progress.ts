@@ -1,4 +1,5 @@
 import { ImportError } from '../core/errors/index.js';
+import { formatCount } from '../core/format-count.js';
 
 /** What the run last said about its progress (RunProgress of run.ts, seen from the command line). */
 export interface ProgressState {
@@ -12,7 +13,7 @@ export interface ProgressState {
   totalBytes?: number | undefined;
 }
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatCount;
 
 /** Seconds as h:mm:ss (`0:00:07`, `1:02:03`, `27:46:40`). */
 export const formatDuration = (seconds: number): string => {

@@ -148,6 +148,21 @@ const sentHook =
     if (attemptNumber > 1) count('retried');
   };
 
+/**
+ * How many answers a response schema checks before zod's compiled fast path is worth building: on
+ * a schema's first check zod compiles one for each object in it, which costs more than checking a
+ * few answers without it. A short run's few answers of each endpoint go without; a long run's
+ * many get it.
+ */
+const CHECKS_BEFORE_FAST_PATH = 8;
+const checksOf = new WeakMap<object, number>();
+
+const answerCheckOptions = (schema: object): { jitless: boolean } => {
+  const checks = checksOf.get(schema) ?? 0;
+  checksOf.set(schema, checks + 1);
+  return { jitless: checks < CHECKS_BEFORE_FAST_PATH };
+};
+
 /** The answer checked against the endpoint's response schema; anything else is a RequestError. */
 const checked = (
   transport: Transport,
@@ -167,7 +182,7 @@ const checked = (
   } catch {
     throw errorFromMalformedSuccess(ctx, response.status, { bodyText: response.bodyText });
   }
-  const parsed = endpoint.response.safeParse(json);
+  const parsed = endpoint.response.safeParse(json, answerCheckOptions(endpoint.response));
   if (!parsed.success) {
     throw errorFromMalformedSuccess(ctx, response.status, {
       bodyText: response.bodyText,

@@ -1,11 +1,7 @@
 import { stat } from 'node:fs/promises';
-import {
-  createRowMapper,
-  fieldsInHeader,
-  unusedColumns,
-  type Pipeline,
-  type UnusedColumns,
-} from '../mapping/index.js';
+import { fieldsInHeader, unusedColumns, type UnusedColumns } from '../mapping/header-check.js';
+import type { Pipeline } from '../mapping/pipeline.js';
+import { createRowMapper } from '../mapping/row-mapper.js';
 import { isImportError } from '../core/errors/index.js';
 import { openSource } from '../readers/index.js';
 import type { Issue } from '../core/types.js';

@@ -4,7 +4,8 @@ import type { NormalizedRecord } from '../core/record.js';
 import type { Issue } from '../core/types.js';
 import type { SourceRow } from '../readers/types.js';
 import type { PersonFields } from '../candidates/types.js';
-import { createRowMapper, type Pipeline, type RowMapper } from '../mapping/index.js';
+import type { Pipeline } from '../mapping/pipeline.js';
+import { createRowMapper, type RowMapper } from '../mapping/row-mapper.js';
 import { normalizeRecord } from '../normalize/normalize-record.js';
 import { overfullList, oversize, tooLargeIssue, tooManyEntriesIssue } from '../normalize/record-size.js';
 

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { isMap, isScalar, type Document, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ImportError } from '../core/errors/index.js';
+import { displayPath } from './display-path.js';
 
 /**
  * Turns YAML syntax errors and zod issues into ImportErrors that name the file, the line and the
@@ -9,12 +9,6 @@ import { ImportError } from '../core/errors/index.js';
  */
 
 type PathKey = string | number;
-
-/** The file as a user would type it: relative to the working directory when it is below it. */
-export const displayPath = (file: string): string => {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-};
 
 export const keyPath = (keys: readonly PathKey[]): string =>
   keys.reduce<string>(

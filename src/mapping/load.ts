@@ -1,13 +1,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { ImportError } from '../core/errors/index.js';
 import { nearest } from '../core/nearest.js';
-import type { Dialect } from '../readers/types.js';
-import { displayPath, invalidPipeline, schemaError } from './file-errors.js';
+import { compilePipeline } from './compile.js';
+import { displayPath } from './display-path.js';
 import type { Pipeline, PipelineSummary } from './pipeline.js';
-import { pipelineFileSchema, type PipelineFile } from './schema.js';
+import { parsedAtBuild } from './parsed-builtins.js';
+import { pipelineFileSchema } from './schema.js';
 
 /** `<repo>/pipelines/`, found from this module so it resolves the same from src/ and dist/. */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../pipelines/', import.meta.url));
@@ -58,78 +58,15 @@ const resolvePipelineFile = async (nameOrPath: string): Promise<string> => {
   );
 };
 
-/** Parses and checks one pipeline file's text. Exported for tests and for callers holding YAML text. */
-export const parsePipeline = (text: string, file: string): Pipeline => {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const line = syntax.linePos?.[0]?.line ?? 1;
-    throw invalidPipeline(file, line, '', `not valid YAML: ${syntax.message.split('\n')[0]}`);
-  }
-  const data = toData(doc, lines, file);
-  const checked = pipelineFileSchema.safeParse(data);
-  if (!checked.success) {
-    throw schemaError(file, doc, lines, pipelineFileSchema, data, checked.error.issues[0]!);
-  }
-  return compile(checked.data, file);
-};
-
 /**
- * The document as plain data. Aliases are where YAML can hurt: a "billion laughs" document expands
- * a few lines into billions of nodes (the yaml library stops it with a ReferenceError), and an
- * alias may name no anchor. Both become a pipeline error on the alias's line.
+ * The text's pipeline from the data the build parsed it to, when it did and the data passes the
+ * check; otherwise undefined, and the text is parsed (and any problem told) as always.
  */
-const toData = (doc: Document, lines: LineCounter, file: string): unknown => {
-  try {
-    return doc.toJS() ?? {};
-  } catch (error) {
-    const unresolved = /unresolved alias/i.test((error as Error).message);
-    let line = 1;
-    visit(doc, {
-      Alias: (_, node) => {
-        if (!isAlias(node) || (unresolved && node.resolve(doc) !== undefined)) return undefined;
-        if (node.range) line = lines.linePos(node.range[0]).line;
-        return visit.BREAK;
-      },
-    });
-    const what = unresolved
-      ? 'an alias names no anchor defined before it'
-      : 'its aliases expand to too many nodes (a "billion laughs" document)';
-    throw invalidPipeline(
-      file,
-      line,
-      '',
-      `not valid YAML: ${what}; expected a pipeline without such aliases`,
-    );
-  }
-};
-
-const compile = (spec: PipelineFile, file: string): Pipeline => {
-  const { source } = spec;
-  const dialect: Dialect = {};
-  if (source.format !== undefined) dialect.format = source.format;
-  if (source.delimiter !== undefined) dialect.delimiter = source.delimiter;
-  if (source.encoding !== 'auto') dialect.encoding = source.encoding;
-  if (source.skip_lines > 0) dialect.skipLines = source.skip_lines;
-  if (source.sheet !== undefined) dialect.sheet = source.sheet;
-
-  const pipeline: Pipeline = {
-    name: spec.name ?? path.basename(file, path.extname(file)),
-    description: spec.description,
-    file,
-    dialect,
-    constants: spec.constants,
-    emptyValues: source.empty_values,
-    required: spec.required,
-    missingColumns: source.missing_columns,
-    spec,
-  };
-  if (spec.region !== undefined) pipeline.region = spec.region;
-  if (spec.date_format !== undefined) pipeline.dateFormat = spec.date_format;
-  if (source.multi_value_separator !== undefined) pipeline.multiValueSeparator = source.multi_value_separator;
-  if (spec.key !== undefined) pipeline.key = spec.key;
-  return pipeline;
+const fromParsedAtBuild = (text: string, file: string): Pipeline | undefined => {
+  const data = parsedAtBuild(text);
+  if (data === undefined) return undefined;
+  const checked = pipelineFileSchema.safeParse(data, { jitless: true });
+  return checked.success ? compilePipeline(checked.data, file) : undefined;
 };
 
 /** A built-in pipeline by name, or a pipeline file by path. */
@@ -146,7 +83,12 @@ export const loadPipeline = async (nameOrPath: string): Promise<Pipeline> => {
       { cause: error },
     );
   }
-  return parsePipeline(text.replace(/^\uFEFF/, ''), file);
+  const withoutBom = text.replace(/^\uFEFF/, '');
+  const parsed = fromParsedAtBuild(withoutBom, file);
+  if (parsed) return parsed;
+  // The YAML parser is loaded only for a text the build did not parse.
+  const { parsePipeline } = await import('./parse-pipeline.js');
+  return parsePipeline(withoutBom, file);
 };
 
 /** The built-in pipelines, by name. A broken built-in is an error: it ships with the tool. */

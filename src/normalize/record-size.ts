@@ -1,6 +1,7 @@
 import type { Issue } from '../core/types.js';
 import type { NormalizedRecord } from '../core/record.js';
 import { RECORD_LIMITS } from './record-limits.js';
+import { formatCount } from '../core/format-count.js';
 
 /** The service's ids are UUIDs: a stand-in of that length sizes a reference exactly. */
 const ID = '00000000-0000-0000-0000-000000000000';
@@ -49,7 +50,7 @@ export const oversize = (
   return bytes > budget ? bytes : undefined;
 };
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatCount;
 
 export const tooLargeIssue = (
   record: Pick<NormalizedRecord, 'file' | 'row' | 'line'>,

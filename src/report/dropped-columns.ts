@@ -1,4 +1,5 @@
 import type { InputInfo } from '../readers/types.js';
+import { formatCount } from '../core/format-count.js';
 
 /** Records whose phone column was dropped whole: counted against --max-rejects with the rejects. */
 export const droppedWholeCount = (inputs: readonly InputInfo[]): number =>
@@ -12,6 +13,6 @@ export const droppedColumnLines = (inputs: readonly InputInfo[]): string[] =>
   inputs.flatMap((input) =>
     (input.droppedColumns ?? []).map(
       ({ column, dropped, values }) =>
-        `  ${input.path}: column ${column}: ${dropped.toLocaleString('en-US')} of ${values.toLocaleString('en-US')} numbers dropped (invalid_phone), counted against --max-rejects`,
+        `  ${input.path}: column ${column}: ${formatCount(dropped)} of ${formatCount(values)} numbers dropped (invalid_phone), counted against --max-rejects`,
     ),
   );

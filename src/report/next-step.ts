@@ -1,8 +1,9 @@
 import type { RunReport } from './run-report.js';
 import { shellLine } from './shell-quote.js';
 import { droppedWholeCount } from './dropped-columns.js';
+import { formatCount } from '../core/format-count.js';
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatCount;
 
 export interface RunContext {
   /** `--max-rejects` as given (count or percentage). */

@@ -1,6 +1,7 @@
 import type { RunReport } from './run-report.js';
+import { formatCount } from '../core/format-count.js';
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatCount;
 
 /** The E4 route: the start probe, the exact e-mail searches of resolution, a continuation's listing. */
 export const SEARCH_ROUTE = 'GET /v1/search/contacts';

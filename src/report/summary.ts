@@ -3,8 +3,9 @@ import type { RunReport } from './run-report.js';
 import { searchShareLine } from './request-share.js';
 import { nextStepLines, type RunContext } from './next-step.js';
 import { droppedColumnLines } from './dropped-columns.js';
+import { formatCount } from '../core/format-count.js';
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatCount;
 
 const STATUS_LINE: Record<RunReport['status'], string> = {
   completed: 'completed',

@@ -128,7 +128,8 @@ export const parseRunSettings = (input: RunSettingsInput, otherKeys: readonly st
       { field: unknown },
     );
   }
-  const result = runSettingsSchema.safeParse(settings);
+  // Checked once a run: zod's compiled fast path would cost more to build than it saves.
+  const result = runSettingsSchema.safeParse(settings, { jitless: true });
   if (result.success && result.data.maxArchive !== undefined && result.data.sync === undefined) {
     throw new ImportError('config_invalid', 'option maxArchive: --max-archive needs --sync NAME', {
       field: 'maxArchive',

@@ -1,5 +1,6 @@
 import { ImportError, isImportError } from '../core/errors/index.js';
-import { createRowMapper, type Pipeline } from '../mapping/index.js';
+import type { Pipeline } from '../mapping/pipeline.js';
+import { createRowMapper } from '../mapping/row-mapper.js';
 import { guessRegion } from '../mapping/draft/region.js';
 import { normalizePhone } from '../normalize/phones.js';
 import { openSource } from '../readers/index.js';

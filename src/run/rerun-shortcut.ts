@@ -124,9 +124,10 @@ export const decideShortcut = async (check: ShortcutCheck): Promise<ShortcutDeci
   const id = last.runId;
   if (last.status !== 'completed') return no(`the last run ${id} ended ${last.status}`);
   if (last.overlapped) return no(`another run overlapped the last run ${id}`);
-  const snapshot = snapshotSchema.safeParse(last.snapshot);
+  // Each checked once a run: zod's compiled fast path would cost more to build than it saves.
+  const snapshot = snapshotSchema.safeParse(last.snapshot, { jitless: true });
   if (!snapshot.success) return no(`the last run ${id} left no fingerprint of its inputs`);
-  const report = reportSchema.safeParse(last.report);
+  const report = reportSchema.safeParse(last.report, { jitless: true });
   if (!report.success) return no(`the last run ${id} left no usable report`);
   const { totals } = report.data;
   if (totals.failed > 0) return no(`the last run ${id} had ${totals.failed} failed records`);

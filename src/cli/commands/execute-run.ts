@@ -52,9 +52,9 @@ export const executeRun = async (
     const target = command === 'validate' ? undefined : await resolveTarget(flags, dryRun);
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
     const { runImport } = await import('../../run/run.js');
-    const { pipeline, inputPipelines, inputs } = await choosePipeline(split, flags);
+    const { pipeline, named, inputPipelines, inputs } = await choosePipeline(split, flags);
     // Inputs read with different pipelines: the rejected files of each are detected again.
-    pipelineUsed = inputPipelines ? '' : pipeline;
+    pipelineUsed = inputPipelines ? '' : (named ?? pipeline);
     const shown = progress;
     result = await runImport({
       pipeline,
@@ -214,19 +214,21 @@ const replayFlags = (flags: RunFlags, command: 'run' | 'validate'): string[] => 
 };
 
 /**
- * The pipeline named on the command line (checked against each input), or the built-in detected
- * from each input's own header: `inputPipelines` when they are not all the same.
+ * The pipeline named on the command line (checked against each input; `named` as it was given),
+ * or the built-in detected from each input's own header: `inputPipelines` when they are not all
+ * the same. runImport is handed the pipeline loaded here, so its file is read and checked once.
  */
 const choosePipeline = async (
   split: PipelineArgument,
   flags: RunFlags,
-): Promise<{ pipeline: string | Pipeline; inputPipelines?: Pipeline[]; inputs: string[] }> => {
+): Promise<{ pipeline: Pipeline; named?: string; inputPipelines?: Pipeline[]; inputs: string[] }> => {
   const { choosePipelines } = await import('../../run/detect-pipeline.js');
   const options = flags.sheet !== undefined ? { sheet: flags.sheet } : {};
   if (split.pipeline !== undefined) {
     const { loadPipeline } = await import('../../mapping/load.js');
-    await choosePipelines(split.inputs, await loadPipeline(split.pipeline), options);
-    return { pipeline: split.pipeline, inputs: split.inputs };
+    const pipeline = await loadPipeline(split.pipeline);
+    await choosePipelines(split.inputs, pipeline, options);
+    return { pipeline, named: split.pipeline, inputs: split.inputs };
   }
   const detections = await choosePipelines(split.inputs, undefined, options);
   // One line an input, never silent; on stderr under --json so stdout stays one JSON document.

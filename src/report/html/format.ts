@@ -1,6 +1,8 @@
 /** How numbers, durations and long values read on the page. */
 
-export const count = (value: number): string => value.toLocaleString('en-US');
+import { formatCount } from '../../core/format-count.js';
+
+export const count = formatCount;
 
 export const duration = (ms: number): string => {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePipeline } from '../../../../src/mapping/load.js';
+import { parsePipeline } from '../../../../src/mapping/parse-pipeline.js';
 import { draftPipeline, draftName } from '../../../../src/mapping/draft/draft.js';
 import { emitDraft } from '../../../../src/mapping/draft/emit.js';
 import type { InputSample } from '../../../../src/mapping/draft/sample.js';
