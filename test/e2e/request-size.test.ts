@@ -28,13 +28,14 @@ const run = (dir: string, args: string[], url: string) =>
   runCli([...args, '--target', url, '--state', join(dir, 'state')], {
     cwd: dir,
     env: { CONTACT_IMPORT_API_KEY: svc!.key },
-    timeoutMs: 120_000,
+    // The harness's own bound: a 6 MB record on a loaded 2-core machine may take minutes.
+    timeoutMs: 300_000,
   });
 
 describe('request size', () => {
   it(
     'loads 100 rows with 60 KB descriptions, one chunk by count, in bodies under the 5 MB limit',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const dir = scratch();
       svc = await startService();
@@ -56,7 +57,7 @@ describe('request size', () => {
 
   it(
     'rejects the one 6 MB record of a 50-row file and loads the 49 others; validate says the same',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const dir = scratch();
       svc = await startService();
@@ -64,7 +65,8 @@ describe('request size', () => {
       // validate takes no target: it checks the file alone, with the same request-size bound.
       const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked')], {
         cwd: dir,
-        timeoutMs: 120_000,
+        // The harness's own bound: a 6 MB record on a loaded 2-core machine may take minutes.
+        timeoutMs: 300_000,
       });
       const loaded = await run(dir, ['run', 'generic', file, '--out', join(dir, 'loaded')], svc.service.url);
       for (const [result, out] of [
@@ -87,7 +89,7 @@ describe('request size', () => {
 
   it(
     'splits on a 413 like on a 400, and fails the record that a smaller target refuses alone',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const dir = scratch();
       svc = await startService();
