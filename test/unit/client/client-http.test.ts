@@ -151,7 +151,8 @@ describe('client over HTTP', () => {
     client = createClient({
       baseUrl: url,
       apiKey: key,
-      timeoutMs: 400,
+      // Long enough that the second, answered request never times out on a loaded machine.
+      timeoutMs: 2_000,
       minRetryDelayMs: 1,
       onRetry: (e) => retries.push(e.error.code),
     });
