@@ -42,20 +42,3 @@ export const positionalFor = <T extends PositionalOptions>(options: T): T => wit
 
 /** An epilogue's text, made only when help may be printed. */
 export const helpText = (make: () => string): string => (shown ? make() : '');
-
-/** The part of yargs' internals where a command keeps its help text; absent from its typings. */
-interface UsageInternals {
-  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
-}
-
-/**
- * yargs lays out a command's whole help text as soon as the command's handler starts, keeping it
- * in case the handler asks to show help (none does). When this start shows no help, it keeps
- * nothing: the text would be laid out for no one, measuring the width of every character. Left as
- * it is if yargs' internals change shape.
- */
-export const skipUnshownHelpLayout = (cli: object): void => {
-  if (shown) return;
-  const usage = (cli as UsageInternals).getInternalMethods?.().getUsageInstance?.();
-  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
-};

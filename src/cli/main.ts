@@ -6,7 +6,7 @@ import { runInsideBoundary } from './boundary.js';
 import { longFlagsOf } from './flag-table.js';
 import { applyHeapHint } from './heap-hint.js';
 import { applyWasmTieringHint } from './wasm-tiering.js';
-import { asksForHelp, setHelpShown, skipUnshownHelpLayout } from './help-shown.js';
+import { asksForHelp, setHelpShown } from './help-shown.js';
 import { protectStdinDash } from './stdin-dash.js';
 import { usageLine } from './usage-errors.js';
 
@@ -44,6 +44,5 @@ const cli = yargs(args)
   });
 
 for (const command of commands) cli.command(command);
-skipUnshownHelpLayout(cli);
 
 await runInsideBoundary(args, () => cli.parseAsync());
