@@ -14,7 +14,6 @@ import {
 import { createPacer, LongWait, type PacedStart, type Pacer, type PacingOptions } from './pacing.js';
 import { announcedLimit } from './rate-limit-headers.js';
 import { createRedactor } from './redact.js';
-import { loadUndiciParts, type UndiciParts } from './undici-parts.js';
 import { wallClockAfter } from './wait.js';
 
 export interface HttpRequest {
@@ -90,6 +89,17 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici, imported when a client first sends: a command that sends nothing (validate, a dry run,
+ * help) starts without parsing it.
+ */
+const loadUndici = (): Promise<Undici> =>
+  // A CommonJS package: its `module.exports` is the default export under Node and in the bundle.
+  (undici ??= import('undici').then((module) => (module as { default?: Undici }).default ?? module));
+
 /** One undici agent per client: keep-alive connections reused by every request to the target. */
 export function createTransport(options: TransportOptions): Transport {
   const origin = options.baseUrl.replace(/\/+$/, '');
@@ -125,8 +135,8 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       const { agent, request } = await connection.open();
       const base = (legacy && options.legacy?.origin.replace(/\/+$/, '')) || origin;
-      const response = await request(agent, {
-        ...originAndPath(base + req.path + queryString(req.query)),
+      const response = await request(base + req.path + queryString(req.query), {
+        dispatcher: agent,
         method: req.method,
         headers,
         body,
@@ -171,21 +181,12 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/** Where a request goes, as undici's top-level request(url) takes it apart: its origin, and its path with the query. */
-const originAndPath = (target: string): { origin: string; path: string } => {
-  const url = new URL(target);
-  return { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
-};
-
 /** undici's `request` and the transport's agent, made on its first send; closing before one closes nothing. */
 const lazyConnection = (options: TransportOptions) => {
-  let opened: Promise<{ agent: Agent; request: UndiciParts['request'] }> | undefined;
+  let opened: Promise<{ agent: Agent; request: Undici['request'] }> | undefined;
   return {
     open: () =>
-      (opened ??= loadUndiciParts().then((lib) => ({
-        agent: createAgent(lib, options),
-        request: lib.request,
-      }))),
+      (opened ??= loadUndici().then((lib) => ({ agent: createAgent(lib, options), request: lib.request }))),
     close: async (): Promise<void> => {
       if (opened) await (await opened).agent.close();
     },
@@ -244,7 +245,7 @@ const timeoutFor = (baseMs: number, body: string | undefined, perMbMs: number): 
   body === undefined ? baseMs : baseMs + Math.ceil((Buffer.byteLength(body) / MB) * perMbMs);
 
 /** Keep-alive connections to the target, as many as requests may be in flight. */
-const createAgent = (lib: UndiciParts, options: TransportOptions): Agent =>
+const createAgent = (lib: Undici, options: TransportOptions): Agent =>
   new lib.Agent({
     keepAliveTimeout: 10_000,
     keepAliveMaxTimeout: 60_000,
