@@ -87,6 +87,7 @@ function checkConsistent(dir: string): { begun: number; done: number } {
       const index = Number(create.idempotencyKey.split('-c')[1]);
       const expected = chunkOf(index);
       expect(create).toEqual({
+        runId: 'run-1',
         idempotencyKey: expected.idempotencyKey,
         keys: expected.keys,
         hashes: expected.hashes,
