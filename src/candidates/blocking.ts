@@ -11,6 +11,7 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
+import { hashOf } from './text.js';
 
 export interface BlockingOptions {
   maxBlock: number;
@@ -75,13 +76,6 @@ interface BlockLists {
   blockCount: number;
 }
 
-/** FNV-1a: a key's 32-bit hash. Two keys of one hash share a block: a few more pairs compared. */
-const hashOf = (key: string): number => {
-  let hash = 0x811c9dc5;
-  for (let k = 0; k < key.length; k++) hash = Math.imul(hash ^ key.charCodeAt(k), 0x01000193);
-  return hash >>> 0;
-};
-
 /**
  * Each person's keys as numbers (hash, then person) in one array sorted natively: no table of
  * key strings, which at a few hundred thousand people would be the largest thing held.
@@ -93,6 +87,7 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   let entries = new Float64Array(Math.max(1024, people.length * 4));
   let length = 0;
+  // Two keys of one hash share a block: a few more pairs compared.
   people.forEach((p, i) => {
     for (const key of keysOf(p)) {
       if (length === entries.length) {

@@ -14,3 +14,13 @@ export const squash = (value: string | null | undefined): string => fold(value).
 
 /** The words of a folded value. */
 export const words = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));
+
+/**
+ * FNV-1a: a 32-bit hash of a value's characters from `from` on. Equal values hash equal; two
+ * values that hash equal may still differ, so a caller compares them when the hashes agree.
+ */
+export const hashOf = (value: string, from = 0): number => {
+  let hash = 0x811c9dc5;
+  for (let k = from; k < value.length; k++) hash = Math.imul(hash ^ value.charCodeAt(k), 0x01000193);
+  return hash >>> 0;
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockPairs, keysOf } from '../../../src/candidates/blocking.js';
-import { comparePair, madeFromName, newLevels } from '../../../src/candidates/compare-pair.js';
+import { comparePrepared, madeFromName, newLevels } from '../../../src/candidates/compare-pair.js';
 import { birthdayLevel, FIELD, NULL } from '../../../src/candidates/comparisons.js';
 import { findCandidates } from '../../../src/candidates/index.js';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
@@ -11,7 +11,7 @@ const nicknames = shippedNicknames();
 const p = (fields: PersonFields) => prepare(fields, nicknames);
 const levelsOf = (a: PersonFields, b: PersonFields) => {
   const levels = newLevels();
-  const swapped = comparePair(p(a), p(b), nicknames, levels);
+  const swapped = comparePrepared(p(a), p(b), nicknames, levels);
   return { levels, swapped };
 };
 
