@@ -172,7 +172,7 @@ export const blockPairs = (
   };
 
   const found = new NumberList();
-  const orderKeys: (string | undefined)[] = [];
+  const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
   let blocksSkipped = 0;
   /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
   let repeats = false;
@@ -193,27 +193,97 @@ export const blockPairs = (
       continue;
     }
     blocksSkipped++;
-    const ordered = Array.from(members.subarray(start, end)).sort((i, j) => {
-      const x = (orderKeys[i] ??= orderKeyOf(people[i]!));
-      const y = (orderKeys[j] ??= orderKeyOf(people[j]!));
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    // The block's people in order of name and e-mail: by their places in that order, sorted as numbers.
+    const ordered = Int32Array.from(members.subarray(start, end), (i) => rankOf[i]!).sort();
+    for (let x = 0; x < ordered.length; x++) ordered[x] = personAt[ordered[x]!]!;
     for (let x = 0; x < ordered.length; x++) {
       for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++)
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
   const pairs = found.data.subarray(0, found.length);
-  // Pairs compared in part may meet twice: sorted (in place, no set of pairs) and made unique.
-  return { ...(repeats ? split(unique(pairs), people.length) : split(pairs, people.length)), blocksSkipped };
+  // Pairs compared in part may meet twice: put in order and made unique.
+  return { ...(repeats ? sortedUnique(pairs, people.length) : split(pairs, people.length)), blocksSkipped };
 };
 
-/** The pairs (a * people + b) once each, in order of a then b: sorted in place. */
-const unique = (pairs: Float64Array): Float64Array => {
-  pairs.sort();
+/**
+ * Each person's place in the order of name and e-mail local part (ties by person number), and by
+ * place the person: for the people of blocks compared in part, whose keys are made and compared
+ * once here rather than in every block they are in.
+ */
+const orderRanks = (
+  people: readonly Prepared[],
+  blockStart: Int32Array,
+  members: Int32Array,
+  whole: Uint8Array,
+): { rankOf: Int32Array; personAt: Int32Array } => {
+  const rankOf = new Int32Array(people.length).fill(-1);
+  const ranked: number[] = [];
+  for (let id = 0; id < whole.length; id++) {
+    if (whole[id]) continue;
+    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
+      const person = members[k]!;
+      if (rankOf[person] === -1) {
+        rankOf[person] = 0;
+        ranked.push(person);
+      }
+    }
+  }
+  const keys = ranked.map((person) => orderKeyOf(people[person]!));
+  const order = ranked.map((_, k) => k);
+  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
+  const personAt = new Int32Array(order.length);
+  order.forEach((k, rank) => {
+    personAt[rank] = ranked[k]!;
+    rankOf[ranked[k]!] = rank;
+  });
+  return { rankOf, personAt };
+};
+
+/** Above this many, one person's partners are sorted natively rather than by insertion. */
+const INSERTION_SORTED = 32;
+
+/**
+ * The pairs (a * people + b) once each, in order of a then b, as two lists: counted per a, placed,
+ * and each a's few partners sorted (no sort of every pair at once).
+ */
+const sortedUnique = (
+  pairs: Float64Array,
+  people: number,
+): { a: Int32Array; b: Int32Array; count: number } => {
+  const start = new Int32Array(people + 1);
+  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs[k]! / people) + 1]!++;
+  for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, people);
+  const right = new Int32Array(pairs.length);
+  for (let k = 0; k < pairs.length; k++) {
+    const a = Math.floor(pairs[k]! / people);
+    right[fill[a]!++] = pairs[k]! - a * people;
+  }
+  const left = new Int32Array(pairs.length);
   let count = 0;
-  for (let k = 0; k < pairs.length; k++) if (k === 0 || pairs[k] !== pairs[k - 1]) pairs[count++] = pairs[k]!;
-  return pairs.subarray(0, count);
+  for (let a = 0; a < people; a++) {
+    const from = start[a]!;
+    const to = start[a + 1]!;
+    if (to - from > INSERTION_SORTED) right.subarray(from, to).sort();
+    else
+      for (let k = from + 1; k < to; k++) {
+        const b = right[k]!;
+        let at = k;
+        for (; at > from && right[at - 1]! > b; at--) right[at] = right[at - 1]!;
+        right[at] = b;
+      }
+    // Written over the pairs already read: `count` never passes `k`.
+    let last = -1;
+    for (let k = from; k < to; k++) {
+      const b = right[k]!;
+      if (b === last) continue;
+      last = b;
+      left[count] = a;
+      right[count++] = b;
+    }
+  }
+  return { a: left.subarray(0, count), b: right.subarray(0, count), count };
 };
 
 /** Pairs as numbers, a * people + b, as two lists. */
