@@ -9,8 +9,17 @@ export const fold = (value: string | null | undefined): string => {
   return value.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(NOT_WORD, ' ').trim();
 };
 
+const NOT_PRINTABLE_ASCII = /[^ -~]/u;
+const NOT_ASCII_WORD = /[^A-Za-z0-9]+/gu;
+
 /** Folded, without spaces: `o brien` and `obrien` compare equal. */
-export const squash = (value: string | null | undefined): string => fold(value).replaceAll(' ', '');
+export const squash = (value: string | null | undefined): string => {
+  if (!value) return '';
+  // Printable ASCII (most local parts and many names) folds to its letters and digits, lower-cased:
+  // that, without normalizing it and replacing twice.
+  if (!NOT_PRINTABLE_ASCII.test(value)) return value.replace(NOT_ASCII_WORD, '').toLowerCase();
+  return fold(value).replaceAll(' ', '');
+};
 
 /** The words of a folded value. */
 export const words = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));
