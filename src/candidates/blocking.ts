@@ -11,7 +11,7 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
-import { hashOf } from './text.js';
+import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
 
 export interface BlockingOptions {
   maxBlock: number;
@@ -53,6 +53,51 @@ export const keysOf = (p: Prepared): string[] => {
   return [...new Set(keys)];
 };
 
+const PIPE = 0x7c;
+const DASH = 0x2d;
+const prefix = (tag: string): number => hashOn(HASH_START, tag);
+const NAME = prefix('n:');
+const EMAIL = prefix('e:');
+const PHONE = prefix('p:');
+const BIRTH = prefix('b:');
+const YEAR = prefix('y:');
+const ADDRESS = prefix('a:');
+const ONLY_DIGITS = /^\d+$/u;
+
+/**
+ * `hashOf` of each of keysOf(p), worked out from the parts without writing a key out (a key may
+ * come twice: the blocks take a person once per hash).
+ */
+export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void => {
+  const lastCode = p.lastCodes[0];
+  const firstCode = p.firstCodes[0];
+  if (lastCode && p.first !== '') {
+    const name = hashCharOn(hashOn(NAME, lastCode), PIPE);
+    for (const root of p.firstRoots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
+  }
+  if (firstCode && p.last !== '')
+    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), p.last, 0, Math.min(1, p.last.length)) >>> 0);
+  for (const local of p.locals)
+    if (local.length >= 3 && !ONLY_DIGITS.test(local)) visit(hashOn(EMAIL, local) >>> 0);
+  for (const phone of p.phones) visit(hashOn(PHONE, phone) >>> 0);
+  const birth = p.birth;
+  if (birth?.year !== undefined) {
+    const year = birth.year;
+    visit(
+      hashNumberOn(
+        hashCharOn(hashNumberOn(hashCharOn(hashNumberOn(BIRTH, year), DASH), birth.month), DASH),
+        birth.day,
+      ) >>> 0,
+    );
+    if (lastCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0);
+    if (firstCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0);
+  }
+  const space = p.street.indexOf(' ');
+  const numberEnd = space < 0 ? p.street.length : space;
+  if (p.postcode !== '' && numberEnd > 0)
+    visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
+};
+
 /** A growable list of numbers (doubles: a pair as one number, a * people + b). */
 class NumberList {
   data = new Float64Array(1024);
@@ -87,17 +132,17 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   let entries = new Float64Array(Math.max(1024, people.length * 4));
   let length = 0;
+  let person = 0;
   // Two keys of one hash share a block: a few more pairs compared.
-  people.forEach((p, i) => {
-    for (const key of keysOf(p)) {
-      if (length === entries.length) {
-        const grown = new Float64Array(entries.length * 2);
-        grown.set(entries);
-        entries = grown;
-      }
-      entries[length++] = (hashOf(key) % hashRange) * shift + i;
+  const add = (hash: number): void => {
+    if (length === entries.length) {
+      const grown = new Float64Array(entries.length * 2);
+      grown.set(entries);
+      entries = grown;
     }
-  });
+    entries[length++] = (hash % hashRange) * shift + person;
+  };
+  for (; person < people.length; person++) keyHashesOf(people[person]!, add);
   const sorted = entries.subarray(0, length).sort();
   // Two passes over the sorted keys, the first to count: every list is made at its final size.
   let kept = 0;

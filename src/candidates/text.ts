@@ -24,12 +24,26 @@ export const squash = (value: string | null | undefined): string => {
 /** The words of a folded value. */
 export const words = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));
 
+/** FNV-1a's starting value: a key's hash is carried on over its parts from here. */
+export const HASH_START = 0x811c9dc5;
+
+/** FNV-1a carried on over the characters of `value` from `from` to `to`. */
+export const hashOn = (hash: number, value: string, from = 0, to = value.length): number => {
+  for (let k = from; k < to; k++) hash = Math.imul(hash ^ value.charCodeAt(k), 0x01000193);
+  return hash;
+};
+
+/** FNV-1a carried on over one character. */
+export const hashCharOn = (hash: number, code: number): number => Math.imul(hash ^ code, 0x01000193);
+
+const ZERO = 0x30;
+
+/** FNV-1a carried on over a whole number's decimal digits, as `${number}` writes them (not negative). */
+export const hashNumberOn = (hash: number, number: number): number =>
+  hashCharOn(number >= 10 ? hashNumberOn(hash, Math.floor(number / 10)) : hash, ZERO + (number % 10));
+
 /**
  * FNV-1a: a 32-bit hash of a value's characters from `from` on. Equal values hash equal; two
  * values that hash equal may still differ, so a caller compares them when the hashes agree.
  */
-export const hashOf = (value: string, from = 0): number => {
-  let hash = 0x811c9dc5;
-  for (let k = from; k < value.length; k++) hash = Math.imul(hash ^ value.charCodeAt(k), 0x01000193);
-  return hash >>> 0;
-};
+export const hashOf = (value: string, from = 0): number => hashOn(HASH_START, value, from) >>> 0;
