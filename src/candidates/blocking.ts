@@ -98,17 +98,27 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
     visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
 };
 
-/** A growable list of numbers (doubles: a pair as one number, a * people + b). */
+const CHUNK_BITS = 14;
+/** Numbers per chunk of a NumberList. */
+const CHUNK = 1 << CHUNK_BITS;
+
+/**
+ * A growable list of numbers (doubles: a pair as one number, a * people + b) kept in chunks:
+ * growing adds a chunk and copies nothing, so a list of millions never stands twice in memory.
+ */
 class NumberList {
-  data = new Float64Array(1024);
+  private readonly chunks: Float64Array[] = [];
   length = 0;
+
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
+    const offset = this.length & (CHUNK - 1);
+    if (offset === 0) this.chunks.push(new Float64Array(CHUNK));
+    this.chunks[this.length >>> CHUNK_BITS]![offset] = value;
+    this.length++;
+  }
+
+  get(k: number): number {
+    return this.chunks[k >>> CHUNK_BITS]![k & (CHUNK - 1)]!;
   }
 }
 
@@ -246,9 +256,9 @@ export const blockPairs = (
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
-  const pairs = found.data.subarray(0, found.length);
+
   // Pairs compared in part may meet twice: put in order and made unique.
-  return { ...(repeats ? sortedUnique(pairs, people.length) : split(pairs, people.length)), blocksSkipped };
+  return { ...(repeats ? sortedUnique(found, people.length) : split(found, people.length)), blocksSkipped };
 };
 
 /**
@@ -292,18 +302,16 @@ const INSERTION_SORTED = 32;
  * The pairs (a * people + b) once each, in order of a then b, as two lists: counted per a, placed,
  * and each a's few partners sorted (no sort of every pair at once).
  */
-const sortedUnique = (
-  pairs: Float64Array,
-  people: number,
-): { a: Int32Array; b: Int32Array; count: number } => {
+const sortedUnique = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
   const start = new Int32Array(people + 1);
-  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs[k]! / people) + 1]!++;
+  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs.get(k) / people) + 1]!++;
   for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
   const fill = start.slice(0, people);
   const right = new Int32Array(pairs.length);
   for (let k = 0; k < pairs.length; k++) {
-    const a = Math.floor(pairs[k]! / people);
-    right[fill[a]!++] = pairs[k]! - a * people;
+    const pair = pairs.get(k);
+    const a = Math.floor(pair / people);
+    right[fill[a]!++] = pair - a * people;
   }
   const left = new Int32Array(pairs.length);
   let count = 0;
@@ -332,12 +340,13 @@ const sortedUnique = (
 };
 
 /** Pairs as numbers, a * people + b, as two lists. */
-const split = (pairs: Float64Array, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+const split = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
   const left = new Int32Array(pairs.length);
   const right = new Int32Array(pairs.length);
   for (let k = 0; k < pairs.length; k++) {
-    left[k] = Math.floor(pairs[k]! / people);
-    right[k] = pairs[k]! - left[k]! * people;
+    const pair = pairs.get(k);
+    left[k] = Math.floor(pair / people);
+    right[k] = pair - left[k]! * people;
   }
   return { a: left, b: right, count: pairs.length };
 };
