@@ -5,7 +5,6 @@
  * plausible partner of either record.
  */
 import type { BlockedPairs } from './blocking.js';
-import { newLevels } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import type { Prepared } from './prepare.js';
 import { bandOf, reasonsOf, scorePair, type Bands } from './scoring.js';
@@ -54,18 +53,24 @@ export interface Compared {
 export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => {
   const { prepared, blocked, levels, swapped, model, frequencies, keep } = compared;
   const pairs: CandidatePair[] = [];
-  const one = newLevels();
   const best = new BestScores(prepared.length);
   const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
   const below: { k: number; score: number }[] = [];
   const reasons = (k: number) =>
-    reasonsOf(one, prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, swapped[k] === 1);
+    reasonsOf(levels, prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, swapped[k] === 1, k * FIELD_COUNT);
   for (let k = 0; k < blocked.count; k++) {
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (keep && !keep(a, b)) continue;
-    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
-    const score = scorePair(one, prepared[a]!, prepared[b]!, swapped[k] === 1, model, frequencies);
+    const score = scorePair(
+      levels,
+      prepared[a]!,
+      prepared[b]!,
+      swapped[k] === 1,
+      model,
+      frequencies,
+      k * FIELD_COUNT,
+    );
     best.see(a, score);
     best.see(b, score);
     const band = bandOf(score, bands);
@@ -76,7 +81,6 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (!best.onlyBest(a, score) || !best.onlyBest(b, score)) continue;
-    one.set(levels.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT));
     pairs.push({ a, b, score, band: 'possible', reasons: [...reasons(k), EACH_OTHERS_BEST] });
   }
   return pairs;

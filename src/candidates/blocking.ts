@@ -11,6 +11,7 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
+import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
 
 export interface BlockingOptions {
   maxBlock: number;
@@ -52,17 +53,72 @@ export const keysOf = (p: Prepared): string[] => {
   return [...new Set(keys)];
 };
 
-/** A growable list of numbers (doubles: a pair as one number, a * people + b). */
+const PIPE = 0x7c;
+const DASH = 0x2d;
+const prefix = (tag: string): number => hashOn(HASH_START, tag);
+const NAME = prefix('n:');
+const EMAIL = prefix('e:');
+const PHONE = prefix('p:');
+const BIRTH = prefix('b:');
+const YEAR = prefix('y:');
+const ADDRESS = prefix('a:');
+const ONLY_DIGITS = /^\d+$/u;
+
+/**
+ * `hashOf` of each of keysOf(p), worked out from the parts without writing a key out (a key may
+ * come twice: the blocks take a person once per hash).
+ */
+export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void => {
+  const lastCode = p.lastCodes[0];
+  const firstCode = p.firstCodes[0];
+  if (lastCode && p.first !== '') {
+    const name = hashCharOn(hashOn(NAME, lastCode), PIPE);
+    for (const root of p.firstRoots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
+  }
+  if (firstCode && p.last !== '')
+    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), p.last, 0, Math.min(1, p.last.length)) >>> 0);
+  for (const local of p.locals)
+    if (local.length >= 3 && !ONLY_DIGITS.test(local)) visit(hashOn(EMAIL, local) >>> 0);
+  for (const phone of p.phones) visit(hashOn(PHONE, phone) >>> 0);
+  const birth = p.birth;
+  if (birth?.year !== undefined) {
+    const year = birth.year;
+    visit(
+      hashNumberOn(
+        hashCharOn(hashNumberOn(hashCharOn(hashNumberOn(BIRTH, year), DASH), birth.month), DASH),
+        birth.day,
+      ) >>> 0,
+    );
+    if (lastCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0);
+    if (firstCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0);
+  }
+  const space = p.street.indexOf(' ');
+  const numberEnd = space < 0 ? p.street.length : space;
+  if (p.postcode !== '' && numberEnd > 0)
+    visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
+};
+
+const CHUNK_BITS = 14;
+/** Numbers per chunk of a NumberList. */
+const CHUNK = 1 << CHUNK_BITS;
+
+/**
+ * A growable list of numbers (doubles: a pair as one number, a * people + b) kept in chunks:
+ * growing adds a chunk and copies nothing, so a list of millions never stands twice in memory.
+ */
 class NumberList {
-  data = new Float64Array(1024);
+  private readonly chunks: Float64Array[] = [];
   length = 0;
+
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
+    const offset = this.length & (CHUNK - 1);
+    if (offset === 0) this.chunks.push(new Float64Array(CHUNK));
+    this.chunks[this.length >>> CHUNK_BITS]![offset] = value;
+    this.length++;
+  }
+
+  get(k: number): number {
+    return this.chunks[k >>> CHUNK_BITS]![k & (CHUNK - 1)]!;
   }
 }
 
@@ -75,13 +131,6 @@ interface BlockLists {
   blockCount: number;
 }
 
-/** FNV-1a: a key's 32-bit hash. Two keys of one hash share a block: a few more pairs compared. */
-const hashOf = (key: string): number => {
-  let hash = 0x811c9dc5;
-  for (let k = 0; k < key.length; k++) hash = Math.imul(hash ^ key.charCodeAt(k), 0x01000193);
-  return hash >>> 0;
-};
-
 /**
  * Each person's keys as numbers (hash, then person) in one array sorted natively: no table of
  * key strings, which at a few hundred thousand people would be the largest thing held.
@@ -93,16 +142,17 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   let entries = new Float64Array(Math.max(1024, people.length * 4));
   let length = 0;
-  people.forEach((p, i) => {
-    for (const key of keysOf(p)) {
-      if (length === entries.length) {
-        const grown = new Float64Array(entries.length * 2);
-        grown.set(entries);
-        entries = grown;
-      }
-      entries[length++] = (hashOf(key) % hashRange) * shift + i;
+  let person = 0;
+  // Two keys of one hash share a block: a few more pairs compared.
+  const add = (hash: number): void => {
+    if (length === entries.length) {
+      const grown = new Float64Array(entries.length * 2);
+      grown.set(entries);
+      entries = grown;
     }
-  });
+    entries[length++] = (hash % hashRange) * shift + person;
+  };
+  for (; person < people.length; person++) keyHashesOf(people[person]!, add);
   const sorted = entries.subarray(0, length).sort();
   // Two passes over the sorted keys, the first to count: every list is made at its final size.
   let kept = 0;
@@ -177,7 +227,7 @@ export const blockPairs = (
   };
 
   const found = new NumberList();
-  const orderKeys: (string | undefined)[] = [];
+  const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
   let blocksSkipped = 0;
   /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
   let repeats = false;
@@ -198,36 +248,105 @@ export const blockPairs = (
       continue;
     }
     blocksSkipped++;
-    const ordered = Array.from(members.subarray(start, end)).sort((i, j) => {
-      const x = (orderKeys[i] ??= orderKeyOf(people[i]!));
-      const y = (orderKeys[j] ??= orderKeyOf(people[j]!));
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    // The block's people in order of name and e-mail: by their places in that order, sorted as numbers.
+    const ordered = Int32Array.from(members.subarray(start, end), (i) => rankOf[i]!).sort();
+    for (let x = 0; x < ordered.length; x++) ordered[x] = personAt[ordered[x]!]!;
     for (let x = 0; x < ordered.length; x++) {
       for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++)
         emit(ordered[x]!, ordered[y]!, id, true);
     }
   }
-  const pairs = found.data.subarray(0, found.length);
-  // Pairs compared in part may meet twice: sorted (in place, no set of pairs) and made unique.
-  return { ...(repeats ? split(unique(pairs), people.length) : split(pairs, people.length)), blocksSkipped };
+
+  // Pairs compared in part may meet twice: put in order and made unique.
+  return { ...(repeats ? sortedUnique(found, people.length) : split(found, people.length)), blocksSkipped };
 };
 
-/** The pairs (a * people + b) once each, in order of a then b: sorted in place. */
-const unique = (pairs: Float64Array): Float64Array => {
-  pairs.sort();
+/**
+ * Each person's place in the order of name and e-mail local part (ties by person number), and by
+ * place the person: for the people of blocks compared in part, whose keys are made and compared
+ * once here rather than in every block they are in.
+ */
+const orderRanks = (
+  people: readonly Prepared[],
+  blockStart: Int32Array,
+  members: Int32Array,
+  whole: Uint8Array,
+): { rankOf: Int32Array; personAt: Int32Array } => {
+  const rankOf = new Int32Array(people.length).fill(-1);
+  const ranked: number[] = [];
+  for (let id = 0; id < whole.length; id++) {
+    if (whole[id]) continue;
+    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
+      const person = members[k]!;
+      if (rankOf[person] === -1) {
+        rankOf[person] = 0;
+        ranked.push(person);
+      }
+    }
+  }
+  const keys = ranked.map((person) => orderKeyOf(people[person]!));
+  const order = ranked.map((_, k) => k);
+  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
+  const personAt = new Int32Array(order.length);
+  order.forEach((k, rank) => {
+    personAt[rank] = ranked[k]!;
+    rankOf[ranked[k]!] = rank;
+  });
+  return { rankOf, personAt };
+};
+
+/** Above this many, one person's partners are sorted natively rather than by insertion. */
+const INSERTION_SORTED = 32;
+
+/**
+ * The pairs (a * people + b) once each, in order of a then b, as two lists: counted per a, placed,
+ * and each a's few partners sorted (no sort of every pair at once).
+ */
+const sortedUnique = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+  const start = new Int32Array(people + 1);
+  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs.get(k) / people) + 1]!++;
+  for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, people);
+  const right = new Int32Array(pairs.length);
+  for (let k = 0; k < pairs.length; k++) {
+    const pair = pairs.get(k);
+    const a = Math.floor(pair / people);
+    right[fill[a]!++] = pair - a * people;
+  }
+  const left = new Int32Array(pairs.length);
   let count = 0;
-  for (let k = 0; k < pairs.length; k++) if (k === 0 || pairs[k] !== pairs[k - 1]) pairs[count++] = pairs[k]!;
-  return pairs.subarray(0, count);
+  for (let a = 0; a < people; a++) {
+    const from = start[a]!;
+    const to = start[a + 1]!;
+    if (to - from > INSERTION_SORTED) right.subarray(from, to).sort();
+    else
+      for (let k = from + 1; k < to; k++) {
+        const b = right[k]!;
+        let at = k;
+        for (; at > from && right[at - 1]! > b; at--) right[at] = right[at - 1]!;
+        right[at] = b;
+      }
+    // Written over the pairs already read: `count` never passes `k`.
+    let last = -1;
+    for (let k = from; k < to; k++) {
+      const b = right[k]!;
+      if (b === last) continue;
+      last = b;
+      left[count] = a;
+      right[count++] = b;
+    }
+  }
+  return { a: left.subarray(0, count), b: right.subarray(0, count), count };
 };
 
 /** Pairs as numbers, a * people + b, as two lists. */
-const split = (pairs: Float64Array, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+const split = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
   const left = new Int32Array(pairs.length);
   const right = new Int32Array(pairs.length);
   for (let k = 0; k < pairs.length; k++) {
-    left[k] = Math.floor(pairs[k]! / people);
-    right[k] = pairs[k]! - left[k]! * people;
+    const pair = pairs.get(k);
+    left[k] = Math.floor(pair / people);
+    right[k] = pair - left[k]! * people;
   }
   return { a: left, b: right, count: pairs.length };
 };

@@ -8,17 +8,16 @@
  * - A phone or street shared by two people with one last name and clearly different first names
  *   is a household's (relatives), not evidence that they are one person.
  */
+import { ComparablePeople } from './comparable-people.js';
 import {
   birthdayLevel,
   companyLevel,
-  emailLevel,
   exactLevel,
   FIELD,
   FIELD_COUNT,
   firstNameLevel,
   lastNameLevel,
   NULL,
-  phoneLevel,
   textLevel,
 } from './comparisons.js';
 import type { Nicknames } from './nicknames.js';
@@ -33,16 +32,19 @@ export interface PairComparison {
 }
 
 /**
- * Compares two people into `into` at `at` (a vector of FIELD_COUNT levels); returns whether the
- * names were swapped.
+ * Compares people i and j into `into` at `at` (a vector of FIELD_COUNT levels); returns whether
+ * the names were swapped.
  */
 export const comparePair = (
-  a: Prepared,
-  b: Prepared,
+  people: ComparablePeople,
+  i: number,
+  j: number,
   nicknames: Nicknames,
   into: Int8Array,
   at = 0,
 ): boolean => {
+  const a = people.prepared[i]!;
+  const b = people.prepared[j]!;
   let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
   let last = lastNameLevel(a, b.last, b.lastCodes);
   let swapped = false;
@@ -65,13 +67,13 @@ export const comparePair = (
   }
   into[at + FIELD.first] = first;
   into[at + FIELD.last] = last;
-  let email = emailLevel(a, b);
+  let email = people.emailLevel(i, j);
   // Local parts made from each side's own name say what the names say, agreeing or not; only the
   // same address is evidence of its own.
   if (email >= 0 && email < 3 && a.localsFromName && b.localsFromName) email = NULL;
   into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
-  into[at + FIELD.phone] = household ? NULL : phoneLevel(a, b);
+  into[at + FIELD.phone] = household ? NULL : people.phoneLevel(i, j);
   into[at + FIELD.company] = companyLevel(a.company, b.company);
   into[at + FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
   into[at + FIELD.birthday] = birthdayLevel(a.birth, b.birth);
@@ -80,6 +82,15 @@ export const comparePair = (
   into[at + FIELD.city] = textLevel(a.city, b.city);
   return swapped;
 };
+
+/** Two people compared on their own (a record and a target contact; tests). */
+export const comparePrepared = (
+  a: Prepared,
+  b: Prepared,
+  nicknames: Nicknames,
+  into: Int8Array,
+  at = 0,
+): boolean => comparePair(new ComparablePeople([a, b]), 0, 1, nicknames, into, at);
 
 const agree = (level: number): boolean => level === NULL || level >= 2;
 const sum = (x: number, y: number): number => Math.max(x, 0) + Math.max(y, 0);

@@ -6,7 +6,7 @@
  */
 import type { Nicknames } from './nicknames.js';
 import type { BirthDate, Prepared } from './prepare.js';
-import { similarity, similarOnce, soundsAlike } from './similarity.js';
+import { similarity, soundsAlike } from './similarity.js';
 
 /** Level of a pair with a side missing: no evidence. */
 export const NULL = -1;
@@ -105,7 +105,8 @@ export const FIELD = {
 
 export const FIELD_COUNT = COMPARISONS.length;
 
-const TYPO = 0.92;
+/** A similarity this high is a typo of the same value. */
+export const TYPO = 0.92;
 const CLOSE = 0.85;
 
 export const firstNameLevel = (
@@ -139,45 +140,6 @@ export const lastNameLevel = (a: Prepared, bLast: string, bCodes: readonly strin
   if (sim >= CLOSE || soundsAlike(a.lastCodes, bCodes)) return 2;
   if (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x))) return 1;
   return 0;
-};
-
-/**
- * The best level over every pair of values (a person may have several e-mails or phones). Local
- * parts with other digits (`jsmith84`, `jsmith33`) are two people's more often than a typo.
- */
-export const emailLevel = (a: Prepared, b: Prepared): number => {
-  if (a.emails.length === 0 || b.emails.length === 0) return NULL;
-  for (const x of a.emails) if (b.emails.includes(x)) return 3;
-  let best = 0;
-  for (let i = 0; i < a.locals.length; i++) {
-    const x = a.locals[i]!;
-    for (let j = 0; j < b.locals.length; j++) {
-      const y = b.locals[j]!;
-      if (x === y) return 2;
-      if (best < 1 && x.length >= 4 && a.localDigits[i] === b.localDigits[j] && similarOnce(x, y, TYPO))
-        best = 1;
-    }
-  }
-  return best;
-};
-
-export const phoneLevel = (a: Prepared, b: Prepared): number => {
-  if (a.phones.length === 0 || b.phones.length === 0) return NULL;
-  let best = 0;
-  for (const x of a.phones) {
-    for (const y of b.phones) {
-      if (x === y) return 2;
-      if (best === 0 && sameLastSeven(x, y)) best = 1;
-    }
-  }
-  return best;
-};
-
-/** `x.slice(-7) === y.slice(-7)` for numbers of seven digits or more, without making the slices. */
-const sameLastSeven = (x: string, y: string): boolean => {
-  if (x.length < 7 || y.length < 7) return false;
-  for (let i = 1; i <= 7; i++) if (x.charCodeAt(x.length - i) !== y.charCodeAt(y.length - i)) return false;
-  return true;
 };
 
 export const textLevel = (x: string, y: string, similar = 0.9): number => {

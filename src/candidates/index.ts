@@ -6,6 +6,7 @@
 import { bandPairs } from './banding.js';
 import { blockPairs, DEFAULT_BLOCKING, type BlockingOptions } from './blocking.js';
 import { assignClusters } from './clusters.js';
+import { ComparablePeople } from './comparable-people.js';
 import { comparePair } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
@@ -15,6 +16,7 @@ import { TermFrequencies } from './term-frequencies.js';
 import {
   DEFAULT_TRAINING,
   estimateU,
+  patternsOf,
   train,
   withoutMatches,
   type Model,
@@ -68,32 +70,23 @@ export const findPreparedCandidates = (
   const training = options.training ?? DEFAULT_TRAINING;
   const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
 
+  const people = new ComparablePeople(prepared);
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
   const swapped = new Uint8Array(blocked.count);
   for (let k = 0; k < blocked.count; k++) {
-    const swap = comparePair(
-      prepared[blocked.a[k]!]!,
-      prepared[blocked.b[k]!]!,
-      nicknames,
-      levels,
-      k * FIELD_COUNT,
-    );
+    const swap = comparePair(people, blocked.a[k]!, blocked.b[k]!, nicknames, levels, k * FIELD_COUNT);
     swapped[k] = swap ? 1 : 0;
   }
   const u = estimateU(
     prepared.length,
-    (i, j, into, at) => comparePair(prepared[i]!, prepared[j]!, nicknames, into, at),
+    (i, j, into, at) => comparePair(people, i, j, nicknames, into, at),
     training,
   );
-  let model = train(levels, blocked.count, u, prepared.length, training);
+  // The distinct comparison vectors, counted once for every round of training.
+  const patterns = patternsOf(levels, blocked.count);
+  let model = train(patterns, u, prepared.length, training);
   for (let round = 0; round < U_ROUNDS; round++)
-    model = train(
-      levels,
-      blocked.count,
-      withoutMatches(u, model, prepared.length, training),
-      prepared.length,
-      training,
-    );
+    model = train(patterns, withoutMatches(u, model, prepared.length, training), prepared.length, training);
   const frequencies = new TermFrequencies(prepared);
 
   const pairs = bandPairs(

@@ -60,7 +60,9 @@ class IntList {
 export class CandidatePeople implements ShownPeople {
   private readonly nicknames: Nicknames;
   private readonly cache: PrepareCache;
-  private readonly prepared: Prepared[] = [];
+  /** Let go once matched: the rest of a run keeps only where each person came from and the pairs. */
+  private prepared: Prepared[] = [];
+  private count = 0;
   /** Input files, each once; a person names its file by number. */
   private readonly files: string[] = [];
   private readonly fileNumbers = new Map<string, number>();
@@ -77,7 +79,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   get size(): number {
-    return this.prepared.length;
+    return this.count;
   }
 
   add(file: string, row: number, person: PersonFields, seq?: number): void {
@@ -92,6 +94,7 @@ export class CandidatePeople implements ShownPeople {
     this.names.push(nameOf(person));
     this.emails.push(person.emails?.[0] ?? '');
     this.prepared.push(prepare(person, this.nicknames, this.cache));
+    this.count++;
   }
 
   fileAt(i: number): string {
@@ -112,7 +115,7 @@ export class CandidatePeople implements ShownPeople {
 
   /** Where each person's record came from, in order: what a merge is planned and applied by. */
   places(): PersonPlace[] {
-    return this.prepared.map((_, i) => {
+    return Array.from({ length: this.count }, (_, i) => {
       const seq = this.seqs.data[i]!;
       return { file: this.fileAt(i), row: this.rowAt(i), seq: seq < 0 ? undefined : seq };
     });
@@ -145,13 +148,17 @@ export class CandidatePeople implements ShownPeople {
     };
   }
 
-  /** Matches the people and writes candidates.csv at `path`. */
+  /**
+   * Matches the people and writes candidates.csv at `path`; once, as the prepared people are let
+   * go then (the largest thing a run holds, which the report written after need not carry).
+   */
   match(path: string): RunCandidates {
     const { options } = this;
     const { pairs, counts, model, frequencies } = findPreparedCandidates(this.prepared, {
       ...options,
       nicknames: this.nicknames,
     });
+    this.prepared = [];
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;
     return {

@@ -40,6 +40,7 @@ const weights = (model: Model): readonly Float64Array[] => {
   return table;
 };
 
+/** The score of the comparison vector at `at` in `levels` (FIELD_COUNT levels from there). */
 export const scorePair = (
   levels: Int8Array,
   a: Prepared,
@@ -47,11 +48,12 @@ export const scorePair = (
   swapped: boolean,
   model: Model,
   frequencies: TermFrequencies,
+  at = 0,
 ): number => {
   const weight = weights(model);
   let logOdds = Math.log(model.lambda / (1 - model.lambda));
   for (let f = 0; f < FIELD_COUNT; f++) {
-    const level = levels[f]!;
+    const level = levels[at + f]!;
     if (level === NULL) continue;
     logOdds += weight[f]![level]!;
     const comparison = COMPARISONS[f]!;
@@ -77,11 +79,17 @@ const LABELS: readonly (readonly string[])[] = COMPARISONS.map((c) =>
 );
 
 /** What each field's comparison found, for a person to check: `first_name: nickname bob~robert`. */
-export const reasonsOf = (levels: Int8Array, a: Prepared, b: Prepared, swapped: boolean): string[] => {
+export const reasonsOf = (
+  levels: Int8Array,
+  a: Prepared,
+  b: Prepared,
+  swapped: boolean,
+  at = 0,
+): string[] => {
   const reasons: string[] = [];
   if (swapped) reasons.push('name: first and last name swapped');
   for (let f = 0; f < FIELD_COUNT; f++) {
-    const level = levels[f]!;
+    const level = levels[at + f]!;
     if (level === NULL) continue;
     const comparison = COMPARISONS[f]!;
     const shown = level > 0 && level < comparison.levels.length - 1 ? valuesOf(f, a, b, swapped) : '';

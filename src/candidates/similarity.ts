@@ -14,7 +14,9 @@ let rememberedCount = 0;
 export const similarity = (a: string, b: string): number => {
   if (a === b) return 1;
   if (a === '' || b === '') return 0;
-  const [x, y] = a < b ? [a, b] : [b, a];
+  // The smaller first, without an array made per call: this runs for every compared pair.
+  const x = a < b ? a : b;
+  const y = x === a ? b : a;
   let row = remembered.get(x);
   let value = row?.get(y);
   if (value === undefined) {

@@ -5,7 +5,7 @@
  * learned from its own records.
  */
 import type { ContactResponse } from '../core/schemas/index.js';
-import { comparePair, newLevels } from './compare-pair.js';
+import { comparePrepared, newLevels } from './compare-pair.js';
 import type { Nicknames } from './nicknames.js';
 import { prepare } from './prepare.js';
 import { bandOf, reasonsOf, scorePair, type Bands } from './scoring.js';
@@ -66,7 +66,7 @@ export const targetScorer = (
         const fields = personOfContact(contact);
         const b = prepare(fields, nicknames);
         levels.fill(0);
-        const swapped = comparePair(a, b, nicknames, levels, 0);
+        const swapped = comparePrepared(a, b, nicknames, levels, 0);
         const score = scorePair(levels, a, b, swapped, model, fitted.frequencies);
         const band = bandOf(score, bands);
         if (!band) continue;

@@ -9,8 +9,41 @@ export const fold = (value: string | null | undefined): string => {
   return value.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(NOT_WORD, ' ').trim();
 };
 
+const NOT_PRINTABLE_ASCII = /[^ -~]/u;
+const NOT_ASCII_WORD = /[^A-Za-z0-9]+/gu;
+
 /** Folded, without spaces: `o brien` and `obrien` compare equal. */
-export const squash = (value: string | null | undefined): string => fold(value).replaceAll(' ', '');
+export const squash = (value: string | null | undefined): string => {
+  if (!value) return '';
+  // Printable ASCII (most local parts and many names) folds to its letters and digits, lower-cased:
+  // that, without normalizing it and replacing twice.
+  if (!NOT_PRINTABLE_ASCII.test(value)) return value.replace(NOT_ASCII_WORD, '').toLowerCase();
+  return fold(value).replaceAll(' ', '');
+};
 
 /** The words of a folded value. */
 export const words = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));
+
+/** FNV-1a's starting value: a key's hash is carried on over its parts from here. */
+export const HASH_START = 0x811c9dc5;
+
+/** FNV-1a carried on over the characters of `value` from `from` to `to`. */
+export const hashOn = (hash: number, value: string, from = 0, to = value.length): number => {
+  for (let k = from; k < to; k++) hash = Math.imul(hash ^ value.charCodeAt(k), 0x01000193);
+  return hash;
+};
+
+/** FNV-1a carried on over one character. */
+export const hashCharOn = (hash: number, code: number): number => Math.imul(hash ^ code, 0x01000193);
+
+const ZERO = 0x30;
+
+/** FNV-1a carried on over a whole number's decimal digits, as `${number}` writes them (not negative). */
+export const hashNumberOn = (hash: number, number: number): number =>
+  hashCharOn(number >= 10 ? hashNumberOn(hash, Math.floor(number / 10)) : hash, ZERO + (number % 10));
+
+/**
+ * FNV-1a: a 32-bit hash of a value's characters from `from` on. Equal values hash equal; two
+ * values that hash equal may still differ, so a caller compares them when the hashes agree.
+ */
+export const hashOf = (value: string, from = 0): number => hashOn(HASH_START, value, from) >>> 0;

@@ -125,7 +125,16 @@ const logBayesFactor = (levels: Int8Array, k: number, model: Model, fields: read
  * The distinct comparison vectors among the blocked pairs and how many pairs have each: EM reads
  * a few thousand patterns instead of every pair.
  */
-const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; weights: Float64Array } => {
+export interface Patterns {
+  /** FIELD_COUNT levels per distinct comparison vector. */
+  patterns: Int8Array;
+  /** How many compared pairs have each. */
+  weights: Float64Array;
+  /** Compared pairs in all. */
+  count: number;
+}
+
+export const patternsOf = (levels: Int8Array, count: number): Patterns => {
   const counts = new Map<number, { first: number; count: number }>();
   for (let k = 0; k < count; k++) {
     // Levels run from NULL (-1) to 5: seven values a field, a vector of ten fits a double exactly.
@@ -142,7 +151,7 @@ const patternsOf = (levels: Int8Array, count: number): { patterns: Int8Array; we
     patterns.set(levels.subarray(first * FIELD_COUNT, (first + 1) * FIELD_COUNT), i * FIELD_COUNT);
     weights[i++] = n;
   }
-  return { patterns, weights };
+  return { patterns, weights, count };
 };
 
 /** Levels that identify one person: the same phone, e-mail address, birth date or street. */
@@ -209,13 +218,12 @@ const OTHER_FIELDS: readonly number[] = COMPARISONS.map((_, f) => f).filter((f) 
  * fields' m updated.
  */
 export const train = (
-  levels: Int8Array,
-  count: number,
+  compared: Patterns,
   u: number[][],
   people: number,
   options: TrainingOptions = DEFAULT_TRAINING,
 ): Model => {
-  const { patterns, weights } = patternsOf(levels, count);
+  const { patterns, weights, count } = compared;
   const distinct = weights.length;
   let model: Model = { lambda: LAMBDA_PRIOR, m: COMPARISONS.map((c) => [...c.priorM]), u };
   const matchWeight = new Float64Array(distinct);

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { blockPairs, keysOf } from '../../../src/candidates/blocking.js';
-import { comparePair, madeFromName, newLevels } from '../../../src/candidates/compare-pair.js';
+import { blockPairs, keyHashesOf, keysOf } from '../../../src/candidates/blocking.js';
+import { comparePrepared, madeFromName, newLevels } from '../../../src/candidates/compare-pair.js';
 import { birthdayLevel, FIELD, NULL } from '../../../src/candidates/comparisons.js';
 import { findCandidates } from '../../../src/candidates/index.js';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
 import { companyKey, parseBirthday, prepare } from '../../../src/candidates/prepare.js';
+import { fold, hashOf, squash } from '../../../src/candidates/text.js';
 import type { PersonFields } from '../../../src/candidates/types.js';
 
 const nicknames = shippedNicknames();
 const p = (fields: PersonFields) => prepare(fields, nicknames);
 const levelsOf = (a: PersonFields, b: PersonFields) => {
   const levels = newLevels();
-  const swapped = comparePair(p(a), p(b), nicknames, levels);
+  const swapped = comparePrepared(p(a), p(b), nicknames, levels);
   return { levels, swapped };
 };
 
@@ -87,11 +88,48 @@ describe('candidates: comparisons', () => {
   });
 });
 
+describe('candidates: text', () => {
+  it('squashes printable ASCII as folding and taking the spaces out does', () => {
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, k) => String.fromCharCode(0x20 + k));
+    for (const x of printable)
+      for (const y of printable) {
+        const value = `A${x}b${y}`;
+        expect(squash(value)).toBe(fold(value).replaceAll(' ', ''));
+      }
+    expect(squash('Zoë  O’Brien')).toBe('zoeobrien');
+  });
+});
+
 describe('candidates: blocking', () => {
   it('gives a nickname and its formal name a shared key', () => {
     const bob = keysOf(p({ firstName: 'Bob', lastName: 'Smith' }));
     const robert = keysOf(p({ firstName: 'Robert', lastName: 'Smith' }));
     expect(bob.some((k) => robert.includes(k))).toBe(true);
+  });
+
+  it('hashes each key from its parts as the key written out would hash', () => {
+    const people = [
+      p({ firstName: 'Bob', lastName: 'Smith', emails: ['bob.smith84@x.com', '1234@y.org', 'ab@z.net'] }),
+      p({
+        firstName: 'Zoë',
+        lastName: "O'Brien",
+        phones: ['+15551234567', '020 7946 0018'],
+        birthday: '1984-03-09',
+      }),
+      p({ fullName: 'Nakamura, Yuki', birthday: '0987-11-30', street: '12 High St', postcode: 'LS1 4AB' }),
+      p({ lastName: 'Lee', birthday: '--05-06', street: 'Flat', postcode: '10115' }),
+      p({ firstName: 'A', lastName: 'B' }),
+      p({}),
+    ];
+    for (const person of people) {
+      const hashes = new Set<number>();
+      keyHashesOf(person, (hash) => hashes.add(hash));
+      expect([...hashes].sort()).toEqual(
+        keysOf(person)
+          .map((key) => hashOf(key))
+          .sort(),
+      );
+    }
   });
 
   it('compares a pair sharing several keys once, and a large block only between neighbours', () => {
