@@ -140,9 +140,14 @@ describe('a body timeout (here 400 ms; 30 s by default)', () => {
     ]);
 
   it('answers a stalled body 408 in the envelope and closes', async () => {
-    const answer = await rawExchange(impatient.url, impatientHead(['Content-Length: 100']), ['{"contacts":'], {
-      keepOpen: true,
-    });
+    const answer = await rawExchange(
+      impatient.url,
+      impatientHead(['Content-Length: 100']),
+      ['{"contacts":'],
+      {
+        keepOpen: true,
+      },
+    );
     expect(answer.status).toBe(408);
     expect('json' in answer && answer.json).toEqual(envelope('body_timeout'));
   });
@@ -150,10 +155,15 @@ describe('a body timeout (here 400 ms; 30 s by default)', () => {
   it('times a trickling body as a whole, not per pause', async () => {
     // A valid body, one byte every 50 ms for 2 s: never idle for 400 ms, but slower than that in all.
     const body = `${JSON.stringify({ contacts: [{ full_name: 'Trickle' }] })}${' '.repeat(4)}`;
-    const answer = await rawExchange(impatient.url, impatientHead([`Content-Length: ${body.length}`]), [...body], {
-      pauseMs: 50,
-      keepOpen: true,
-    });
+    const answer = await rawExchange(
+      impatient.url,
+      impatientHead([`Content-Length: ${body.length}`]),
+      [...body],
+      {
+        pauseMs: 50,
+        keepOpen: true,
+      },
+    );
     expect(answer.status).toBe(408);
     expect((await caller(impatient)('GET', '/v1/search/contacts?searchQuery=Trickle')).json.data).toEqual([]);
   });
