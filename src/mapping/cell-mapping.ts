@@ -2,6 +2,7 @@ import type { DraftContact, DraftCustomField, DraftEmail, DraftReminder, Sourced
 import type { Cells, ExplodeOptions } from './cells.js';
 import type { ColumnLookup } from './column-lookup.js';
 import { alternatives } from './columns.js';
+import { emptyDraft } from './empty-draft.js';
 import {
   addGroupLabels,
   customField,
@@ -255,15 +256,7 @@ const scalarAndListFields = (mapping: CellMapping, row: readonly string[], draft
 /** One row of the header's input, from its cells in header order. */
 export const mapCells = (mapping: CellMapping, row: readonly string[]): DraftContact => {
   const { cells } = mapping;
-  const draft: DraftContact = {
-    name: {},
-    emails: [],
-    phones: [],
-    fields: {},
-    groups: [],
-    customFields: [],
-    reminders: [],
-  };
+  const draft = emptyDraft();
   for (const [part, slots] of mapping.nameParts) {
     const found = firstPresent(cells, row, slots);
     if (found) draft.name[part] = found;

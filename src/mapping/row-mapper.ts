@@ -7,6 +7,7 @@ import { removeFormulaGuard } from '../core/spreadsheet-safety.js';
 import { ColumnLookup } from './column-lookup.js';
 import { checkHeader } from './header-check.js';
 import { compileCellMapping, mapCells } from './cell-mapping.js';
+import { emptyDraft } from './empty-draft.js';
 import {
   contactPoints,
   customFields,
@@ -66,15 +67,7 @@ const planRows = (pipeline: Pipeline, header: string[] | undefined): RowPlan => 
 
 const mapRow = (plan: RowPlan, values: Record<string, unknown>): DraftContact => {
   const { spec, lookup, lists } = plan;
-  const draft: DraftContact = {
-    name: {},
-    emails: [],
-    phones: [],
-    fields: {},
-    groups: [],
-    customFields: [],
-    reminders: [],
-  };
+  const draft = emptyDraft();
   for (const part of plan.nameParts) {
     const found = lookup.firstText(spec.name_parts[part], values);
     if (found) draft.name[part] = found;
