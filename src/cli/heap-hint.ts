@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8FlagUnlessGiven } from './v8-flag.js';
 
 /**
  * How far V8 lets the heap grow past what was live at its last full collection, in percent. Its
@@ -13,9 +13,4 @@ export const HEAP_GROWING_PERCENT = 100;
  * it (an application embedding runImport keeps its own). A value given in NODE_OPTIONS or on the
  * node command line wins.
  */
-export const applyHeapHint = (): void => {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) =>
-    /--heap[-_]growing[-_]percent/.test(flag),
-  );
-  if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-};
+export const applyHeapHint = (): void => setV8FlagUnlessGiven('heap-growing-percent', HEAP_GROWING_PERCENT);

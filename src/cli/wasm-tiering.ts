@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8FlagUnlessGiven } from './v8-flag.js';
 
 /**
  * How much a WebAssembly function runs before V8 recompiles it with its optimizing compiler, in
@@ -14,9 +14,5 @@ export const WASM_TIERING_BUDGET = 500_000_000;
  * Set once by the command line before anything compiles WebAssembly: it is the process's, so the
  * library never sets it. A value given in NODE_OPTIONS or on the node command line wins.
  */
-export const applyWasmTieringHint = (): void => {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) =>
-    /--wasm[-_]tiering[-_]budget/.test(flag),
-  );
-  if (!given) setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
-};
+export const applyWasmTieringHint = (): void =>
+  setV8FlagUnlessGiven('wasm-tiering-budget', WASM_TIERING_BUDGET);
