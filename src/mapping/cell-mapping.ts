@@ -8,6 +8,7 @@ import {
   customField,
   explodeOptionsOf,
   groupRuleOf,
+  pushPoints,
   separatorOf,
   type GroupRule,
   type ListConceptContext,
@@ -189,13 +190,7 @@ const contactPoints = (mapping: CellMapping, row: readonly string[], columns: re
   for (const { slot, labels, label, options } of columns) {
     const exploded = cells.explode(row[slot.index], slot.column, options);
     if (exploded.length === 0) continue;
-    const columnLabel = firstPresent(cells, row, labels)?.value ?? label;
-    for (const item of exploded) {
-      const point: DraftEmail = { value: item.value, field: item.field };
-      const itemLabel = item.label ?? columnLabel;
-      if (itemLabel !== undefined) point.label = itemLabel;
-      out.push(point);
-    }
+    pushPoints(out, exploded, firstPresent(cells, row, labels)?.value ?? label);
   }
   return out;
 };

@@ -1,5 +1,5 @@
 import type { DraftContact, DraftCustomField, DraftEmail, DraftReminder } from './types.js';
-import type { CellValue, ExplodeOptions } from './cells.js';
+import type { Cells, CellValue, ExplodeOptions } from './cells.js';
 import type { ColumnLookup, Values } from './column-lookup.js';
 import { alternatives } from './columns.js';
 import type { ContactPointSource, CustomFieldSource, GroupSource, ReminderSource } from './schema.js';
@@ -64,16 +64,24 @@ export const contactPoints = (
     const options = explodeOptionsOf(ctx, entry, defaultValueKey);
     for (const { column, n } of lookup.columnsOf(entry.column, values)) {
       const label = lookup.firstText(entry.label_column, values, n)?.value ?? entry.label;
-      const exploded = lookup.cells.explode(values[column], column, options);
-      for (const item of exploded) {
-        const point: DraftEmail = { value: item.value, field: item.field };
-        const itemLabel = item.label ?? label;
-        if (itemLabel !== undefined) point.label = itemLabel;
-        out.push(point);
-      }
+      pushPoints(out, lookup.cells.explode(values[column], column, options), label);
     }
   }
   return out;
+};
+
+/** A column's exploded values as contact points, each with its own label or else the column's. */
+export const pushPoints = (
+  out: DraftEmail[],
+  exploded: ReturnType<Cells['explode']>,
+  columnLabel: string | undefined,
+): void => {
+  for (const item of exploded) {
+    const point: DraftEmail = { value: item.value, field: item.field };
+    const label = item.label ?? columnLabel;
+    if (label !== undefined) point.label = label;
+    out.push(point);
+  }
 };
 
 export const groupRuleOf = (ctx: ListConceptContext, entry: GroupSource): GroupRule => {
