@@ -56,19 +56,24 @@ describe('request size', () => {
   );
 
   it(
-    'rejects the one 6 MB record of a 50-row file and loads the 49 others; validate says the same',
+    'rejects the one record larger than --max-body-bytes of a 50-row file and loads the 49 others; validate says the same',
     { timeout: 300_000 },
     async () => {
       const dir = scratch();
       svc = await startService();
-      const file = writeWide(dir, 'one-huge.csv', 50, (i) => (i === 24 ? 6 * 1024 * 1024 : 100));
+      // A bound of 100,000 bytes and a record of 150 KB cross the same line as the default bound
+      // and a 6 MB record (the default itself: test/unit/run/options.test.ts), at a fortieth of the bytes.
+      const bound = ['--max-body-bytes', '100000'];
+      const file = writeWide(dir, 'one-huge.csv', 50, (i) => (i === 24 ? 150_000 : 100));
       // validate takes no target: it checks the file alone, with the same request-size bound.
-      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked')], {
+      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked'), ...bound], {
         cwd: dir,
-        // The harness's own bound: a 6 MB record on a loaded 2-core machine may take minutes.
-        timeoutMs: 300_000,
       });
-      const loaded = await run(dir, ['run', 'generic', file, '--out', join(dir, 'loaded')], svc.service.url);
+      const loaded = await run(
+        dir,
+        ['run', 'generic', file, '--out', join(dir, 'loaded'), ...bound],
+        svc.service.url,
+      );
       for (const [result, out] of [
         [checked, 'checked'],
         [loaded, 'loaded'],
@@ -78,7 +83,7 @@ describe('request size', () => {
         expect(report.totals).toMatchObject({ read: 50, created: 49, rejected: 1, failed: 0 });
         const errors = readIssues(join(dir, out)).filter((i) => i.severity === 'error');
         expect(errors.map((i) => [i.code, i.row])).toEqual([['record_too_large', '25']]);
-        expect(errors[0]!.message).toMatch(/more than one request carries \(--max-body-bytes 4,900,000\)/);
+        expect(errors[0]!.message).toMatch(/more than one request carries \(--max-body-bytes 100,000\)/);
         expect(readRejected(join(dir, out, 'rejected.csv'))).toContain('wide.24@example.com');
       }
       const stored = await svc.client.local.contacts();
@@ -94,16 +99,17 @@ describe('request size', () => {
       const dir = scratch();
       svc = await startService();
       proxy = await startRewritingProxy(svc.service.url);
-      // A target whose bodies stop at 1 MB, while the run believes 4.9 MB.
-      proxy.maxBodyBytes = 1_000_000;
-      const file = writeWide(dir, 'smaller.csv', 61, (i) => (i === 60 ? 1_500_000 : 50_000));
+      // A target whose bodies stop at 200 KB, while the run believes 4.9 MB: one body of all 61
+      // (900 KB) is refused, and so is the 300 KB record alone.
+      proxy.maxBodyBytes = 200_000;
+      const file = writeWide(dir, 'smaller.csv', 61, (i) => (i === 60 ? 300_000 : 10_000));
       const result = await run(dir, ['run', 'generic', file, '--out', join(dir, 'out')], proxy.url);
       expect(result.code, result.stderr).toBe(1);
       const report = readReport(join(dir, 'out'));
       expect(report.totals).toMatchObject({ read: 61, created: 60, failed: 1, rejected: 0 });
       const errors = readIssues(join(dir, 'out')).filter((i) => i.severity === 'error');
       expect(errors.map((i) => [i.code, i.row])).toEqual([['record_too_large', '61']]);
-      expect(Math.max(...proxy.forwarded)).toBeLessThanOrEqual(1_000_000);
+      expect(Math.max(...proxy.forwarded)).toBeLessThanOrEqual(200_000);
       expect(await svc.client.local.contacts()).toHaveLength(60);
     },
   );
