@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/run-report.js';
+import { runImport, type RunOptions } from '../../src/run/run.js';
 import {
   outcomes,
   readIssues,
@@ -33,6 +35,27 @@ const run = (file: string, out: string, extra: string[] = [], key = svc.key, url
       env: { CONTACT_IMPORT_API_KEY: key },
     },
   );
+
+/**
+ * The same run in this process: what the run loads, sends and reports is the library's; the
+ * spawned runs here check what the command line adds (its exit code and output).
+ */
+const runHere = async (
+  file: string,
+  out: string,
+  settings: Pick<RunOptions, 'chunkSize' | 'dryRun'> = {},
+  key = svc.key,
+): Promise<RunReport> =>
+  (
+    await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      target: { url: svc.service.url, apiKey: key },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, out),
+      ...settings,
+    })
+  ).report;
 
 const storedByEmail = async (client = svc.client) => {
   const contacts = await client.local.contacts();
@@ -84,12 +107,11 @@ describe('contact-import run against the local service', () => {
     svc = await startService();
     const rows = people(40);
     const file = writeGenericCsv(dir, 'people.csv', rows);
-    expect((await run(file, 'first')).code).toBe(0);
+    expect((await runHere(file, 'first')).exitCode).toBe(0);
     const before = await storedByEmail();
 
-    const again = await run(file, 'second');
-    expect(again.code).toBe(0);
-    const second = readReport(join(dir, 'second'));
+    const second = await runHere(file, 'second');
+    expect(second.exitCode).toBe(0);
     expect(second.totals).toMatchObject({ read: 40, created: 0, updated: 0, unchanged: 40 });
     // The one request of a rerun is the target probe; no contact, group or field request.
     expect(second.requests.sent).toBe(1);
@@ -100,8 +122,8 @@ describe('contact-import run against the local service', () => {
       p.i === 3 || p.i === 17 || p.i === 38 ? { ...p, title: `Director ${p.i}` } : p,
     );
     const changedFile = writeGenericCsv(dir, 'people-changed.csv', changed);
-    expect((await run(changedFile, 'third')).code).toBe(0);
-    const third = readReport(join(dir, 'third'));
+    const third = await runHere(changedFile, 'third');
+    expect(third.exitCode).toBe(0);
     expect(third.totals).toMatchObject({ read: 40, created: 0, updated: 3, unchanged: 37 });
     // The probe, one exact search per changed contact (its before-image, for undo), one update.
     expect(third.requests.sent).toBe(5);
@@ -121,8 +143,9 @@ describe('contact-import run against the local service', () => {
       { full_name: 'Someone Else', contact_emails: [{ email: 'else@example.com' }] },
     ]);
     const file = writeGenericCsv(dir, 'people.csv', people(10));
-    expect((await run(file, 'out')).code).toBe(0);
-    expect(readReport(join(dir, 'out')).totals).toMatchObject({ read: 10, created: 8, updated: 2 });
+    const report = await runHere(file, 'out');
+    expect(report.exitCode).toBe(0);
+    expect(report.totals).toMatchObject({ read: 10, created: 8, updated: 2 });
     const { contacts, byEmail } = await storedByEmail();
     expect(contacts).toHaveLength(11);
     expect(byEmail.get('person.1@example.com')!.full_name).toBe('Person Number1');
@@ -139,9 +162,8 @@ describe('contact-import run against the local service', () => {
     svc = await startService(faults);
     const rows = people(120);
     const file = writeGenericCsv(dir, 'people.csv', rows);
-    const result = await run(file, 'out', ['--chunk-size', String(chunkSize)]);
-    expect(result.code, result.stderr).toBe(0);
-    const report = readReport(join(dir, 'out'));
+    const report = await runHere(file, 'out', { chunkSize });
+    expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
     expect(report.totals).toMatchObject({ read: 120, created: 120, failed: 0 });
     expect(report.requests.retried).toBeGreaterThan(0);
     const { contacts, byEmail } = await storedByEmail();
@@ -154,11 +176,12 @@ describe('contact-import run against the local service', () => {
     svc = await startService();
     const second = svc.service.addUser();
     const file = writeGenericCsv(dir, 'people.csv', people(15));
-    expect((await run(file, 'a')).code).toBe(0);
-    expect((await run(file, 'b', [], second)).code).toBe(0);
+    const a = await runHere(file, 'a');
+    const b = await runHere(file, 'b', {}, second);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     // Each user's first run creates everything: the ledger did not mix them up.
-    expect(readReport(join(dir, 'a')).totals.created).toBe(15);
-    expect(readReport(join(dir, 'b')).totals.created).toBe(15);
+    expect(a.totals.created).toBe(15);
+    expect(b.totals.created).toBe(15);
     const { createLocalClient } = await import('../support/local-client.js');
     const other = createLocalClient({ baseUrl: svc.service.url, apiKey: second });
     const mine = await svc.client.local.contacts();
@@ -168,8 +191,9 @@ describe('contact-import run against the local service', () => {
     expect(theirs).toHaveLength(15);
     expect(new Set([...mine, ...theirs].map((c) => c.id)).size).toBe(30);
     // And each rerun is unchanged for its own user.
-    expect((await run(file, 'b2', [], second)).code).toBe(0);
-    expect(readReport(join(dir, 'b2')).totals.unchanged).toBe(15);
+    const b2 = await runHere(file, 'b2', {}, second);
+    expect(b2.exitCode).toBe(0);
+    expect(b2.totals.unchanged).toBe(15);
   });
 
   it('--dry-run against a target with existing contacts reports the creates and updates it would do, and sends none', async () => {
@@ -215,9 +239,8 @@ describe('contact-import run isolates the records a service refuses', () => {
     }));
     const file = join(dir, 'people.json');
     writeFileSync(file, JSON.stringify(records));
-    const result = await run(file, 'out');
-    expect(result.code).toBe(1);
-    const report = readReport(join(dir, 'out'));
+    const report = await runHere(file, 'out');
+    expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ read: 100, created: 99, failed: 1, rejected: 0 });
     // One request of 100 refused, then halves: 50+50, 25+25, 13+12, 7+6, 4+3, 2+2, 1+1 (7 splits).
     expect(report.requests.failed).toBe(8);
