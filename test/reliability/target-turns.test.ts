@@ -33,9 +33,10 @@ describe('two state directories, one target and user', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ci-turns-'));
     dirs.push(dir);
     svc = await startService({ latencyMs: 20 });
-    // 300 people in both files: whoever loads second must find them, not create them again.
-    const first = people(600);
-    const second = people(600, 300);
+    // 100 people in both files: whoever loads second must find them, not create them again. Small
+    // chunks give each run 20 requests, so the two loads can meet at the gate.
+    const first = people(200);
+    const second = people(200, 100);
     const fileA = writeGenericCsv(dir, 'a.csv', first);
     const fileB = writeGenericCsv(dir, 'b.csv', second);
     // A gate folder of this test's own, so no other run on the machine takes part.
@@ -51,17 +52,17 @@ describe('two state directories, one target and user', () => {
       '--out',
       join(dir, `out-${name}`),
       '--chunk-size',
-      '25',
+      '10',
     ];
 
     const [a, b] = await Promise.all([run(dir, args(fileA, 'a'), env), run(dir, args(fileB, 'b'), env)]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const ra = readReport(join(dir, 'out-a'));
     const rb = readReport(join(dir, 'out-b'));
-    const everyone = people(900);
-    expect(await expectExactlyLoaded(svc.client, everyone)).toBe(900);
-    expect(ra.totals.created + rb.totals.created, 'each person created once').toBe(900);
-    expect(ra.totals.updated + rb.totals.updated, 'the shared 300 found by the later run').toBe(300);
+    const everyone = people(300);
+    expect(await expectExactlyLoaded(svc.client, everyone)).toBe(300);
+    expect(ra.totals.created + rb.totals.created, 'each person created once').toBe(300);
+    expect(ra.totals.updated + rb.totals.updated, 'the shared 100 found by the later run').toBe(100);
     // One of them saw the other holding the target, if their loads met at all.
     const waited = [a, b].filter((r) => r.stderr.includes('from another state directory'));
     expect(waited.length).toBeLessThanOrEqual(1);
