@@ -20,17 +20,18 @@ describe('--concurrency', () => {
     it(`puts ${concurrency} requests in flight at once, and no more`, async () => {
       svc = await startService({ latencyMs: 400 });
       const dir = tempDir();
-      const file = writeGenericCsv(dir, 'people.csv', people(160));
+      // 16 chunks of 5: more than either window, so the window fills.
+      const file = writeGenericCsv(dir, 'people.csv', people(80));
       const result = await runImport({
         pipeline: 'generic',
         inputs: [file],
         target: { url: svc.service.url, apiKey: svc.key },
         stateDir: join(dir, 'state'),
         outDir: join(dir, 'out'),
-        chunkSize: 10,
+        chunkSize: 5,
         concurrency,
       });
-      expect(result.report.totals).toMatchObject({ created: 160, failed: 0 });
+      expect(result.report.totals).toMatchObject({ created: 80, failed: 0 });
       // Our own read-back client is idle during the run: every request seen came from the run.
       expect(svc.service.peakInFlight()).toBe(concurrency);
     });
