@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
 import { writeWide } from './generic-csv.js';
 import { readIssues, readRejected, readReport, runCli, startService, type TestService } from './harness.js';
@@ -24,13 +25,21 @@ const scratch = (): string => {
   return dir;
 };
 
-const run = (dir: string, args: string[], url: string) =>
-  runCli([...args, '--target', url, '--state', join(dir, 'state')], {
-    cwd: dir,
-    env: { CONTACT_IMPORT_API_KEY: svc!.key },
-    // The harness's own bound: a 6 MB record on a loaded 2-core machine may take minutes.
-    timeoutMs: 300_000,
-  });
+/**
+ * A run of `file` into `url` in this process: the bounds and what they reject are the library's;
+ * the command line's side (the flag, validate's exit code) is the spawned validate below.
+ */
+const run = async (dir: string, file: string, out: string, url: string, maxBodyBytes?: number) =>
+  (
+    await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      target: { url, apiKey: svc!.key },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, out),
+      ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    })
+  ).report;
 
 describe('request size', () => {
   it(
@@ -40,9 +49,8 @@ describe('request size', () => {
       const dir = scratch();
       svc = await startService();
       const file = writeWide(dir, 'wide.csv', 100, () => 60_000);
-      const result = await run(dir, ['run', 'generic', file, '--out', join(dir, 'out')], svc.service.url);
-      expect(result.code, result.stderr).toBe(0);
-      const report = readReport(join(dir, 'out'));
+      const report = await run(dir, file, 'out', svc.service.url);
+      expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
       expect(report.totals).toMatchObject({ read: 100, created: 100, failed: 0, rejected: 0 });
       // 6 MB of records, one chunk of 100 by count: at least two create bodies, none refused.
       expect(report.requests.byEndpoint['POST /v1/contacts/']?.sent).toBeGreaterThanOrEqual(2);
@@ -63,22 +71,16 @@ describe('request size', () => {
       svc = await startService();
       // A bound of 100,000 bytes and a record of 150 KB cross the same line as the default bound
       // and a 6 MB record (the default itself: test/unit/run/options.test.ts), at a fortieth of the bytes.
-      const bound = ['--max-body-bytes', '100000'];
       const file = writeWide(dir, 'one-huge.csv', 50, (i) => (i === 24 ? 150_000 : 100));
       // validate takes no target: it checks the file alone, with the same request-size bound.
-      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked'), ...bound], {
-        cwd: dir,
-      });
-      const loaded = await run(
-        dir,
-        ['run', 'generic', file, '--out', join(dir, 'loaded'), ...bound],
-        svc.service.url,
+      const checked = await runCli(
+        ['validate', 'generic', file, '--out', join(dir, 'checked'), '--max-body-bytes', '100000'],
+        { cwd: dir },
       );
-      for (const [result, out] of [
-        [checked, 'checked'],
-        [loaded, 'loaded'],
-      ] as const) {
-        expect(result.code, result.stderr).toBe(1);
+      expect(checked.code, checked.stderr).toBe(1);
+      const loaded = await run(dir, file, 'loaded', svc.service.url, 100_000);
+      expect(loaded.exitCode).toBe(1);
+      for (const out of ['checked', 'loaded']) {
         const report = readReport(join(dir, out));
         expect(report.totals).toMatchObject({ read: 50, created: 49, rejected: 1, failed: 0 });
         const errors = readIssues(join(dir, out)).filter((i) => i.severity === 'error');
@@ -103,9 +105,8 @@ describe('request size', () => {
       // (900 KB) is refused, and so is the 300 KB record alone.
       proxy.maxBodyBytes = 200_000;
       const file = writeWide(dir, 'smaller.csv', 61, (i) => (i === 60 ? 300_000 : 10_000));
-      const result = await run(dir, ['run', 'generic', file, '--out', join(dir, 'out')], proxy.url);
-      expect(result.code, result.stderr).toBe(1);
-      const report = readReport(join(dir, 'out'));
+      const report = await run(dir, file, 'out', proxy.url);
+      expect(report.exitCode).toBe(1);
       expect(report.totals).toMatchObject({ read: 61, created: 60, failed: 1, rejected: 0 });
       const errors = readIssues(join(dir, 'out')).filter((i) => i.severity === 'error');
       expect(errors.map((i) => [i.code, i.row])).toEqual([['record_too_large', '61']]);
