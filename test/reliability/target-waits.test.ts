@@ -145,15 +145,14 @@ describe('a target that asks for a wait longer than --max-wait', () => {
   });
 
   it('Retry-After as an HTTP date is read as that time', { timeout: 60_000 }, async () => {
-    const { dir, args, env } = await setup();
+    const { importHere } = await setup();
     const date = new Date(Date.now() + 2 * 3600_000);
     date.setUTCMilliseconds(0);
     proxy!.answer = (req) =>
       req.method === 'POST' && CREATE.test(req.url) ? rateLimited(date.toUTCString()) : undefined;
-    const result = await runCli(args('dated', '--max-wait', '600'), { cwd: dir, env });
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain('target_busy');
-    expect(Math.abs(untilIn(result.stderr) - date.getTime())).toBeLessThanOrEqual(1000);
+    const { report } = await importHere('dated', { maxWait: 600 });
+    expect(report).toMatchObject({ exitCode: 2, error: { code: 'target_busy' } });
+    expect(Math.abs(untilIn(report.error!.message) - date.getTime())).toBeLessThanOrEqual(1000);
   });
 
   it(
