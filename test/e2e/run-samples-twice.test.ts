@@ -1,12 +1,37 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
 import { readReport, ROOT, startService, tempDir, type TestService } from './harness.js';
 
-const SCRIPT = join(ROOT, 'scripts/import-samples.js');
+/**
+ * The runs of scripts/import-samples.js (`npm start`), in its order, with the inputs as it names
+ * them: relative to the folder it is started from (this process's, the project's root, the first
+ * time; the second time a checkout whose samples/ is the project's). Should the script's list
+ * change, its runs are not the ones made the first time and the test fails.
+ */
+const SAMPLE_RUNS = [
+  ['generic', 'samples/generic.csv', 'samples/generic.json'],
+  ['address-book-csv', 'samples/address-book.csv', 'samples/address-book-legacy.csv'],
+  ['mail-client-csv', 'samples/mail-client.csv'],
+  ['worknet-connections', 'samples/worknet-connections.csv'],
+  ['marketing-crm-csv', 'samples/marketing-crm.csv'],
+  ['sales-crm-csv', 'samples/sales-crm-report.csv', 'samples/sales-crm-dataloader.csv'],
+  ['plain-list', 'samples/plain-list-eu.csv'],
+  ['vcard', 'samples/icloud.vcf'],
+  ['generic', 'samples/people.xlsx'],
+] as const;
+
+/** A folder the script runs in as in a checkout: its own scripts/, the project's samples and build. */
+const checkout = (): string => {
+  const dir = tempDir();
+  cpSync(join(ROOT, 'scripts'), join(dir, 'scripts'), { recursive: true });
+  for (const name of ['samples', 'dist', 'node_modules']) symlinkSync(join(ROOT, name), join(dir, name));
+  return dir;
+};
 
 /** `npm start -- <args>` in `cwd`: the import-samples script, every run with the flags given. */
 const importSamples = (args: string[], cwd: string, key: string) =>
@@ -14,7 +39,7 @@ const importSamples = (args: string[], cwd: string, key: string) =>
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith('CONTACT_IMPORT_')),
     ) as Record<string, string>;
-    const child = spawn(process.execPath, [SCRIPT, ...args], {
+    const child = spawn(process.execPath, [join(cwd, 'scripts/import-samples.js'), ...args], {
       cwd,
       env: { ...env, CONTACT_IMPORT_API_KEY: key },
     });
@@ -36,19 +61,33 @@ afterAll(async () => {
   await svc?.close();
 });
 
-describe('npm start twice against one state and one service', () => {
-  it('the second time every sample run is all unchanged and sends no contact request', async () => {
+describe('every sample run twice against one state and one service', () => {
+  it('the second time, by npm start, every sample run is all unchanged and sends no contact request', async () => {
     svc = await startService();
     proxy = await startRewritingProxy(svc.service.url);
-    const cwd = tempDir();
-    const args = ['--target', proxy.url, '--state', 'state'];
-    const first = await importSamples(args, cwd, svc.key);
-    expect(first.code, first.stderr + first.stdout).toBe(0);
+    const cwd = checkout();
+    // The first time in this process, each run as the script makes it (`run <pipeline> <inputs>
+    // --max-rejects 25% --target <proxy> --state state`): what is checked is the second time, on
+    // the command line, and the first run's own command line is help-examples.test.ts's `npm
+    // start`. A rerun compares the inputs' names too, so they are named as the script names them,
+    // relative to this process's folder.
+    expect(process.cwd(), 'the samples are named relative to the project root').toBe(ROOT);
+    for (const [index, [pipeline, ...inputs]] of SAMPLE_RUNS.entries()) {
+      const first = await runImport({
+        pipeline,
+        inputs: [...inputs],
+        target: { url: proxy.url, apiKey: svc.key },
+        stateDir: join(cwd, 'state'),
+        outDir: join(cwd, 'runs', `first-${index}`),
+        maxRejects: '25%',
+      });
+      expect(first.report.exitCode, `${inputs.join(' ')}: ${JSON.stringify(first.report.error)}`).toBe(0);
+    }
     const firstRuns = readdirSync(join(cwd, 'runs')).sort();
     const contactsAfterFirst = (await svc.client.local.contacts()).length;
     proxy.requests.length = 0;
 
-    const second = await importSamples(args, cwd, svc.key);
+    const second = await importSamples(['--target', proxy.url, '--state', 'state'], cwd, svc.key);
     expect(second.code, second.stderr + second.stdout).toBe(0);
     const secondRuns = readdirSync(join(cwd, 'runs'))
       .sort()
