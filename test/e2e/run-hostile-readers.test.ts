@@ -111,12 +111,12 @@ describe('run: an input that changes while it is read', () => {
     const dir = tempDir();
     // A file well past what is read when the hook fires (1,024 records in), cut short by the hook
     // in the middle of a row further on.
-    const ROWS = 6_500;
+    const ROWS = 4_200;
     const rows = Array.from({ length: ROWS }, (_, i) => `Person Number ${i},p${i}@example.com`);
     const text = `full_name,email\n${rows.join('\n')}\n`;
     const file = join(dir, 'people.csv');
     writeFileSync(file, text);
-    const cutRow = 6_000;
+    const cutRow = 4_000;
     const cutAt = text.indexOf(`Person Number ${cutRow},`) + 'Person Num'.length;
     // In this process, as test/support/hooked-run.mjs would run it: the run's own error is what is
     // checked, the line the command line prints being `<code>: <message>`.
