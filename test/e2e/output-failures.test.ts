@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runImport } from '../../src/run/run.js';
 import {
   SAMPLES,
   cliArgs,
@@ -137,16 +138,17 @@ describe('outputs that cannot be written', () => {
       const svc = await startService();
       try {
         const cwd = tempDir();
-        // 1,500 rows with a reject among every 10 (each rejected row 100 KB) and then 900 plain
-        // people: a 3 MiB limit is reached by rejected.csv near row 300, long before the end.
-        // The ledger and scratch files of the ~300 people read by then stay far below it.
-        const PEOPLE = 2_400;
-        const REJECTS = 150;
+        // 500 rows with a reject among every 10 (each rejected row 100 KB) and then 700 plain
+        // people: a 1 MiB limit is reached by rejected.csv near row 100 (the reader a megabyte or
+        // so ahead), long before the end. The ledger and scratch files of the ~200 people read by
+        // then stay far below it.
+        const PEOPLE = 1_200;
+        const REJECTS = 50;
         const note = 'n'.repeat(100_000);
         const rows: string[] = [];
         for (let i = 0; i < PEOPLE; i++) {
           rows.push(
-            i < 1_500 && i % 10 === 9
+            i < 500 && i % 10 === 9
               ? `,,,Company ${i},${note}`
               : `Person ${i},person${i}@example.com,(415) 555-${String(1000 + (i % 9000))},Company ${i},`,
           );
@@ -164,7 +166,7 @@ describe('outputs that cannot be written', () => {
           '--out',
           'out',
         ];
-        const result = await runLimited(3 * 1024, [...args, '--max-rejects', '100%'], cwd, {
+        const result = await runLimited(1024, [...args, '--max-rejects', '100%'], cwd, {
           CONTACT_IMPORT_API_KEY: svc.key,
         });
         expect(result.code, result.stderr).toBe(2);
@@ -184,12 +186,17 @@ describe('outputs that cannot be written', () => {
         expect(stored).toHaveLength(report.totals.created);
         expect(report.totals.failed).toBe(0);
 
-        // The limit lifted, the same command loads everyone else, each person once.
-        const again = await runCli([...args, '--max-rejects', '100%'], {
-          cwd,
-          env: { CONTACT_IMPORT_API_KEY: svc.key },
+        // The limit lifted, the same command loads everyone else, each person once: in this
+        // process, what is checked being what the state kept of the stopped run.
+        const again = await runImport({
+          pipeline: 'generic',
+          inputs: [input],
+          target: { url: svc.service.url, apiKey: svc.key },
+          stateDir: join(cwd, 'state'),
+          outDir: join(cwd, 'out'),
+          maxRejects: '100%',
         });
-        expect(again.code, again.stderr).toBe(0);
+        expect(again.report.exitCode, JSON.stringify(again.report.error)).toBe(0);
         const all = await svc.client.local.contacts();
         expect(all).toHaveLength(PEOPLE - REJECTS);
         expect(new Set(all.map((c) => c.full_name)).size).toBe(PEOPLE - REJECTS);
@@ -226,8 +233,17 @@ describe('outputs that cannot be written', () => {
     while (deep.length + 201 < 4080) deep = join(deep, 'd'.repeat(200));
     deep = join(deep, 'e'.repeat(4080 - deep.length - 1));
     expect(deep.length).toBe(4080);
-    const fits = await runCli(['validate', 'generic', SAMPLE, '--out', deep, '--max-rejects', '5'], { cwd });
-    expect(fits.code, fits.stderr).toBe(0);
+    // What `validate generic <sample> --out <deep> --max-rejects 5` writes, in this process; the
+    // command line's own part is the one line past the limit, below.
+    const fits = await runImport({
+      pipeline: 'generic',
+      inputs: [SAMPLE],
+      dryRun: true,
+      stateDir: join(cwd, '.contact-import'),
+      outDir: deep,
+      maxRejects: 5,
+    });
+    expect(fits.report.exitCode, JSON.stringify(fits.report.error)).toBe(0);
     expect(readdirSync(deep).sort()).toEqual([
       'candidates.csv',
       'issues.csv',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runImport } from '../../src/run/run.js';
-import { outcomes, readReport, runCli, SAMPLES, startService, tempDir, type TestService } from './harness.js';
+import { outcomes, readReport, SAMPLES, startService, tempDir, type TestService } from './harness.js';
 
 const SAMPLE_RUNS = [
   { pipeline: 'generic', files: ['generic.csv'], created: 10, groups: 5, fields: 1, reminders: 1 },
@@ -44,8 +44,7 @@ describe('contact-import run loads each sample completely', () => {
     svc = await startService();
     const cwd = tempDir();
     // What `run <pipeline> <files> --target <svc> --out out --max-rejects 20%` runs, in this
-    // process: each sample runs on the command line in export-samples.test.ts and
-    // run-samples-twice.test.ts, and generic.csv below.
+    // process: each sample runs on the command line in help-examples.test.ts (`npm start`).
     const result = await runImport({
       pipeline: s.pipeline,
       inputs: s.files.map((f) => join(SAMPLES, f)),
@@ -89,24 +88,16 @@ describe('contact-import run loads each sample completely', () => {
   it('merges the duplicate person of generic.csv into one contact with every e-mail, phone and group', async () => {
     svc = await startService();
     const cwd = tempDir();
-    const result = await runCli(
-      [
-        'run',
-        'generic',
-        join(SAMPLES, 'generic.csv'),
-        '--target',
-        svc.service.url,
-        '--out',
-        'out',
-        '--max-rejects',
-        '1',
-      ],
-      {
-        cwd,
-        env: { CONTACT_IMPORT_API_KEY: svc.key },
-      },
-    );
-    expect(result.code, result.stderr).toBe(0);
+    // `run generic samples/generic.csv --max-rejects 1`, in this process as above.
+    const result = await runImport({
+      pipeline: 'generic',
+      inputs: [join(SAMPLES, 'generic.csv')],
+      target: { url: svc.service.url, apiKey: svc.key },
+      stateDir: join(cwd, '.contact-import'),
+      outDir: join(cwd, 'out'),
+      maxRejects: 1,
+    });
+    expect(result.report.exitCode, JSON.stringify(result.report.error)).toBe(0);
     const contacts = await svc.client.local.contacts();
     const groups = new Map((await svc.client.local.groups()).map((g) => [g.id, g.name]));
     const ada = contacts.filter((c) => c.contact_emails.some((e) => e.email === 'ada@example.com'));

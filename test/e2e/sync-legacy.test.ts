@@ -7,6 +7,8 @@ import { perTest } from '../support/per-test.js';
 import { startRewritingProxy } from '../support/rewriting-proxy.js';
 import { createLocalClient } from '../support/local-client.js';
 import { startServeProcess } from '../contract/server/serve-process.js';
+import { runImport } from '../../src/run/run.js';
+import type { RunReport } from '../../src/report/run-report.js';
 
 const t = perTest();
 
@@ -39,6 +41,29 @@ const sync = (svc: TestService, dir: string, file: string, extra: string[]) =>
     { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
   );
 
+/**
+ * sync()'s run in this process, with the legacy client's settings `--legacy-target` and
+ * `--legacy-auth-header` stand for: for the weeks before the one whose command line is checked.
+ */
+const syncInProcess = async (
+  target: { url: string; key: string },
+  dir: string,
+  file: string,
+  out: string,
+  legacy?: { baseUrl?: string; authHeader?: string },
+): Promise<RunReport> =>
+  (
+    await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      sync: 'hr',
+      target: { url: target.url, apiKey: target.key },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, out),
+      ...(legacy ? { client: { legacy } } : {}),
+    })
+  ).report;
+
 const secondEmails = async (svc: TestService): Promise<number> =>
   (await svc.client.local.contacts()).filter((c) =>
     c.contact_emails.some((e) => e.email.includes('.second@')),
@@ -51,8 +76,9 @@ describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { ti
     const proxy = await startRewritingProxy(svc.service.url);
     t.closeLater(() => proxy.close());
     const legacy = ['--legacy-target', proxy.url];
-    const w1 = await sync(svc, dir, writeWeek(dir, 'w1.csv', false), [...legacy, '--out', join(dir, 'w1')]);
-    expect(w1.code, w1.stderr).toBe(0);
+    const mine = { url: svc.service.url, key: svc.key };
+    const w1 = await syncInProcess(mine, dir, writeWeek(dir, 'w1.csv', false), 'w1', { baseUrl: proxy.url });
+    expect(w1.exitCode).toBe(0);
     expect(await secondEmails(svc)).toBe(3);
     const w2 = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), [...legacy, '--out', join(dir, 'w2')]);
     expect(w2.code, w2.stderr).toBe(0);
@@ -71,8 +97,13 @@ describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { ti
   it('puts the key in the header --legacy-auth-header names; without it such a target refuses E11 (exit 2, key not shown)', async () => {
     const svc = await t.start({ legacyAuthHeader: 'X-Legacy-Key' });
     const dir = t.dir();
-    const w1 = await sync(svc, dir, writeWeek(dir, 'w1.csv', false), ['--out', join(dir, 'w1')]);
-    expect(w1.code, w1.stderr).toBe(0);
+    const w1 = await syncInProcess(
+      { url: svc.service.url, key: svc.key },
+      dir,
+      writeWeek(dir, 'w1.csv', false),
+      'w1',
+    );
+    expect(w1.exitCode).toBe(0);
     const refused = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), ['--out', join(dir, 'refused')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/auth_failed/);
@@ -91,9 +122,11 @@ describe('E11 for sync removals: --legacy-target and --legacy-auth-header', { ti
   it('retries E11 through the service faults like every endpoint', async () => {
     const svc = await t.start({ failRate: 0.3, seed: 7 });
     const dir = t.dir();
-    expect((await sync(svc, dir, writeWeek(dir, 'w1.csv', false), ['--out', join(dir, 'w1')])).code).toBe(0);
-    const w2 = await sync(svc, dir, writeWeek(dir, 'w2.csv', true), ['--out', join(dir, 'w2')]);
-    expect(w2.code, w2.stderr).toBe(0);
+    // Both weeks in this process: the retries are the client's, whatever starts the run.
+    const mine = { url: svc.service.url, key: svc.key };
+    expect((await syncInProcess(mine, dir, writeWeek(dir, 'w1.csv', false), 'w1')).exitCode).toBe(0);
+    const w2 = await syncInProcess(mine, dir, writeWeek(dir, 'w2.csv', true), 'w2');
+    expect(w2.exitCode, JSON.stringify(w2.error)).toBe(0);
     expect(await secondEmails(svc)).toBe(0);
     expect(svc.service.injectedFaults().failed).toBeGreaterThan(0);
     expect(readReport(join(dir, 'w2')).requests.retried).toBeGreaterThan(0);
@@ -111,29 +144,17 @@ describe(
       const dir = t.dir();
       const client = createLocalClient({ baseUrl: serve.url, apiKey: key });
       t.closeLater(() => client.close());
-      const run = (file: string, out: string, extra: string[] = []) =>
-        runCli(
-          [
-            'run',
-            'generic',
-            file,
-            '--sync',
-            'hr',
-            '--target',
-            serve.url,
-            '--state',
-            join(dir, 'state'),
-          ].concat(extra, ['--out', join(dir, out)]),
-          { cwd: dir, env: { CONTACT_IMPORT_API_KEY: key } },
-        );
-      const w1 = await run(writeWeek(dir, 'w1.csv', false), 'w1');
-      expect(w1.code, w1.stderr).toBe(0);
+      // The runs in this process: what is checked is the serve process's E11, and the command
+      // line's --legacy-auth-header is checked against an in-process service above.
+      const target = { url: serve.url, key };
+      const w1 = await syncInProcess(target, dir, writeWeek(dir, 'w1.csv', false), 'w1');
+      expect(w1.exitCode).toBe(0);
       const w2 = writeWeek(dir, 'w2.csv', true);
-      const bearer = await run(w2, 'bearer');
-      expect(bearer.code).toBe(2);
-      expect(bearer.stderr).toMatch(/auth_failed/);
-      const named = await run(w2, 'named', ['--legacy-auth-header', 'X-Legacy-Key']);
-      expect(named.code, named.stderr).toBe(0);
+      const bearer = await syncInProcess(target, dir, w2, 'bearer');
+      expect(bearer.exitCode).toBe(2);
+      expect(bearer.error?.code).toBe('auth_failed');
+      const named = await syncInProcess(target, dir, w2, 'named', { authHeader: 'X-Legacy-Key' });
+      expect(named.exitCode, JSON.stringify(named.error)).toBe(0);
       const contacts = await client.local.contacts();
       expect(contacts).toHaveLength(3);
       expect(contacts.every((c) => c.contact_emails.length === 1)).toBe(true);
