@@ -100,3 +100,20 @@ export const refusalOf = async (
     return { code, message };
   }
 };
+
+/**
+ * What a run that stops prints on stderr with exit 2: the ImportError `run` throws before it
+ * starts, or the error of its report (status aborted); undefined when it did not stop with exit 2.
+ */
+export const stopOf = async (
+  run: Promise<RunResult>,
+): Promise<{ code: string; message: string } | undefined> => {
+  try {
+    const { report } = await run;
+    return report.exitCode === 2 ? report.error : undefined;
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message: string };
+    if (typeof code !== 'string') throw error;
+    return { code, message };
+  }
+};
