@@ -33,9 +33,9 @@ afterEach(async () => {
 
 const HEADER = ['full_name', 'email', 'email_2', 'phone', 'job_title', 'groups', 'custom.Favorite Color'];
 
-/** COUNT people (with the header), then a duplicate of each of the first LATE (same e-mail, other case) with more. */
-const rowsOf = (): { first: string; late: string } => {
-  const rows = people(COUNT).map((p) => [
+/** `count` people (with the header), then a duplicate of each of the first LATE (same e-mail, other case) with more. */
+const rowsOf = (count = COUNT): { first: string; late: string } => {
+  const rows = people(count).map((p) => [
     `Person Number${p.i}`,
     p.email,
     '',
@@ -56,15 +56,19 @@ const rowsOf = (): { first: string; late: string } => {
   return { first: stringify([HEADER, ...rows]), late: stringify(late) };
 };
 
-const writeFile = (name: string): string => {
-  const { first, late } = rowsOf();
+const writeFile = (name: string, count = COUNT): string => {
+  const { first, late } = rowsOf(count);
   const path = join(dir, name);
   writeFileSync(path, first + late);
   return path;
 };
 
 /** `run generic <inputs> --target <svc> --state state --out <out>`. */
-const run = (inputs: string[], out: string, more: { reread?: boolean } = {}) =>
+const run = (
+  inputs: string[],
+  out: string,
+  more: { reread?: boolean; chunkSize?: number; concurrency?: number } = {},
+) =>
   runAsCli({
     cwd: dir,
     svc,
@@ -151,24 +155,27 @@ describe('a first run into an empty target loads while it reads', () => {
 
   it('stops loading when an input cannot be read, and the same inputs fixed load everyone once', async () => {
     svc = await startService();
-    const file = writeFile('people.csv');
+    // Chunks of 10, 2 in flight: 200 rows still span several load batches before the failure.
+    const small = { chunkSize: 10, concurrency: 2 };
+    const count = 200;
+    const file = writeFile('people.csv', count);
     const broken = join(dir, 'more.csv');
     mkdirSync(broken);
-    const result = await run([file, broken], 'broken');
+    const result = await run([file, broken], 'broken', small);
     expect(result.report.exitCode).toBe(2);
     expect(result.report.error?.message).toContain('more.csv is a directory');
     const report = readReport(join(dir, 'broken'));
     expect(report.status).toBe('aborted');
-    expect(report.totals.read).toBe(COUNT + LATE);
+    expect(report.totals.read).toBe(count + LATE);
     expect(outcomes(report)).toBe(report.totals.read);
     const sentBefore = report.totals.created;
     expect(await svc.client.local.contacts()).toHaveLength(sentBefore);
 
-    const fixed = await run([file], 'fixed');
+    const fixed = await run([file], 'fixed', small);
     expect(fixed.report.error).toBeUndefined();
     expect(fixed.report.exitCode).toBe(0);
     const contacts = await svc.client.local.contacts();
-    expect(contacts).toHaveLength(COUNT);
-    expect(new Set(contacts.flatMap((c) => c.contact_emails.map((e) => e.email))).size).toBe(COUNT + LATE);
+    expect(contacts).toHaveLength(count);
+    expect(new Set(contacts.flatMap((c) => c.contact_emails.map((e) => e.email))).size).toBe(count + LATE);
   }, 120_000);
 });
