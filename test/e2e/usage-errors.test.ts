@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkTypedNumbers, type TypedNumbers } from '../../src/cli/flag-values.js';
 import { SAMPLES, runCli, tempDir, type CliResult } from './harness.js';
+import { runAsCli, stopOf } from './cli-in-process.js';
 
 const SAMPLE = join(SAMPLES, 'address-book.csv');
 /** What the `generic` built-in reads whole (a named built-in that would leave columns unused stops). */
@@ -38,8 +39,14 @@ describe('exit-2 paths print one line and write nothing', () => {
     expect(line).toMatch(
       /"genric" is neither a built-in pipeline nor a file; did you mean the pipeline "generic"\?/,
     );
-    const forced = await refuse(['validate', '--pipeline', 'genric', SAMPLE]);
-    expect(forced).toMatch(/no built-in pipeline "genric"; did you mean "generic"\?/);
+    // `--pipeline genric`: the pipeline loader's error, which the command prints as its one line
+    // (as above); in this process, with nothing written in the folder either.
+    const cwd = tempDir();
+    const forced = await stopOf(
+      runAsCli({ cwd, pipeline: 'genric', inputs: [SAMPLE], out: 'out', dryRun: true }),
+    );
+    expect(forced?.message).toMatch(/no built-in pipeline "genric"; did you mean "generic"\?/);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('an option value is reported with the flag as typed', async () => {
