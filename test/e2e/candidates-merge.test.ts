@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { outcomes, readReport, runCli, type TestService } from './harness.js';
+import { runAsCli, stopOf, undoAsCli } from './cli-in-process.js';
 import { perTest } from '../support/per-test.js';
 
 const t = perTest();
@@ -32,11 +33,29 @@ const BOOK = [
   ['Dave', 'Smith', 'dave@smith.org', '+14155550199', '', '', ''],
 ];
 
+/** The two exports, by their full paths: candidates.csv names each input as the run was given it. */
 const writeInputs = (dir: string) => {
   writeFileSync(join(dir, 'crm.csv'), stringify([HEADER, ...CRM]));
   writeFileSync(join(dir, 'book.csv'), stringify([HEADER, ...BOOK]));
-  return ['crm.csv', 'book.csv'];
+  return [join(dir, 'crm.csv'), join(dir, 'book.csv')];
 };
+
+/**
+ * `run --pipeline generic <inputs> --target <svc> --state state --region US --out <out>` in this
+ * process, as the command line hands it to the library: one run is spawned, for its summary; the
+ * others check what the runs wrote and loaded, or the error the command prints as its one line.
+ */
+const runIn = (
+  svc: TestService,
+  dir: string,
+  inputs: string[],
+  out: string,
+  more: { dryRun?: boolean; mergeCandidates?: string } = {},
+) => runAsCli({ cwd: dir, svc, pipeline: 'generic', inputs, state: 'state', region: 'US', out, ...more });
+
+/** `undo <run> --target <svc> --state state --out undo` in this process. */
+const undoIn = (svc: TestService, dir: string, run: string) =>
+  undoAsCli({ cwd: dir, svc, run, state: 'state', out: 'undo' });
 
 const cli = (svc: TestService, dir: string, args: string[]) =>
   runCli(
@@ -75,13 +94,13 @@ describe('--merge-candidates', () => {
     const dir = t.dir();
     const inputs = writeInputs(dir);
     // A dry run writes the candidates for a person to review; nothing is merged on a guess.
-    const dry = await cli(svc, dir, ['run', ...inputs, '--pipeline', 'generic', '--dry-run', '--out', 'dry']);
-    expect(dry.code, dry.stderr).toBe(0);
+    const dry = await runIn(svc, dir, inputs, 'dry', { dryRun: true });
+    expect(dry.report.exitCode, JSON.stringify(dry.report.error)).toBe(0);
     expect(readReport(join(dir, 'dry')).totals).toMatchObject({ read: 8, created: 8, merged: 0 });
     const pairs = csv(join(dir, 'dry', 'candidates.csv'));
     const at = (aRow: string) =>
       pairs.findIndex(
-        (p) => p.a_file === 'crm.csv' && p.a_row === aRow && p.b_file === 'book.csv' && p.b_row === aRow,
+        (p) => p.a_file === inputs[0] && p.a_row === aRow && p.b_file === inputs[1] && p.b_row === aRow,
       );
     const robert = at('1');
     const alice = at('2');
@@ -120,10 +139,10 @@ describe('--merge-candidates', () => {
 
     const rows = csv(join(dir, 'run', 'outcomes.csv'));
     expect(rows.filter((r) => r.outcome === 'merged')).toEqual([
-      expect.objectContaining({ file: 'book.csv', row: '1', identity: 'email:bnakamura84@gmail.com' }),
+      expect.objectContaining({ file: inputs[1], row: '1', identity: 'email:bnakamura84@gmail.com' }),
     ]);
     expect(csv(join(dir, 'run', 'changes.csv'))).toContainEqual(
-      expect.objectContaining({ file: 'book.csv', row: '1', field: 'merged_into', new: 'crm.csv row 1' }),
+      expect.objectContaining({ file: inputs[1], row: '1', field: 'merged_into', new: `${inputs[0]} row 1` }),
     );
     expect(run.stdout).toContain('merged 1');
   });
@@ -132,17 +151,8 @@ describe('--merge-candidates', () => {
     const svc = await t.start();
     const dir = t.dir();
     const inputs = writeInputs(dir);
-    const run = await cli(svc, dir, [
-      'run',
-      ...inputs,
-      '--pipeline',
-      'generic',
-      '--merge-candidates',
-      'likely',
-      '--out',
-      'run',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runIn(svc, dir, inputs, 'run', { mergeCandidates: 'likely' });
+    expect(run.report.exitCode, JSON.stringify(run.report.error)).toBe(0);
     const report = readReport(join(dir, 'run'));
     const likely = csv(join(dir, 'run', 'candidates.csv')).filter((p) => p.band === 'likely');
     // Every likely pair here joins two records of one person, each person in one pair at most.
@@ -152,8 +162,8 @@ describe('--merge-candidates', () => {
     expect(emails).toHaveLength(8 - likely.length);
     for (const pair of likely) expect(emails).toContain([pair.a_email, pair.b_email].sort().join(' '));
 
-    const undo = await cli(svc, dir, ['undo', 'run', '--out', 'undo']);
-    expect(undo.code, undo.stderr).toBe(0);
+    const undo = await undoIn(svc, dir, 'run');
+    expect(undo.report.exitCode, JSON.stringify(undo.report)).toBe(0);
     expect(await liveEmails(svc)).toEqual([]);
   });
 
@@ -163,28 +173,22 @@ describe('--merge-candidates', () => {
     const inputs = writeInputs(dir);
     const header =
       'band,score,a_file,a_row,b_file,b_row,b_contact_id,a_name,b_name,a_email,b_email,reasons,cluster,decision\n';
+    const [crm, book] = inputs as [string, string];
     const cases: [string, RegExp][] = [
-      ['band,score,a_file\nlikely,1,crm.csv\n', /wrong\.csv: row 0 \(header\): field a_row is missing/],
+      [`band,score,a_file\nlikely,1,${crm}\n`, /wrong\.csv: row 0 \(header\): field a_row is missing/],
       [
-        `${header}likely,0.999,crm.csv,1,book.csv,4,,,,,,,,merge\n`,
-        /wrong\.csv: row 1: field b_row: crm\.csv row 1 and book\.csv row 4 are not a pair/,
+        `${header}likely,0.999,${crm},1,${book},4,,,,,,,,merge\n`,
+        /wrong\.csv: row 1: field b_row: \S*crm\.csv row 1 and \S*book\.csv row 4 are not a pair/,
       ],
     ];
+    // The error the command prints with exit 2: thrown before reading, or the report's once read.
     for (const [text, message] of cases) {
       writeFileSync(join(dir, 'wrong.csv'), text);
-      const run = await cli(svc, dir, [
-        'run',
-        ...inputs,
-        '--pipeline',
-        'generic',
-        '--merge-candidates',
-        'wrong.csv',
-        '--out',
-        'run',
-      ]);
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/merge_candidates_invalid/);
-      expect(run.stderr).toMatch(message);
+      const run = runIn(svc, dir, inputs, 'run', { mergeCandidates: join(dir, 'wrong.csv') });
+      expect(await stopOf(run)).toMatchObject({
+        code: 'merge_candidates_invalid',
+        message: expect.stringMatching(message),
+      });
     }
     expect(await svc.client.local.contacts()).toEqual([]);
   });
@@ -205,23 +209,14 @@ describe('--merge-candidates against the target', () => {
       },
     ]);
     writeFileSync(join(dir, 'book.csv'), stringify([HEADER, BOOK[0]!, BOOK[3]!]));
-    const run = await cli(svc, dir, [
-      'run',
-      'book.csv',
-      '--pipeline',
-      'generic',
-      '--merge-candidates',
-      'likely',
-      '--out',
-      'run',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runIn(svc, dir, ['book.csv'], 'run', { mergeCandidates: 'likely' });
+    expect(run.report.exitCode, JSON.stringify(run.report.error)).toBe(0);
     expect(readReport(join(dir, 'run')).totals).toMatchObject({ read: 2, merged: 1, created: 1 });
     const pairs = csv(join(dir, 'run', 'candidates.csv'));
     expect(pairs).toContainEqual(
       expect.objectContaining({
         band: 'likely',
-        a_file: 'book.csv',
+        a_file: join(dir, 'book.csv'),
         a_row: '1',
         b_row: '',
         b_contact_id: robert!.id,
@@ -240,8 +235,8 @@ describe('--merge-candidates against the target', () => {
     // One name search per record to create: Bob and Dave.
     expect(svc.service.requestCounts()['GET /v1/contacts/search']).toBe(2);
 
-    const undo = await cli(svc, dir, ['undo', 'run', '--out', 'undo']);
-    expect([0, 1]).toContain(undo.code);
+    const undo = await undoIn(svc, dir, 'run');
+    expect([0, 1]).toContain(undo.report.exitCode);
     const after = (await svc.client.local.contacts()).find((c) => c.id === robert!.id)!;
     expect(after.is_archived).toBe(false);
     expect(after.legacy_location ?? null).toBeNull();

@@ -1,7 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { splitPipelineArgument } from '../../src/cli/commands/pipeline-argument.js';
 import { readReport, runCli, SAMPLES, tempDir } from './harness.js';
+import { runAsCli, stopOf } from './cli-in-process.js';
 
 /** DESIGN.md "Pipeline argument": the pipeline positional is optional; detection says what it chose. */
 const dirs: string[] = [];
@@ -66,17 +68,37 @@ describe('run and validate without a pipeline', () => {
       /pipeline_mismatch: pipeline generic would leave the columns .*E-mail 1 - Value \(e-mail\)/,
     );
     expect(wrong.stderr).toContain('the built-in address-book-csv reads it');
-    const named = await runCli(['validate', 'address-book-csv', sample, '--out', 'b'], { cwd });
-    expect(named.stdout).not.toContain('Detected pipeline');
+    // A built-in name or a .yaml path first is taken as the pipeline, named as --pipeline names it
+    // (the runs above show what the command does with a named one): the split the command makes,
+    // and the run it hands the library, in this process.
+    expect(await splitPipelineArgument(['address-book-csv', sample], undefined)).toEqual({
+      pipeline: 'address-book-csv',
+      inputs: [sample],
+    });
+    const named = await runAsCli({
+      cwd,
+      pipeline: 'address-book-csv',
+      inputs: [sample],
+      out: 'b',
+      dryRun: true,
+    });
+    expect(named.report.pipeline).toBe('address-book-csv');
     expect(readReport(join(cwd, 'b')).pipeline).toBe('address-book-csv');
-    const missingYaml = await runCli(['validate', 'mine.yaml', sample], { cwd });
-    expect(missingYaml.code).toBe(2);
-    expect(missingYaml.stderr).toContain('pipeline_not_found');
+    expect(await splitPipelineArgument(['mine.yaml', sample], undefined)).toEqual({
+      pipeline: 'mine.yaml',
+      inputs: [sample],
+    });
+    const missingYaml = await stopOf(
+      runAsCli({ cwd, pipeline: 'mine.yaml', inputs: [sample], out: 'm', dryRun: true }),
+    );
+    expect(missingYaml?.code).toBe('pipeline_not_found');
   });
 
   it('a pipeline without inputs is a usage error', async () => {
-    const result = await runCli(['validate', 'generic'], { cwd: fresh() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/no input after the pipeline generic/);
+    // What the command prints as its one line with exit 2 (as test/e2e/usage-errors.test.ts checks).
+    await expect(splitPipelineArgument(['generic'], undefined)).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/no input after the pipeline generic/),
+    });
   });
 });

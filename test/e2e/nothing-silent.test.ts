@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readIssues, readReport, runCli, tempDir } from './harness.js';
+import { runAsCli, stopOf } from './cli-in-process.js';
 
 const write = (cwd: string, name: string, content: string) => writeFileSync(join(cwd, name), content);
 
@@ -20,12 +21,15 @@ describe('nothing silent (issue 14.3)', () => {
       suggestedColumns: { compnay: 'company' },
     });
     // A name column the named built-in would not read loses the people's names: no run at all.
+    // (The error the command prints with exit 2, as test/e2e/detect-cli.test.ts sees it printed.)
     write(cwd, 'named.csv', 'name,email,Notes\nAnn Lee,ann@example.com,met at a fair\n');
-    const stopped = await runCli(['validate', 'generic', 'named.csv', '--out', 'named'], { cwd });
-    expect(stopped.code).toBe(2);
-    expect(stopped.stderr).toContain(
-      'pipeline_mismatch: pipeline generic would leave the columns name (name)',
+    const stopped = await stopOf(
+      runAsCli({ cwd, pipeline: 'generic', inputs: ['named.csv'], out: 'named', dryRun: true }),
     );
+    expect(stopped).toMatchObject({
+      code: 'pipeline_mismatch',
+      message: expect.stringContaining('pipeline generic would leave the columns name (name)'),
+    });
   });
 
   it('a file with a header and no record says so by name: exit 0, and 1 with --strict', async () => {
@@ -49,8 +53,15 @@ describe('messages say what happened to the data (issue 14.6)', () => {
   it('a dropped phone was left out and the contact loaded; a record without identity was not loaded', async () => {
     const cwd = tempDir();
     write(cwd, 'people.csv', 'full_name,email,phone\nAnn Lee,ann@example.com,123\n,,\n');
-    const result = await runCli(['validate', 'generic', 'people.csv', '--out', 'out'], { cwd });
-    expect(result.code).toBe(1);
+    // What issues.csv says: `validate generic people.csv --out out` in this process.
+    const { report } = await runAsCli({
+      cwd,
+      pipeline: 'generic',
+      inputs: ['people.csv'],
+      out: 'out',
+      dryRun: true,
+    });
+    expect(report.exitCode).toBe(1);
     const issues = readIssues(join(cwd, 'out'));
     const phone = issues.find((issue) => issue.code === 'invalid_phone');
     const noIdentity = issues.find((issue) => issue.code === 'no_identity');

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
 import { readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { runAsCli, undoAsCli } from './cli-in-process.js';
 
 type OutcomeRow = Record<'file' | 'row' | 'line' | 'outcome' | 'contact_id' | 'identity' | 'reason', string>;
 
@@ -58,6 +59,20 @@ describe('outcomes.csv: one row per record read, in every run folder', () => {
         { cwd, env },
       );
 
+    // The other runs and the undo go through the library in this process, as the command line
+    // hands them to it: what is checked is the files they write.
+    const runIn = (out: string, file: string, more: { dryRun?: boolean; maxRejects?: string } = {}) =>
+      runAsCli({
+        cwd,
+        svc: svc!,
+        url: proxy!.url,
+        pipeline: 'generic',
+        inputs: [file],
+        state: 'state',
+        out,
+        ...more,
+      });
+
     const first = await run('first', 'full.csv');
     expect(first.code, first.stderr).toBe(0);
     const files = (JSON.parse(first.stdout) as { files: Record<string, string> }).files;
@@ -89,8 +104,8 @@ describe('outcomes.csv: one row per record read, in every run folder', () => {
 
     // Empty cells keep the old value: nothing changes, nothing is sent.
     proxy.requests.length = 0;
-    const rerun = await run('blanks', 'blanks.csv');
-    expect(rerun.code, rerun.stderr).toBe(0);
+    const rerun = await runIn('blanks', 'blanks.csv', { maxRejects: '50%' });
+    expect(rerun.report.exitCode, JSON.stringify(rerun.report.error)).toBe(0);
     const again = readReport(join(cwd, 'blanks'));
     expect(again.totals).toMatchObject({ read: 2, unchanged: 2, updated: 0, created: 0 });
     expect(readOutcomes(join(cwd, 'blanks')).map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
@@ -103,29 +118,28 @@ describe('outcomes.csv: one row per record read, in every run folder', () => {
       join(cwd, 'more.csv'),
       `${HEADER}New Person,new@example.com,,,\nAda Lovelace,ada@example.com,,,CTO\n`,
     );
-    const dry = await runCli(
-      ['run', 'generic', 'more.csv', '--dry-run', '--target', proxy.url, '--state', 'state', '--out', 'dry'],
-      { cwd, env },
-    );
-    expect(dry.code, dry.stderr).toBe(0);
+    const dry = await runIn('dry', 'more.csv', { dryRun: true });
+    expect(dry.report.exitCode, JSON.stringify(dry.report.error)).toBe(0);
     const planned = readOutcomes(join(cwd, 'dry')).sort((a, b) => Number(a.row) - Number(b.row));
     expect(planned.map((r) => r.outcome)).toEqual(['would_create', 'would_update']);
 
-    const validate = await runCli(
-      ['validate', 'generic', 'full.csv', '--out', 'valid', '--max-rejects', '50%'],
-      { cwd },
-    );
-    expect(validate.code, validate.stderr).toBe(0);
+    // validate: a dry run with no target.
+    const validate = await runAsCli({
+      cwd,
+      pipeline: 'generic',
+      inputs: ['full.csv'],
+      out: 'valid',
+      maxRejects: '50%',
+      dryRun: true,
+    });
+    expect(validate.report.exitCode, JSON.stringify(validate.report.error)).toBe(0);
     const valid = readOutcomes(join(cwd, 'valid'));
     expect(valid).toHaveLength(readReport(join(cwd, 'valid')).totals.read);
     expect(count(valid, 'would_create')).toBe(report.totals.created);
 
     // Undo lists what it did to each contact of the run.
-    const undo = await runCli(['undo', 'first', '--target', proxy.url, '--state', 'state', '--out', 'undo'], {
-      cwd,
-      env,
-    });
-    expect(undo.code, undo.stderr).toBe(0);
+    const undo = await undoAsCli({ cwd, svc, url: proxy.url, run: 'first', state: 'state', out: 'undo' });
+    expect(undo.report.exitCode, JSON.stringify(undo.report)).toBe(0);
     const undone = readOutcomes(join(cwd, 'undo'));
     expect(undone).toHaveLength(report.totals.created);
     expect(undone.every((r) => r.outcome === 'archived' && stored.has(r.contact_id))).toBe(true);

@@ -2,9 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readIssues, readReport, runCli, startService, type TestService } from './harness.js';
+import { readIssues, readReport, startService, type TestService } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 
-/** Issue 16.7, pipeline side: one record carries at most 50 e-mails and 50 phones, and costs 5 searches. */
+/**
+ * Issue 16.7, pipeline side: one record carries at most 50 e-mails and 50 phones, and costs 5
+ * searches. The runs go through the library in this process, as `run generic <file> --target
+ * <svc> --state <dir>/state --out <out>` (and `validate`) hand them to it: what is checked is what
+ * they sent and wrote; their exit code is the report's.
+ */
 let svc: TestService | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
@@ -27,12 +33,16 @@ describe('what one record may carry', () => {
     const file = join(dir, 'wide.csv');
     writeFileSync(file, `full_name,emails,phones\nMany Ways,${emails.join(';')},${phones.join(';')}\n`);
     const out = join(dir, 'out');
-    const result = await runCli(
-      ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, 'state'), '--out', out],
-      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-    );
+    const result = await runAsCli({
+      cwd: dir,
+      svc,
+      pipeline: 'generic',
+      inputs: [file],
+      state: 'state',
+      out,
+    });
 
-    expect(result.code).toBe(0);
+    expect(result.report.exitCode).toBe(0);
     const report = readReport(out);
     expect(report.totals).toMatchObject({ read: 1, created: 1, rejected: 0 });
     // The start probe, then one exact search per e-mail for the record's first five only.
@@ -73,10 +83,14 @@ describe('a list longer than one contact keeps', () => {
         `full_name,email,${columns.join(',')}\nAnn Lee,ann@example.com,${columns.map((_, i) => `v${i}`).join(',')}\n` +
           `Bob Ray,bob@example.com${','.repeat(columns.length)}\n`,
       );
-      const checked = await runCli(['validate', 'generic', file, '--out', join(dir, 'checked')], {
+      const checked = await runAsCli({
         cwd: dir,
+        pipeline: 'generic',
+        inputs: [file],
+        out: 'checked',
+        dryRun: true,
       });
-      expect(checked.code).toBe(1);
+      expect(checked.report.exitCode).toBe(1);
       const issues = readIssues(join(dir, 'checked'));
       expect(issues).toHaveLength(1);
       expect(issues[0]).toMatchObject({ row: '1', code: 'too_many_entries', field: 'custom_fields' });
@@ -84,11 +98,15 @@ describe('a list longer than one contact keeps', () => {
       expect(issues[0]!.message!.split(sentence)).toHaveLength(2);
 
       const out = join(dir, 'out');
-      const loaded = await runCli(
-        ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, 'state'), '--out', out],
-        { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-      );
-      expect(loaded.code).toBe(1);
+      const loaded = await runAsCli({
+        cwd: dir,
+        svc,
+        pipeline: 'generic',
+        inputs: [file],
+        state: 'state',
+        out,
+      });
+      expect(loaded.report.exitCode).toBe(1);
       expect(readReport(out).totals).toMatchObject({ read: 2, created: 1, rejected: 1, failed: 0 });
       expect(readReport(out).customFields.created).toBe(0);
       expect(readIssues(out).map((i) => i.code)).toEqual(['too_many_entries']);

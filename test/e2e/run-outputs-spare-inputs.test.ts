@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { readReport, runCli } from './harness.js';
+import { runAsCli, stopOf } from './cli-in-process.js';
 
 /** Issue 16.2: no output ever replaces an input. */
 const dirs: string[] = [];
@@ -44,6 +45,24 @@ const expectRefused = (
   expect(statSync(input.path).mtimeMs).toBe(before.mtimeMs);
 };
 
+/**
+ * The same refusal through the library in this process: the error the command prints as that
+ * line (the command line's own part is checked once, with expectRefused).
+ */
+const expectRefusedIn = async (
+  run: Promise<unknown>,
+  input: { shown: string; path: string },
+  output: string,
+  before: { bytes: string; mtimeMs: number },
+) => {
+  const stop = await stopOf(run as ReturnType<typeof runAsCli>);
+  expect(stop?.code).toBe('output_replaces_input');
+  expect(stop?.message).toContain(`the output ${output}`);
+  expect(stop?.message).toContain(`the input ${input.shown}`);
+  expect(readFileSync(input.path, 'utf8')).toBe(before.bytes);
+  expect(statSync(input.path).mtimeMs).toBe(before.mtimeMs);
+};
+
 const snapshot = (path: string) => ({ bytes: readFileSync(path, 'utf8'), mtimeMs: statSync(path).mtimeMs });
 
 describe('outputs never replace inputs', () => {
@@ -54,8 +73,12 @@ describe('outputs never replace inputs', () => {
     // Two records without identity are rejected into runs/X/rejected.csv.
     writeFileSync(file, `${readFileSync(file, 'utf8')},,,Nobody,,\n,,,Nobody Either,,\n`);
     const state = join(dir, 'state');
-    const first = await runCli(['run', 'generic', file, '--out', 'runs/X', '--state', state], { cwd: dir });
-    expect(first.code).toBe(1);
+    // `run generic <input> --out <out> --state state` in this process where the command line's
+    // own output is not what is checked.
+    const runIn = (input: string, out: string, more: { state?: string } = { state: 'state' }) =>
+      runAsCli({ cwd: dir, pipeline: 'generic', inputs: [input], out, ...more });
+    const first = await runIn(file, 'runs/X');
+    expect(first.report.exitCode).toBe(1);
     const rejected = join(dir, 'runs/X/rejected.csv');
     const firstReport = readFileSync(join(dir, 'runs/X/report.json'), 'utf8');
     const before = snapshot(rejected);
@@ -70,21 +93,13 @@ describe('outputs never replace inputs', () => {
     );
     expectRefused(again, { shown: 'runs/X/rejected.csv', path: rejected }, rejected, before);
     expect(readFileSync(join(dir, 'runs/X/report.json'), 'utf8'), 'nothing written').toBe(firstReport);
-    const spelled = await runCli(['run', 'generic', './runs/../runs/X/rejected.csv', '--out', './runs/X/'], {
-      cwd: dir,
-    });
-    expect(spelled.code).toBe(2);
-    expect(spelled.stderr).toContain('output_replaces_input');
+    const spelled = await stopOf(runIn(`${dir}/./runs/../runs/X/rejected.csv`, `${dir}/./runs/X/`, {}));
+    expect(spelled?.code).toBe('output_replaces_input');
     expect(readFileSync(rejected, 'utf8')).toBe(before.bytes);
 
     // The fixed file into a new folder: it runs, and the input is still the user's.
-    const fixed = await runCli(
-      ['run', 'generic', 'runs/X/rejected.csv', '--out', 'runs/Y', '--state', state],
-      {
-        cwd: dir,
-      },
-    );
-    expect(fixed.code).toBe(1);
+    const fixed = await runIn('runs/X/rejected.csv', 'runs/Y');
+    expect(fixed.report.exitCode).toBe(1);
     expect(readReport(join(dir, 'runs/Y')).totals.read).toBe(2);
     expect(readFileSync(rejected, 'utf8')).toBe(before.bytes);
   });
@@ -96,8 +111,8 @@ describe('outputs never replace inputs', () => {
     const input = join(out, 'issues.csv');
     writeFileSync(input, `${HEADER}Jane Doe,jane@example.com,,,,\n`);
     const before = snapshot(input);
-    const named = await runCli(['validate', 'generic', input, '--out', out], { cwd: dir });
-    expectRefused(named, { shown: input, path: input }, input, before);
+    const named = runAsCli({ cwd: dir, pipeline: 'generic', inputs: [input], out, dryRun: true });
+    await expectRefusedIn(named, { shown: input, path: input }, input, before);
     expect(readdirSync(out)).toEqual(['issues.csv']);
 
     const elsewhere = writeGenericCsv(dir, 'people.csv', people(3));
@@ -105,12 +120,18 @@ describe('outputs never replace inputs', () => {
     mkdirSync(other);
     linkSync(elsewhere, join(other, 'report.json'));
     const linkedBefore = snapshot(elsewhere);
-    const linked = await runCli(
-      ['run', 'generic', elsewhere, '--out', other, '--state', join(dir, 'state')],
-      {
-        cwd: dir,
-      },
+    const linked = runAsCli({
+      cwd: dir,
+      pipeline: 'generic',
+      inputs: [elsewhere],
+      out: other,
+      state: 'state',
+    });
+    await expectRefusedIn(
+      linked,
+      { shown: elsewhere, path: elsewhere },
+      join(other, 'report.json'),
+      linkedBefore,
     );
-    expectRefused(linked, { shown: elsewhere, path: elsewhere }, join(other, 'report.json'), linkedBefore);
   });
 });

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outcomes, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 import { people } from './generic-csv.js';
 
 /**
@@ -12,7 +13,9 @@ import { people } from './generic-csv.js';
  * `follow`): its first chunks are sent long before the last row is read. What that must not
  * change: a duplicate read after its first record was sent still reaches that contact (an E1
  * update of the merged record), groups named only by late rows exist, the report counts each
- * person once, and a failure to read stops the load with nothing lost.
+ * person once, and a failure to read stops the load with nothing lost. The run reading stdin as
+ * it is written is the command line's; the others go through the library in this process (what
+ * is checked is what they loaded and reported).
  */
 // More than one load batch (chunk size 100 x 4 in flight x 2) of rows before the late ones.
 const COUNT = 2_000;
@@ -30,9 +33,9 @@ afterEach(async () => {
 
 const HEADER = ['full_name', 'email', 'email_2', 'phone', 'job_title', 'groups', 'custom.Favorite Color'];
 
-/** COUNT people (with the header), then a duplicate of each of the first LATE (same e-mail, other case) with more. */
-const rowsOf = (): { first: string; late: string } => {
-  const rows = people(COUNT).map((p) => [
+/** `count` people (with the header), then a duplicate of each of the first LATE (same e-mail, other case) with more. */
+const rowsOf = (count = COUNT): { first: string; late: string } => {
+  const rows = people(count).map((p) => [
     `Person Number${p.i}`,
     p.email,
     '',
@@ -53,32 +56,44 @@ const rowsOf = (): { first: string; late: string } => {
   return { first: stringify([HEADER, ...rows]), late: stringify(late) };
 };
 
-const writeFile = (name: string): string => {
-  const { first, late } = rowsOf();
+const writeFile = (name: string, count = COUNT): string => {
+  const { first, late } = rowsOf(count);
   const path = join(dir, name);
   writeFileSync(path, first + late);
   return path;
 };
 
-const run = (inputs: string[], out: string, more: string[] = [], stdin?: PassThrough) =>
+/** `run generic <inputs> --target <svc> --state state --out <out>`. */
+const run = (
+  inputs: string[],
+  out: string,
+  more: { reread?: boolean; chunkSize?: number; concurrency?: number } = {},
+) =>
+  runAsCli({
+    cwd: dir,
+    svc,
+    pipeline: 'generic',
+    inputs,
+    state: 'state',
+    out,
+    ...more,
+  });
+
+/** The same run spawned, its rows on stdin as the test writes them. */
+const runFromStdin = (out: string, stdin: PassThrough) =>
   runCli(
     [
       'run',
       'generic',
-      ...inputs,
+      '-',
       '--target',
       svc.service.url,
       '--state',
       join(dir, 'state'),
       '--out',
       join(dir, out),
-      ...more,
     ],
-    {
-      cwd: dir,
-      env: { CONTACT_IMPORT_API_KEY: svc.key },
-      ...(stdin ? { stdin } : {}),
-    },
+    { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key }, stdin },
   );
 
 describe('a first run into an empty target loads while it reads', () => {
@@ -89,7 +104,7 @@ describe('a first run into an empty target loads while it reads', () => {
     const { first, late } = rowsOf();
     const stdin = new PassThrough();
     let ended = false;
-    const running = run(['-'], 'first', [], stdin).finally(() => (ended = true));
+    const running = runFromStdin('first', stdin).finally(() => (ended = true));
     stdin.write(first);
     while (!ended && (await svc.client.local.contacts()).length === 0) await sleep(20);
     stdin.end(late);
@@ -130,8 +145,8 @@ describe('a first run into an empty target loads while it reads', () => {
     expect(untouched.contact_emails).toHaveLength(1);
 
     // The ledger holds the merged records: the same file again (read again) sends no contact.
-    const again = await run([writeFile('people.csv')], 'again', ['--reread']);
-    expect(again.code).toBe(0);
+    const again = await run([writeFile('people.csv')], 'again', { reread: true });
+    expect(again.report.exitCode).toBe(0);
     const second = readReport(join(dir, 'again'));
     expect(second.totals).toMatchObject({ unchanged: COUNT, created: 0, updated: 0 });
     expect(second.requests.byEndpoint['POST /v1/contacts/']).toBeUndefined();
@@ -140,24 +155,27 @@ describe('a first run into an empty target loads while it reads', () => {
 
   it('stops loading when an input cannot be read, and the same inputs fixed load everyone once', async () => {
     svc = await startService();
-    const file = writeFile('people.csv');
+    // Chunks of 10, 2 in flight: 200 rows still span several load batches before the failure.
+    const small = { chunkSize: 10, concurrency: 2 };
+    const count = 200;
+    const file = writeFile('people.csv', count);
     const broken = join(dir, 'more.csv');
     mkdirSync(broken);
-    const result = await run([file, broken], 'broken');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('more.csv is a directory');
+    const result = await run([file, broken], 'broken', small);
+    expect(result.report.exitCode).toBe(2);
+    expect(result.report.error?.message).toContain('more.csv is a directory');
     const report = readReport(join(dir, 'broken'));
     expect(report.status).toBe('aborted');
-    expect(report.totals.read).toBe(COUNT + LATE);
+    expect(report.totals.read).toBe(count + LATE);
     expect(outcomes(report)).toBe(report.totals.read);
     const sentBefore = report.totals.created;
     expect(await svc.client.local.contacts()).toHaveLength(sentBefore);
 
-    const fixed = await run([file], 'fixed');
-    expect(fixed.stderr).toBe('');
-    expect(fixed.code).toBe(0);
+    const fixed = await run([file], 'fixed', small);
+    expect(fixed.report.error).toBeUndefined();
+    expect(fixed.report.exitCode).toBe(0);
     const contacts = await svc.client.local.contacts();
-    expect(contacts).toHaveLength(COUNT);
-    expect(new Set(contacts.flatMap((c) => c.contact_emails.map((e) => e.email))).size).toBe(COUNT + LATE);
+    expect(contacts).toHaveLength(count);
+    expect(new Set(contacts.flatMap((c) => c.contact_emails.map((e) => e.email))).size).toBe(count + LATE);
   }, 120_000);
 });

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { readReport, runCli, type TestService } from './harness.js';
+import { readReport, type TestService } from './harness.js';
+import { runAsCli, undoAsCli } from './cli-in-process.js';
 import { perTest } from '../support/per-test.js';
 
 const t = perTest();
@@ -35,17 +36,25 @@ const delta = (before: Record<string, number>, after: Record<string, number>) =>
       .filter(([, n]) => n > 0),
   );
 
+// The runs and the undo go through the library in this process, as `run generic <file> --sync hr`
+// and `undo <run>` hand them to it: what is checked is what they sent and left at the service.
 describe('undo of a sync run puts the scope back too', () => {
   it('week 2, undo, week 2 again: the same archive, removal and clear are sent again', async () => {
     const svc = await t.start();
     const dir = t.dir();
-    const cli = (args: string[], out: string) =>
-      runCli([...args, '--target', svc.service.url, '--state', join(dir, 'state'), '--out', join(dir, out)], {
-        cwd: dir,
-        env: { CONTACT_IMPORT_API_KEY: svc.key },
-      });
-    const sync = (file: string, out: string) => cli(['run', 'generic', file, '--sync', 'hr'], out);
-    expect((await sync(writeWeek(dir, 'w1.csv', false), 'w1')).code).toBe(0);
+    const sync = async (file: string, out: string) =>
+      (
+        await runAsCli({
+          cwd: dir,
+          svc,
+          pipeline: 'generic',
+          inputs: [file],
+          sync: 'hr',
+          state: 'state',
+          out,
+        })
+      ).report;
+    expect((await sync(writeWeek(dir, 'w1.csv', false), 'w1')).exitCode).toBe(0);
     const week2 = writeWeek(dir, 'w2.csv', true);
     const state = async () =>
       (await svc.client.local.contacts())
@@ -54,15 +63,15 @@ describe('undo of a sync run puts the scope back too', () => {
 
     let before = counted(svc);
     const first = await sync(week2, 'w2');
-    expect(first.code, first.stderr).toBe(0);
+    expect(first.exitCode, JSON.stringify(first.error)).toBe(0);
     const firstSent = delta(before, counted(svc));
     const week2State = await state();
     const sync2 = { scope: 'hr', archived: 1, unarchived: 0, valuesRemoved: 1, fieldsCleared: 1 };
     expect(readReport(join(dir, 'w2')).sync).toEqual(sync2);
     expect(firstSent['PUT /api/rest/contacts/:id']).toBe(1);
 
-    const undo = await cli(['undo', join(dir, 'w2')], 'undo');
-    expect(undo.code, undo.stderr).toBe(0);
+    const undo = await undoAsCli({ cwd: dir, svc, run: 'w2', state: 'state', out: 'undo' });
+    expect(undo.report.exitCode, JSON.stringify(undo.report)).toBe(0);
     expect(await state()).toEqual([
       ['Undo Person0', false, 2, 'Title 0'],
       ['Undo Person1', false, 2, 'Title 1'],
@@ -74,7 +83,7 @@ describe('undo of a sync run puts the scope back too', () => {
 
     before = counted(svc);
     const again = await sync(week2, 'again');
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.exitCode, JSON.stringify(again.error)).toBe(0);
     expect(readReport(join(dir, 'again')).sync).toEqual(sync2);
     // The removal went through E11 again: the ledger compared with what the undo left, not with
     // what the first week 2 sent (the undo's own load half may make the load send an update more).

@@ -2,11 +2,15 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { readReport, runOn, startService, tempDir, type TestService } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 
 /**
  * Exit 0 means nothing was lost: several exports read each with its own built-in, a header no
  * built-in reads whole stops, numbers written for another country stop naming --region, and a
- * record keyed otherwise after a fix updates its contact. Counted at the service.
+ * record keyed otherwise after a fix updates its contact. Counted at the service. The command
+ * line is spawned where its own output is checked (the detected built-ins, the summary's lines);
+ * the other runs go through the library in this process as the command line calls it, a refusal
+ * there being the ImportError the command prints as its one line with exit 2.
  */
 const dirs: string[] = [];
 const fresh = (): string => {
@@ -84,16 +88,19 @@ describe('several exports in one command', () => {
 
   it('a named built-in that leaves an input e-mail or name column unused stops before sending', async () => {
     const target = await service();
-    const result = await runOn(
-      target,
-      ['address-book-csv', 'address-book.csv', 'marketing-crm.csv', 'mail-client.csv'],
+    const run = runAsCli({
       cwd,
-    );
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(
-      /pipeline_mismatch: pipeline address-book-csv would leave the columns Email \(e-mail\).* of marketing-crm\.csv unused; the built-in marketing-crm-csv reads it/,
-    );
+      svc: target,
+      pipeline: 'address-book-csv',
+      inputs: ['address-book.csv', 'marketing-crm.csv', 'mail-client.csv'],
+      out: 'out',
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'pipeline_mismatch',
+      message: expect.stringMatching(
+        /^pipeline address-book-csv would leave the columns Email \(e-mail\).* of \S*marketing-crm\.csv unused; the built-in marketing-crm-csv reads it/,
+      ),
+    });
     expect(await target.client.local.contacts()).toHaveLength(0);
   });
 });
@@ -106,11 +113,15 @@ describe('a header no built-in reads whole', () => {
       'Nom;Prénom;Courriel;Portable\nDupont;Jean;jean.dupont@example.fr;+33 6 12 34 56 78\n',
     );
     const target = await service();
-    const result = await runOn(target, ['contacts-fr.csv'], cwd);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('pipeline_undetected');
-    expect(result.stderr).toContain('plain-list, would leave its columns Prénom (name) unused');
-    expect(result.stderr).toContain('contact-import init contacts-fr.csv --out my.yaml');
+    // The input as the user typed it, relative to their folder: the advice repeats it.
+    const run = runAsCli({ cwd, svc: target, inputs: [join(cwd, 'contacts-fr.csv')], out: 'out' });
+    const refused = await run.then(
+      () => undefined,
+      (error: unknown) => error as { code: string; message: string },
+    );
+    expect(refused?.code).toBe('pipeline_undetected');
+    expect(refused?.message).toContain('plain-list, would leave its columns Prénom (name) unused');
+    expect(refused?.message).toContain(`contact-import init ${join(cwd, 'contacts-fr.csv')} --out my.yaml`);
     expect(await target.client.local.contacts()).toHaveLength(0);
   });
 });
@@ -127,19 +138,23 @@ describe('phone numbers written without a country', () => {
     const cwd = fresh();
     writeFileSync(join(cwd, 'outlook-fr.csv'), frenchList());
     const target = await service();
-    const stopped = await runOn(target, ['outlook-fr.csv'], cwd);
-    expect(stopped.code).toBe(2);
-    expect(stopped.stderr).toMatch(
-      /phone_region: 30 of the first 30 numbers in column Mobile Phone of outlook-fr\.csv fail under region US .* --region FR/,
-    );
+    const run = (settings: { dryRun?: boolean; region?: string } = {}) =>
+      runAsCli({ cwd, svc: target, inputs: ['outlook-fr.csv'], out: 'out', ...settings });
+    await expect(run()).rejects.toMatchObject({
+      code: 'phone_region',
+      message: expect.stringMatching(
+        /^30 of the first 30 numbers in column Mobile Phone of \S*outlook-fr\.csv fail under region US .* --region FR/,
+      ),
+    });
     expect(await target.client.local.contacts()).toHaveLength(0);
     // A dry run says it the same way.
-    const dry = await runOn(target, ['outlook-fr.csv', '--dry-run'], cwd);
-    expect(dry.code).toBe(2);
-    expect(dry.stderr).toMatch(/phone_region: .* --region FR/);
+    await expect(run({ dryRun: true })).rejects.toMatchObject({
+      code: 'phone_region',
+      message: expect.stringMatching(/ --region FR/),
+    });
 
-    const loaded = await runOn(target, ['outlook-fr.csv', '--region', 'FR'], cwd);
-    expect(loaded.code).toBe(0);
+    const loaded = await run({ region: 'FR' });
+    expect(loaded.report.exitCode).toBe(0);
     const contacts = await target.client.local.contacts();
     expect(contacts).toHaveLength(30);
     expect(
@@ -167,9 +182,14 @@ describe('a phone column dropped whole', () => {
       { column: 'Mobile Phone', dropped: 12, values: 12 },
     ]);
     // Within the limit the run completes, the people loaded without the numbers.
-    rmSync(join(cwd, 'out'), { recursive: true });
-    const allowed = await runOn(target, ['extensions.csv', '--max-rejects', '12'], cwd);
-    expect(allowed.code).toBe(0);
+    const allowed = await runAsCli({
+      cwd,
+      svc: target,
+      inputs: ['extensions.csv'],
+      out: 'allowed',
+      maxRejects: '12',
+    });
+    expect(allowed.report.exitCode).toBe(0);
     expect(await target.client.local.contacts()).toHaveLength(12);
   });
 });
@@ -184,8 +204,9 @@ describe('a record keyed otherwise once its e-mail is fixed', () => {
       `${header}Ada,Lovelace,ada@@example.com,+1 415 555 2671\nBo,Li,bo.li@example.com,+1 415 555 0132\n`,
     );
     const target = await service();
-    const first = await runOn(target, ['people.csv', '--state', 'state'], cwd);
-    expect(first.code).toBe(0);
+    const run = (out: string) => runAsCli({ cwd, svc: target, inputs: ['people.csv'], state: 'state', out });
+    const first = await run('first');
+    expect(first.report.exitCode).toBe(0);
     const [ada] = (await target.client.local.contacts()).filter((c) => c.first_name === 'Ada');
     expect(ada?.contact_emails).toHaveLength(0);
 
@@ -193,10 +214,9 @@ describe('a record keyed otherwise once its e-mail is fixed', () => {
       file,
       `${header}Ada,Lovelace,ada@example.com,+1 415 555 2671\nBo,Li,bo.li@example.com,+1 415 555 0132\n`,
     );
-    rmSync(join(cwd, 'out'), { recursive: true });
-    const second = await runOn(target, ['people.csv', '--state', 'state'], cwd);
-    expect(second.code).toBe(0);
-    expect(readReport(join(cwd, 'out')).totals).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
+    const second = await run('second');
+    expect(second.report.exitCode).toBe(0);
+    expect(second.report.totals).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
     const contacts = await target.client.local.contacts();
     expect(contacts).toHaveLength(2);
     expect(contacts.find((c) => c.id === ada!.id)?.contact_emails.map((e) => e.email)).toEqual([

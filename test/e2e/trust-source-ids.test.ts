@@ -1,31 +1,44 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readReport, runOn, type TestService } from './harness.js';
+import type { TestService } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 import { perTest } from '../support/per-test.js';
 
 /**
  * The built-ins that read an export with its own ids (a marketing CRM's Record ID, a sales CRM's
  * Id, a vCard's UID) find a record again by that id when its e-mail changed, and still find a
- * person the target held before by e-mail. Counted at the service.
+ * person the target held before by e-mail. Counted at the service. The runs go through the
+ * library in this process, each input's built-in detected as the command line detects it: what is
+ * checked is what the runs did, not what the command printed (test/e2e/trust-detection.test.ts).
  */
 const each = perTest();
 const fresh = each.dir;
 const service = (): Promise<TestService> => each.start();
+
+/** `run <name> --target <svc> --state state --out <out>` in `cwd`; its report, exit code 0. */
+const runIn = async (cwd: string, target: TestService, name: string, out: string, state?: string) => {
+  const { report } = await runAsCli({
+    cwd,
+    svc: target,
+    inputs: [name],
+    out,
+    ...(state ? { state } : {}),
+  });
+  expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
+  return report;
+};
 
 /** Runs `file` twice into one target and state, the second time with `changed` as its content. */
 const twice = async (name: string, first: string, changed: string) => {
   const cwd = fresh();
   const target = await service();
   writeFileSync(join(cwd, name), first);
-  const one = await runOn(target, [name, '--state', 'state'], cwd);
-  expect(one.code, one.stdout + one.stderr).toBe(0);
+  await runIn(cwd, target, name, 'one', 'state');
   const before = await target.client.local.contacts();
   writeFileSync(join(cwd, name), changed);
-  rmSync(join(cwd, 'out'), { recursive: true });
-  const two = await runOn(target, [name, '--state', 'state'], cwd);
-  expect(two.code, two.stdout + two.stderr).toBe(0);
-  return { before, after: await target.client.local.contacts(), totals: readReport(join(cwd, 'out')).totals };
+  const { totals } = await runIn(cwd, target, name, 'two', 'state');
+  return { before, after: await target.client.local.contacts(), totals };
 };
 
 const emailsOf = (contact: { contact_emails: { email: string }[] } | undefined) =>
@@ -88,9 +101,8 @@ describe('a source id our ledger has never seen', () => {
         '701,Dev,Patel,dev.patel@example.com,Patel Partners\n' +
         '702,Eva,Lind,eva@example.com,Lind AB\n',
     );
-    const result = await runOn(target, ['marketing-crm.csv', '--state', 'state'], cwd);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(readReport(join(cwd, 'out')).totals).toMatchObject({ created: 1, updated: 1 });
+    const report = await runIn(cwd, target, 'marketing-crm.csv', 'out', 'state');
+    expect(report.totals).toMatchObject({ created: 1, updated: 1 });
     const contacts = await target.client.local.contacts();
     expect(contacts).toHaveLength(2);
     expect(contacts.find((c) => c.id === held!.id)?.company).toBe('Patel Partners');
@@ -105,9 +117,8 @@ describe('a source id our ledger has never seen', () => {
         '701,Dev,Patel,dev.patel@example.com,Patel Partners\n' +
         '705,Dev,Patel,Dev.Patel@Example.com,\n',
     );
-    const result = await runOn(target, ['marketing-crm.csv'], cwd);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(readReport(join(cwd, 'out')).totals).toMatchObject({ created: 1, duplicates: 1 });
+    const report = await runIn(cwd, target, 'marketing-crm.csv', 'out');
+    expect(report.totals).toMatchObject({ created: 1, duplicates: 1 });
     expect(await target.client.local.contacts()).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkTypedNumbers } from '../../src/cli/flag-values.js';
 import { runImport } from '../../src/run/run.js';
 import { SAMPLES, outcomes, readIssues, readReport, runCli, tempDir } from './harness.js';
+import { refusalOf, runAsCli } from './cli-in-process.js';
 
 /** `validate generic <name> --out out` on the command line, in a folder holding the file. */
 const validate = async (name: string, content: string | Buffer) => {
@@ -15,8 +17,9 @@ const validate = async (name: string, content: string | Buffer) => {
 
 /**
  * What `validate generic <file> --out out` runs, in the test's own process, for what the reader
- * makes of a file that it reads to the end (the exit code is the report's): the command line's
- * own part, one line and exit 2 when it cannot, is checked with `validate` above.
+ * makes of a file (the exit code is the report's): the command line's own part, one line and
+ * exit 2 when it cannot read it, is checked with `validate` above once; the other files it cannot
+ * read are checked by the error that line prints (refusalOf).
  */
 const validateInProcess = async (name: string, content: string | Buffer) => {
   const cwd = tempDir();
@@ -55,10 +58,11 @@ describe('contact-import validate on hostile input', () => {
   it('binary garbage stops with exit 2 naming the file and where', async () => {
     const bytes = Buffer.alloc(4096);
     for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 7919 + 13) % 256;
-    const { result, report } = await validate('garbage.csv', bytes);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/input_unreadable: garbage\.csv .*(byte|line) \d+/);
-    noStackTrace(result.stderr);
+    const { report } = await validateInProcess('garbage.csv', bytes);
+    expect(report.exitCode).toBe(2);
+    const line = `${report.error?.code}: ${report.error?.message}`;
+    expect(line).toMatch(/^input_unreadable: \S*garbage\.csv .*(byte|line) \d+/);
+    noStackTrace(line);
     expect(report.status).toBe('aborted');
   });
 
@@ -116,9 +120,9 @@ describe('contact-import validate on hostile input', () => {
   });
 
   it('JSON that is not an array stops with exit 2 saying what it got', async () => {
-    const { result } = await validate('object.json', JSON.stringify({ full_name: 'Ann' }));
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/object\.json .*object.*expected a JSON array/);
+    const { report } = await validateInProcess('object.json', JSON.stringify({ full_name: 'Ann' }));
+    expect(report.exitCode).toBe(2);
+    expect(report.error?.message).toMatch(/object\.json .*object.*expected a JSON array/);
   });
 
   it('an NDJSON file with one bad line rejects that line and reads the rest', async () => {
@@ -147,21 +151,36 @@ describe('contact-import validate on hostile input', () => {
     expect(issues).toMatchObject([{ row: '2', code: 'row_ragged' }]);
   });
 
-  it('a missing input stops with exit 2 before anything else', async () => {
-    const result = await runCli(['validate', 'generic', 'nope.csv']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/input_not_found.*nope\.csv/);
-  });
+  // A missing input (`validate generic nope.csv`: exit 2, one line, input_not_found naming it)
+  // is test/e2e/usage-errors.test.ts's first test.
 
+  // Each stops the command with its one line and exit 2 (printed as usage-errors.test.ts checks):
+  // here, the error that line prints.
   it('an unknown pipeline and a bad option stop with exit 2', async () => {
+    const cwd = tempDir();
     const sample = join(SAMPLES, 'address-book.csv');
-    expect((await runCli(['validate', 'no-such-pipeline', sample])).stderr).toMatch(/pipeline_not_found/);
-    const bad = await runCli(['run', '--dry-run', 'generic', sample, '--chunk-size', '0']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/config_invalid: --chunk-size must be a whole number from 1 to 500, got "0"/);
-    const region = await runCli(['validate', 'address-book-csv', sample, '--region', 'XX']);
-    expect(region.code).toBe(2);
-    expect(region.stderr).toMatch(/config_invalid: option region: not a region/);
+    const validateWith = (pipeline: string, region?: string) =>
+      refusalOf(
+        runAsCli({
+          cwd,
+          pipeline,
+          inputs: [sample],
+          out: 'out',
+          dryRun: true,
+          ...(region ? { region } : {}),
+        }),
+      );
+    expect(await validateWith('no-such-pipeline')).toMatchObject({ code: 'pipeline_not_found' });
+    expect(() => checkTypedNumbers({ chunkSize: '0' })).toThrow(
+      expect.objectContaining({
+        code: 'config_invalid',
+        message: '--chunk-size must be a whole number from 1 to 500, got "0"',
+      }),
+    );
+    expect(await validateWith('address-book-csv', 'XX')).toMatchObject({
+      code: 'config_invalid',
+      message: expect.stringMatching(/^option region: not a region/),
+    });
   });
 });
 

@@ -10,12 +10,12 @@ import {
   readRejected,
   readReport,
   runCli,
-  runOn,
   startService,
   tempDir,
   TESTDATA,
   type TestService,
 } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 import { EXPECTED, type ExpectedContact, type ExpectedFile } from './vcard-expected.js';
 
 const SUITE = join(TESTDATA, 'vcard');
@@ -139,7 +139,8 @@ describe('vCard details read back', () => {
   it('a rejected card goes to rejected.vcf as written, and issues.csv names its card', async () => {
     const cwd = scratch();
     const file = join(SUITE, 'John_Doe_ANDROID.vcf');
-    await runCli(['validate', 'vcard', file, '--out', 'out'], { cwd });
+    // `validate vcard <file> --out out` in this process: what is checked is the files it writes.
+    await runAsCli({ cwd, pipeline: 'vcard', inputs: [file], out: 'out', dryRun: true });
     const lines = readFileSync(file, 'utf8').split('\r\n');
     const sixth = `${lines.slice(70, lines.lastIndexOf('END:VCARD') + 1).join('\r\n')}\r\n`;
     expect(
@@ -158,8 +159,8 @@ describe('vCard details read back', () => {
     svc = await startService();
     const cwd = scratch();
     const files = ['rfc6350-example.vcf', 'John_Doe_GMAIL.vcf'].map((f) => join(SUITE, f));
-    const result = await runOn(svc, ['vcard', ...files], cwd);
-    expect(result.code, result.stderr).toBe(0);
+    const { report } = await runAsCli({ cwd, svc, pipeline: 'vcard', inputs: files, out: 'out' });
+    expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
     const contacts = await svc.client.local.contacts();
     const simon = contacts.find((c) => c.full_name === 'Simon Perreault')!;
     expect(simon).toMatchObject({

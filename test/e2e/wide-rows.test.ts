@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeWide } from './generic-csv.js';
-import { readReport, runCli, startService, type TestService } from './harness.js';
+import { readReport, startService, type TestService } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 
-/** Wide rows load whole. The peak memory of such a run is measured in test/perf/wide-rows-memory.test.ts. */
+/**
+ * Wide rows load whole. The peak memory of such a run is measured in test/perf/wide-rows-memory.test.ts.
+ * The run goes through the library in this process, as `run generic <file> --target <svc>` hands
+ * it to it: what is checked is what it loaded.
+ */
 let svc: TestService | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
@@ -20,21 +25,15 @@ describe('wide rows', () => {
     dirs.push(dir);
     svc = await startService();
     const file = writeWide(dir, 'wide.csv', 600, 30_000);
-    const result = await runCli(
-      [
-        'run',
-        'generic',
-        file,
-        '--target',
-        svc.service.url,
-        '--state',
-        join(dir, 'state'),
-        '--out',
-        join(dir, 'out'),
-      ],
-      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-    );
-    expect(result.code, result.stderr).toBe(0);
+    const result = await runAsCli({
+      cwd: dir,
+      svc,
+      pipeline: 'generic',
+      inputs: [file],
+      state: 'state',
+      out: 'out',
+    });
+    expect(result.report.exitCode, JSON.stringify(result.report.error)).toBe(0);
     expect(readReport(join(dir, 'out')).totals).toMatchObject({
       read: 600,
       created: 600,
