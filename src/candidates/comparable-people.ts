@@ -9,7 +9,6 @@
  * agree are compared as text, so every level is what comparing the text gives.
  */
 import { NULL, TYPO } from './comparisons.js';
-import { FixedFields } from './fixed-fields.js';
 import type { Prepared } from './prepare.js';
 import { similarOnce } from './similarity.js';
 import { hashOf } from './text.js';
@@ -36,11 +35,8 @@ export class ComparablePeople {
    */
   private readonly start: Int32Array;
   private readonly hashes: Int32Array;
-  /** Names, company, job title, city, birth date and address, compared by number (fixed-fields.ts). */
-  readonly fixed: FixedFields;
 
   constructor(readonly prepared: readonly Prepared[]) {
-    this.fixed = new FixedFields(prepared);
     this.start = new Int32Array(prepared.length + 1);
     let size = 0;
     for (let i = 0; i < prepared.length; i++) {

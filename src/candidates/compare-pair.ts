@@ -9,7 +9,17 @@
  *   is a household's (relatives), not evidence that they are one person.
  */
 import { ComparablePeople } from './comparable-people.js';
-import { FIELD, FIELD_COUNT, NULL } from './comparisons.js';
+import {
+  birthdayLevel,
+  companyLevel,
+  exactLevel,
+  FIELD,
+  FIELD_COUNT,
+  firstNameLevel,
+  lastNameLevel,
+  NULL,
+  textLevel,
+} from './comparisons.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
 
@@ -33,21 +43,15 @@ export const comparePair = (
   into: Int8Array,
   at = 0,
 ): boolean => {
-  const fields = people.fixed;
-  const xFirst = fields.firstName(i);
-  const xLast = fields.lastName(i);
-  const yFirst = fields.firstName(j);
-  const yLast = fields.lastName(j);
-  let first = fields.firstNameLevel(xFirst, yFirst, nicknames);
-  let last = fields.lastNameLevel(xLast, yLast);
+  const a = people.prepared[i]!;
+  const b = people.prepared[j]!;
+  let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
+  let last = lastNameLevel(a, b.last, b.lastCodes);
   let swapped = false;
   // Swapped names agree at least as a typo does, which almost always keeps the first letter.
-  if (
-    (first < 3 || last < 3) &&
-    (fields.initial(xFirst) === fields.initial(yLast) || fields.initial(xLast) === fields.initial(yFirst))
-  ) {
-    const swappedFirst = fields.firstNameLevel(xFirst, yLast, nicknames);
-    const swappedLast = fields.lastNameLevel(xLast, yFirst);
+  if ((first < 3 || last < 3) && (a.first[0] === b.last[0] || a.last[0] === b.first[0])) {
+    const swappedFirst = firstNameLevel(a, b, b.last, b.lastCodes, nicknames);
+    const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
     // Swapped when that agrees better, and no name then merely differs; a side's only name may
     // stand in the other's place (`Shaw` as last name, `Shaw Eleanor`).
     if (
@@ -66,16 +70,16 @@ export const comparePair = (
   let email = people.emailLevel(i, j);
   // Local parts made from each side's own name say what the names say, agreeing or not; only the
   // same address is evidence of its own.
-  if (email >= 0 && email < 3 && fields.localsFromName(i) && fields.localsFromName(j)) email = NULL;
+  if (email >= 0 && email < 3 && a.localsFromName && b.localsFromName) email = NULL;
   into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
   into[at + FIELD.phone] = household ? NULL : people.phoneLevel(i, j);
-  into[at + FIELD.company] = fields.companyLevel(i, j);
-  into[at + FIELD.job] = fields.jobLevel(i, j);
-  into[at + FIELD.birthday] = fields.birthdayLevel(i, j);
-  into[at + FIELD.street] = household ? NULL : fields.streetLevel(i, j);
-  into[at + FIELD.postcode] = fields.postcodeLevel(i, j);
-  into[at + FIELD.city] = fields.cityLevel(i, j);
+  into[at + FIELD.company] = companyLevel(a.company, b.company);
+  into[at + FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
+  into[at + FIELD.birthday] = birthdayLevel(a.birth, b.birth);
+  into[at + FIELD.street] = household ? NULL : textLevel(a.street, b.street, 0.88);
+  into[at + FIELD.postcode] = exactLevel(a.postcode, b.postcode);
+  into[at + FIELD.city] = textLevel(a.city, b.city);
   return swapped;
 };
 

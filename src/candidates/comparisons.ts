@@ -109,38 +109,35 @@ export const FIELD_COUNT = COMPARISONS.length;
 export const TYPO = 0.92;
 const CLOSE = 0.85;
 
-/** Two first names, each with its double metaphone codes. */
 export const firstNameLevel = (
-  x: string,
-  xCodes: readonly string[],
-  y: string,
-  yCodes: readonly string[],
+  a: Prepared,
+  b: Prepared,
+  bFirst: string,
+  bCodes: readonly string[],
   nicknames: Nicknames,
 ): number => {
+  const x = a.first;
+  const y = bFirst;
   if (x === '' || y === '') return NULL;
   if (x === y) return 5;
   if (nicknames.related(x, y)) return 4;
   if (x.length === 1 || y.length === 1) return x[0] === y[0] ? 1 : 0;
   const sim = similarity(x, y);
   if (sim >= TYPO) return 3;
-  if (sim >= CLOSE || soundsAlike(xCodes, yCodes)) return 2;
+  if (sim >= CLOSE || soundsAlike(a.firstCodes, bCodes)) return 2;
   // `rob` for `robert`: a prefix of three letters or more.
   if (x.length >= 3 && y.length >= 3 && (x.startsWith(y) || y.startsWith(x))) return 2;
   return 0;
 };
 
-/** Two last names, each with its double metaphone codes. */
-export const lastNameLevel = (
-  x: string,
-  xCodes: readonly string[],
-  y: string,
-  yCodes: readonly string[],
-): number => {
+export const lastNameLevel = (a: Prepared, bLast: string, bCodes: readonly string[]): number => {
+  const x = a.last;
+  const y = bLast;
   if (x === '' || y === '') return NULL;
   if (x === y) return 4;
   const sim = similarity(x, y);
   if (sim >= TYPO) return 3;
-  if (sim >= CLOSE || soundsAlike(xCodes, yCodes)) return 2;
+  if (sim >= CLOSE || soundsAlike(a.lastCodes, bCodes)) return 2;
   if (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x))) return 1;
   return 0;
 };
