@@ -22,7 +22,7 @@ const each = perTest();
 
 // Small chunks keep the runs short: what is checked depends on how many chunks and look-ahead
 // batches (chunk x concurrency x 2 records) the file spans, not on how many records they hold.
-const CHUNK = 20;
+const CHUNK = 10;
 const SEARCH = 'GET /v1/search/contacts';
 /** The name search (E3) that looks for candidates among the target's contacts. */
 const NAME_SEARCH = 'GET /v1/contacts/search';
@@ -126,7 +126,8 @@ const leftInLedger = (state: string) => {
   }
 };
 
-const LAYOUT: Layout = { foreign: 200, rows: 400, overlap: 100 };
+/** 20 chunks of the file, the first 5 its overlap with the other ledger's contacts. */
+const LAYOUT: Layout = { foreign: 100, rows: 200, overlap: 50 };
 
 /** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
 const stoppedRun = async () => {
