@@ -201,7 +201,7 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
  * (chunk x concurrency x 2 records) the file spans, the kill at 40 % of its chunks, not on how many
  * records a chunk holds; small chunks keep the two runs short (20 chunks, 2.5 look-ahead batches).
  */
-const SMALL_PLAN: Plan = { rows: 200, chunk: 10, concurrency: 4 };
+const SMALL_PLAN: Plan = { rows: 100, chunk: 5, concurrency: 4 };
 
 describe.each([0.005, 0.1, 1])(
   'a continuation after kill -9 when another client stored %s of the people left meanwhile',
@@ -216,7 +216,7 @@ describe.each([0.005, 0.1, 1])(
         const run = await killAtFortyPercent(svc, dir, plan);
         // The people not on the target, those of the creates in flight that had not reached it included.
         const left = run.rows.filter((p) => !run.onTarget.has(p.email.toLowerCase()));
-        // Spread over all of them, at least one: 0.5 % of the 120 or so left is one person.
+        // Spread over all of them, at least one: 0.5 % of the 60 or so left is one person.
         const count = Math.max(1, Math.round(left.length * fraction));
         const added = left.filter(
           (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
