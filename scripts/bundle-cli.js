@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`, after tsc: bundles the command line into dist/cli/main.js and chunks beside it,
 // because Node loading the ~1,000 module files of the unbundled CLI was over half of each start.
-// The library entry (dist/index.js and the rest of dist/) stays as tsc emits it.
+// The library entry (dist/index.js and the rest of dist/) stays as tsc emits it; a bundle of the part
+// of it the tests' hooked runs call sits beside main.js (dist/cli/library.js, below).
 //
 // Paths the bundled code still finds relative to its own file (import.meta.url is now that of
 // main.js or of a chunk beside it): dist/cli/ is two folders deep like src/mapping/, so
@@ -99,6 +100,33 @@ const stringWidthLazySegmenter = {
   },
 };
 
+/**
+ * A second entry, dist/cli/library.js: the library's runImport and undoRun with the command line's
+ * hostControls. The tests' stand-ins for the command line that stop a run at a step
+ * (test/support/hooked-run.mjs, hooked-undo.mjs) load it, so each of their starts loads a bundle as
+ * the command line's does instead of the library's module files one by one. It shares its chunks
+ * with main.js.
+ */
+const HOOKED_LIBRARY = 'contact-import:hooked-library';
+const hookedLibraryEntry = {
+  name: 'hooked-library-entry',
+  setup(builder) {
+    builder.onResolve({ filter: /^contact-import:hooked-library$/ }, () => ({
+      path: HOOKED_LIBRARY,
+      namespace: 'hooked-library',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'hooked-library' }, () => ({
+      contents: [
+        "export { runImport } from './run/run.js';",
+        "export { undoRun } from './undo/index.js';",
+        "export { hostControls } from './cli/host-controls.js';",
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: dist,
+    }));
+  },
+};
+
 const cliEntry = join(dist, 'cli', 'main.js');
 if (readFileSync(cliEntry, 'utf8').includes(MARK)) {
   console.error(`${cliEntry} is already a bundle: run tsc -p tsconfig.json first (npm run build does both)`);
@@ -111,7 +139,10 @@ const outdir = join(dist, 'cli');
 for (const name of readdirSync(outdir)) if (CHUNK.test(name)) rmSync(join(outdir, name));
 
 await build({
-  entryPoints: [{ in: cliEntry, out: 'main' }],
+  entryPoints: [
+    { in: cliEntry, out: 'main' },
+    { in: HOOKED_LIBRARY, out: 'library' },
+  ],
   outdir,
   allowOverwrite: true,
   bundle: true,
@@ -123,7 +154,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [zodEnglishOnly, yargsShimInstalledPath, stringWidthLazySegmenter],
+  plugins: [hookedLibraryEntry, zodEnglishOnly, yargsShimInstalledPath, stringWidthLazySegmenter],
   // CommonJS packages inside an ES module bundle call require() for Node's own modules.
   banner: {
     js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);`,

@@ -39,16 +39,22 @@ const newest = (dir: string): number => {
 };
 
 /**
+ * What scripts/bundle-cli.js writes: the CLI, and the library the tests' hooked stand-ins of it
+ * load (test/support/hooked-run.mjs): a dist/ built before it bundled the second is built again.
+ */
+const BUNDLES = [join('dist', 'cli', 'main.js'), join('dist', 'cli', 'library.js')];
+
+/**
  * End-to-end tests run the built CLI (the bundle), so every test run builds first, unless dist/ is
  * newer than every source file (as right after `npm ci`, whose prepare step built it).
  */
 export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
   const built =
-    existsSync(join(root, 'dist', 'cli', 'main.js')) &&
+    BUNDLES.every((bundle) => existsSync(join(root, bundle))) &&
     newest(join(root, 'dist')) >= newest(join(root, 'src'));
   if (!built) {
-    // What `npm run build` does: tsc, then the CLI bundled into dist/cli/main.js.
+    // What `npm run build` does: tsc, then the CLI and the hooked library bundled into dist/cli/.
     const steps = [
       [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
       [resolve(root, 'scripts/bundle-cli.js')],

@@ -6,13 +6,16 @@ import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helper
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
 import { readReport, runCli, killGenericRun, type TestService } from './harness.js';
+import { keptMessages, runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * A continuation into a target its first run found empty: the same command after a kill -9 sends
  * the chunks left and settles the creates that were in flight, after paging the target's contacts
  * to learn whether anyone else stored contacts there meanwhile (a check that cannot miss, never a
  * sample). Requests are counted at the service (LocalService.requestCounts), not taken from the
- * report. Kills land at an exact step (test/support/hooked-run.mjs), not where a timer fired.
+ * report. Kills land at an exact step (test/support/hooked-run.mjs), not where a timer fired. The
+ * first continuation is the command line's (its exit code, the system temp folder it leaves
+ * empty); the others run in this process, their report, requests and log being what they check.
  */
 const each = perTest();
 
@@ -70,7 +73,7 @@ const killAtFortyPercent = async (
   expect(stored.length).toBeGreaterThan(0);
   expect(stored.length).toBeLessThan(rows.length);
   const onTarget = new Set(stored.flatMap((c) => c.contact_emails.map((e) => e.email)));
-  return { rows, args, env, state, systemTemp, stored: stored.length, onTarget };
+  return { rows, file, args, env, state, systemTemp, stored: stored.length, onTarget };
 };
 
 /** The same command again, into `next/`: its output and the requests it sent, counted at the service. */
@@ -83,6 +86,28 @@ const continueRun = async (
   const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
   expect(next.code, next.stderr).toBe(0);
   return { next, sent: since(before, svc.service.requestCounts()) };
+};
+
+/**
+ * The same run again in this process, into `next/`: what it logged (the command line's stderr)
+ * and the requests it sent, counted at the service.
+ */
+const continueInProcess = async (
+  svc: TestService,
+  dir: string,
+  run: { file: string; state: string },
+  plan: Plan,
+) => {
+  const before = svc.service.requestCounts();
+  const { logger, messages } = keptMessages();
+  const { report } = await runGenericOn(
+    svc,
+    run.file,
+    { stateDir: run.state, outDir: join(dir, 'next') },
+    { chunkSize: plan.chunk, concurrency: plan.concurrency, candidates: 'off', logger },
+  );
+  expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
+  return { messages, sent: since(before, svc.service.requestCounts()) };
 };
 
 /** The creates the killed run left pending in its ledger: chunks, and the records they hold. */
@@ -174,9 +199,9 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
 /**
  * The plan of the runs below: what they check depends on how many chunks and look-ahead batches
  * (chunk x concurrency x 2 records) the file spans, the kill at 40 % of its chunks, not on how many
- * records a chunk holds; small chunks keep the two runs short.
+ * records a chunk holds; small chunks keep the two runs short (20 chunks, 2.5 look-ahead batches).
  */
-const SMALL_PLAN: Plan = { rows: 500, chunk: 25, concurrency: 4 };
+const SMALL_PLAN: Plan = { rows: 100, chunk: 5, concurrency: 4 };
 
 describe.each([0.005, 0.1, 1])(
   'a continuation after kill -9 when another client stored %s of the people left meanwhile',
@@ -191,7 +216,7 @@ describe.each([0.005, 0.1, 1])(
         const run = await killAtFortyPercent(svc, dir, plan);
         // The people not on the target, those of the creates in flight that had not reached it included.
         const left = run.rows.filter((p) => !run.onTarget.has(p.email.toLowerCase()));
-        // Spread over all of them, at least one: 0.5 % of the 250 or so left is a person or two.
+        // Spread over all of them, at least one: 0.5 % of the 60 or so left is one person.
         const count = Math.max(1, Math.round(left.length * fraction));
         const added = left.filter(
           (_, i) => Math.floor((i * count) / left.length) !== Math.floor(((i + 1) * count) / left.length),
@@ -204,8 +229,8 @@ describe.each([0.005, 0.1, 1])(
         const inFlight = pendingKeys(svc, run.state);
         const ofPending = added.filter((p) => inFlight.has(`email:${p.email.toLowerCase()}`)).length;
 
-        const { next, sent } = await continueRun(svc, dir, run);
-        expect(next.stdout + next.stderr).toMatch(
+        const { messages, sent } = await continueInProcess(svc, dir, run, plan);
+        expect(messages.join('\n')).toMatch(
           new RegExp(
             `searching after all: the target holds ${count - ofPending} contacts that run \\S+ did not write`,
           ),
@@ -216,7 +241,9 @@ describe.each([0.005, 0.1, 1])(
         // The people stored elsewhere were found and updated with the file's values, not created again.
         expect(report.totals.updated).toBe(count);
         expectTruthfulReport(report, await expectExactlyLoaded(svc.client, run.rows), plan.rows);
-        expect(readdirSync(run.systemTemp)).toEqual([]);
+        expect(readdirSync(run.systemTemp), 'nothing the killed run left in the system temp folder').toEqual(
+          [],
+        );
       },
     );
   },
@@ -241,7 +268,7 @@ describe('a continuation after kill -9 when another client stored a person of a 
       await addElsewhere(svc, [neverSent[0]!]);
       const pending = pendingInLedger(svc, run.state);
 
-      const { sent } = await continueRun(svc, dir, run);
+      const { sent } = await continueInProcess(svc, dir, run, plan);
       const report = readReport(join(dir, 'next'));
       // The listing showed a contact that no pending create explains: their records were looked up
       // (one search each), that person's contact found and updated with the file's values.
@@ -264,7 +291,7 @@ describe('a continuation into a target that ignores Idempotency-Key', () => {
       const pending = pendingInLedger(svc, run.state);
       expect(pending.chunks).toBeLessThanOrEqual(plan.concurrency);
 
-      const { sent } = await continueRun(svc, dir, run);
+      const { sent } = await continueInProcess(svc, dir, run, plan);
       // The probe, one search per record of a pending create, the listing.
       expect(sent[SEARCH] ?? 0).toBeLessThanOrEqual(1 + pending.records + Math.ceil(plan.rows / PAGE) + 1);
       const report = readReport(join(dir, 'next'));

@@ -3,19 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded } from '../reliability/helpers.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { loadInProcess, readReport, runCli } from './harness.js';
+import { loadInProcess, readReport } from './harness.js';
+import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
- * Issue 15 contract, at a tenth of its size: a target holding contacts from another ledger and a
- * file that overlaps part of them: one exact search per record the ledger does not know, plus the
- * chunks; the overlaps updated, nothing stored twice.
+ * Issue 15 contract, at a fiftieth of its size with chunks of 20 (the chunks as many as at a tenth
+ * with chunks of 100): a target holding contacts from another ledger and a file that overlaps part
+ * of them: one exact search per record the ledger does not know, plus the chunks; the overlaps
+ * updated, nothing stored twice. Both runs in this process: the report and the service are what is
+ * checked.
  */
 const each = perTest();
 
-const FOREIGN = 500;
-const ROWS = 1000;
-const OVERLAP = 250;
-const CHUNK = 100;
+const FOREIGN = 100;
+const ROWS = 200;
+const OVERLAP = 50;
+const CHUNK = 20;
 
 describe('a run into a target that another ledger loaded', () => {
   it(
@@ -24,17 +27,6 @@ describe('a run into a target that another ledger loaded', () => {
     async () => {
       const dir = each.dir();
       const svc = await each.start();
-      const env = { CONTACT_IMPORT_API_KEY: svc.key };
-      const run = (file: string, state: string, out: string) =>
-        runCli(
-          ['run', 'generic', file, '--target', svc.service.url, '--state', join(dir, state)].concat([
-            '--chunk-size',
-            String(CHUNK),
-            '--out',
-            join(dir, out),
-          ]),
-          { cwd: dir, env },
-        );
       const other = await loadInProcess(
         svc,
         writeGenericCsv(dir, 'other.csv', people(FOREIGN)),
@@ -45,8 +37,13 @@ describe('a run into a target that another ledger loaded', () => {
 
       // Rows FOREIGN - OVERLAP .. FOREIGN + ROWS - OVERLAP: the first OVERLAP are on the target already.
       const rows = people(ROWS, FOREIGN - OVERLAP).map((p) => ({ ...p, title: `Lead ${p.title}` }));
-      const result = await run(writeGenericCsv(dir, 'mine.csv', rows), 'my-state', 'mine');
-      expect(result.code, result.stderr).toBe(0);
+      const result = await runGenericOn(
+        svc,
+        writeGenericCsv(dir, 'mine.csv', rows),
+        { stateDir: join(dir, 'my-state'), outDir: join(dir, 'mine') },
+        { chunkSize: CHUNK },
+      );
+      expect(result.report.exitCode, JSON.stringify(result.report.error)).toBe(0);
       const report = readReport(join(dir, 'mine'));
       expect(report.totals).toMatchObject({ updated: OVERLAP, created: ROWS - OVERLAP });
       const searches = report.requests.byEndpoint['GET /v1/search/contacts']?.sent ?? 0;

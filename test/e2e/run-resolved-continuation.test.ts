@@ -5,7 +5,8 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { LEDGER_FILE } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
-import { loadInProcess, readReport, runCli, runHooked, type TestService } from './harness.js';
+import { loadInProcess, readReport, runHooked, type TestService } from './harness.js';
+import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * A continuation into a target that holds contacts: a run keeps in its ledger what its searches
@@ -13,13 +14,15 @@ import { loadInProcess, readReport, runCli, runHooked, type TestService } from '
  * kill -9 updates the contacts found with no second search. Records resolved to create are
  * searched again (someone may have stored them since, and the target's answers carry no e-mails
  * to compare a listing with), as are those the stopped run never got to resolve. Requests are
- * counted at the service (LocalService.requestCounts).
+ * counted at the service (LocalService.requestCounts). The killed run is a process of its own
+ * (test/support/hooked-run.mjs); the continuations run in this one, their report, requests and
+ * what the service holds being what is checked (run-continuation.test.ts spawns the command's).
  */
 const each = perTest();
 
 // Small chunks keep the runs short: what is checked depends on how many chunks and look-ahead
 // batches (chunk x concurrency x 2 records) the file spans, not on how many records they hold.
-const CHUNK = 20;
+const CHUNK = 10;
 const SEARCH = 'GET /v1/search/contacts';
 /** The name search (E3) that looks for candidates among the target's contacts. */
 const NAME_SEARCH = 'GET /v1/contacts/search';
@@ -51,12 +54,23 @@ const setUp = async (svc: TestService, dir: string, layout: Layout) => {
   }));
   const file = writeGenericCsv(dir, 'mine.csv', rows);
   const state = join(dir, 'state');
-  const args = ['run', 'generic', file, '--target', svc.service.url, '--state', state];
-  // Candidates are not what these runs are about (test/e2e/candidates-target.test.ts is): off, so
-  // the counts are those of resolution and loading alone.
-  args.push('--chunk-size', String(CHUNK), '--candidates', 'off');
   const everyone: Person[] = [...people(layout.foreign - layout.overlap), ...rows];
-  return { env, rows, file, state, args, everyone };
+  return { env, rows, file, state, everyone };
+};
+
+/**
+ * The same run again, into `next/`. Candidates are not what these runs are about
+ * (test/e2e/candidates-target.test.ts is): off, so the counts are those of resolution and loading
+ * alone.
+ */
+const continueRun = async (svc: TestService, dir: string, run: { file: string; state: string }) => {
+  const { report } = await runGenericOn(
+    svc,
+    run.file,
+    { stateDir: run.state, outDir: join(dir, 'next') },
+    { chunkSize: CHUNK, candidates: 'off' },
+  );
+  expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
 };
 
 /** The first run, SIGKILLed as it hands the create chunk at about 40 % of its chunks to the network. */
@@ -112,7 +126,8 @@ const leftInLedger = (state: string) => {
   }
 };
 
-const LAYOUT: Layout = { foreign: 200, rows: 400, overlap: 100 };
+/** 20 chunks of the file, the first 5 its overlap with the other ledger's contacts. */
+const LAYOUT: Layout = { foreign: 100, rows: 200, overlap: 50 };
 
 /** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
 const stoppedRun = async () => {
@@ -136,8 +151,7 @@ describe('a continuation after kill -9 at about 40 % into a target another ledge
       const unresolved = LAYOUT.rows - left.known - left.pendingRecords - left.resolved;
 
       const before = svc.service.requestCounts();
-      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-      expect(next.code, next.stderr).toBe(0);
+      await continueRun(svc, dir, run);
       const sent = since(before, svc.service.requestCounts());
       // No search for a record resolved to update: the probe, the records resolved to create (a
       // contact stored since may hold one), the records no run resolved, and the records of the
@@ -210,8 +224,7 @@ describe.each([0.005, 0.1, 1])(
           );
         }
 
-        const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-        expect(next.code, next.stderr).toBe(0);
+        await continueRun(svc, dir, run);
         const report = readReport(join(dir, 'next'));
         expect(report.totals.updated).toBeGreaterThanOrEqual(count);
         await expectExactlyLoaded(svc.client, run.everyone);
@@ -245,8 +258,7 @@ describe('a continuation after another client stored a person of the create the 
         { full_name: `Person Number${person.i}`, contact_emails: [{ email: person.email.toLowerCase() }] },
       ]);
 
-      const next = await runCli([...run.args, '--out', join(dir, 'next')], { cwd: dir, env: run.env });
-      expect(next.code, next.stderr).toBe(0);
+      await continueRun(svc, dir, run);
       const report = readReport(join(dir, 'next'));
       await expectExactlyLoaded(svc.client, run.everyone);
       expectTruthfulReport(report, LAYOUT.rows, LAYOUT.rows);

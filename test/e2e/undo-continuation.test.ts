@@ -2,12 +2,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { readReport, runCli, killGenericRun, startService, tempDir, type TestService } from './harness.js';
+import { listRuns } from '../../src/run/runs-list.js';
+import { runGenericOn, undoOn } from '../support/in-process-runs.js';
 
 /**
  * A run stopped (kill -9 here; Ctrl-C alike) and continued by the same command is one import for
  * its user. `undo` of the first is refused while the continuation stands, naming the runs to undo
  * first (docs/design.md "Undo"); undone newest first, every person of the import is archived,
- * counted at the service.
+ * counted at the service. The refusal is the command line's (its exit code and message); the
+ * continuation and the undos that are taken run in this process.
  */
 let svc: TestService | undefined;
 afterAll(async () => {
@@ -41,13 +44,13 @@ describe('undo of a run that was stopped and continued', () => {
     expect(storedByFirst).toBeLessThan(ROWS);
 
     const cli = (args: string[]) => runCli([...args, '--state', state], { cwd: dir, env });
-    const listed = await cli(['runs', '--json']);
-    const [first] = JSON.parse(listed.stdout) as { runId: string; status: string }[];
+    // What `runs` lists (the command line's `runs --json`: test/e2e/sync-weeks.test.ts).
+    const [first] = listRuns(state);
     expect(first).toMatchObject({ status: 'running' });
 
-    // The same command continues it and completes.
-    const next = await cli(['run', 'generic', file, '--target', svc.service.url, '--out', join(dir, 'next')]);
-    expect(next.code, next.stderr).toBe(0);
+    // The same run continues it and completes.
+    const next = await runGenericOn(svc, file, { stateDir: state, outDir: join(dir, 'next') });
+    expect(next.report.exitCode, JSON.stringify(next.report.error)).toBe(0);
     const nextId = readReport(join(dir, 'next')).runId;
     expect((await svc.client.local.contacts()).length).toBe(ROWS);
 
@@ -67,17 +70,10 @@ describe('undo of a run that was stopped and continued', () => {
     expect((await svc.client.local.contacts()).filter((c) => c.is_archived)).toHaveLength(0);
 
     // Newest first, as named: the continuation, then the first run; the whole import is archived.
-    const undoNext = await cli(['undo', nextId, '--target', svc.service.url, '--out', join(dir, 'u1')]);
-    expect(undoNext.code, undoNext.stderr).toBe(0);
-    const undoFirst = await cli([
-      'undo',
-      first!.runId,
-      '--target',
-      svc.service.url,
-      '--out',
-      join(dir, 'u2'),
-    ]);
-    expect(undoFirst.code, undoFirst.stderr).toBe(0);
+    const undoNext = await undoOn(svc, nextId, { stateDir: state, outDir: join(dir, 'u1') });
+    expect(undoNext.report.exitCode, JSON.stringify(undoNext.report.error)).toBe(0);
+    const undoFirst = await undoOn(svc, first!.runId, { stateDir: state, outDir: join(dir, 'u2') });
+    expect(undoFirst.report.exitCode, JSON.stringify(undoFirst.report.error)).toBe(0);
     const contacts = await svc.client.local.contacts();
     expect(contacts).toHaveLength(ROWS);
     expect(contacts.filter((c) => c.is_archived)).toHaveLength(ROWS);

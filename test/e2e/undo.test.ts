@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { loadInProcess, readIssues, readReport, ROOT, runCli, type TestService } from './harness.js';
+import { undoOn } from '../support/in-process-runs.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { perTest } from '../support/per-test.js';
 import type { UndoReport } from '../../src/undo/index.js';
 import { CONTACT_SCALAR_FIELDS } from '../../src/core/schemas/index.js';
 
 const t = perTest();
+
+/*
+ * The command line's undo is spawned where it is what is checked: its exit code for a conflict, its
+ * --json output, a refusal on stderr. The runs before an undo, and undos whose report is what is
+ * checked, run in this process.
+ */
 
 /** The scalar fields of the response shape, as /_local/ stores them. */
 const SCALARS = CONTACT_SCALAR_FIELDS;
@@ -41,15 +48,18 @@ const seed = async (svc: TestService) =>
     },
   ]);
 
-describe('contact-import undo (issue 12.3)', () => {
+// A hang guard, not a speed check: on a busy two-core machine the first test also pays for
+// loading what the runs and undos in this process use.
+describe('contact-import undo (issue 12.3)', { timeout: 120_000 }, () => {
   it('takes a run back: created contacts archived, scalar fields restored, a hand edit kept as a conflict', async () => {
     const svc = await t.start();
     const dir = t.dir();
     const [a, b] = await seed(svc);
     const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, scalarsOf(c)]));
     const file = writeGenericCsv(dir, 'people.csv', people(5));
-    const run = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'run')]);
-    expect(run.code, run.stderr).toBe(0);
+    const state = join(dir, 'state');
+    const run = await loadInProcess(svc, file, { stateDir: state, outDir: join(dir, 'run') });
+    expect(run.report.exitCode, JSON.stringify(run.report.error)).toBe(0);
     const runReport = readReport(join(dir, 'run'));
     expect(runReport.totals).toMatchObject({ created: 3, updated: 2 });
     const changes = parse(readFileSync(join(dir, 'run', 'changes.csv'), 'utf8'), { columns: true });
@@ -62,8 +72,14 @@ describe('contact-import undo (issue 12.3)', () => {
 
     // A dry run of the undo says what it would do and changes nothing.
     const stored = await svc.client.local.contacts();
-    const dry = await cli(svc, dir, ['undo', join(dir, 'run'), '--dry-run', '--out', join(dir, 'dry')]);
-    expect(dry.code, dry.stderr).toBe(1);
+    // (The command line's `undo --dry-run`: test/e2e/sync-weeks.test.ts.)
+    const dry = await undoOn(
+      svc,
+      join(dir, 'run'),
+      { stateDir: state, outDir: join(dir, 'dry') },
+      { dryRun: true },
+    );
+    expect(dry.report.exitCode).toBe(1);
     expect(readUndo(join(dir, 'dry'))).toMatchObject({
       kind: 'undo',
       dryRun: true,
@@ -126,8 +142,8 @@ describe('contact-import undo (issue 12.3)', () => {
     expect(await svc.client.local.contacts()).toEqual(after);
 
     // The archived contacts are created again by a later run of the same file, not counted unchanged.
-    const rerun = await cli(svc, dir, ['run', 'generic', file, '--out', join(dir, 'rerun')]);
-    expect(rerun.code, rerun.stderr).toBe(0);
+    const rerun = await loadInProcess(svc, file, { stateDir: state, outDir: join(dir, 'rerun') });
+    expect(rerun.report.exitCode, JSON.stringify(rerun.report.error)).toBe(0);
     expect(readReport(join(dir, 'rerun')).totals).toMatchObject({ created: 3, updated: 2, unchanged: 0 });
   });
 
@@ -161,8 +177,8 @@ describe('contact-import undo (issue 12.3)', () => {
       ['job_title', 'Engineer 1', 'Director 1'],
     ]);
 
-    const undo = await cli(svc, dir, ['undo', join(dir, 'b'), '--out', join(dir, 'undo')]);
-    expect(undo.code, undo.stderr).toBe(0);
+    const undo = await undoOn(svc, join(dir, 'b'), { stateDir: state, outDir: join(dir, 'undo') });
+    expect(undo.report.exitCode, JSON.stringify(undo.report.error)).toBe(0);
     expect(readUndo(join(dir, 'undo')).totals).toMatchObject({
       restored: 2,
       archived: 0,
@@ -216,8 +232,9 @@ describe('contact-import undo (issue 12.3)', () => {
     const midway = await svc.client.local.contacts();
     expect(midway.filter((c) => c.is_archived)).toHaveLength(200);
 
-    const undo = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'undo')]);
-    expect(undo.code, undo.stderr).toBe(0);
+    // The same undo again, in this process: its report and the service are what is checked.
+    const undo = await undoOn(svc, join(dir, 'run'), { stateDir: state, outDir: join(dir, 'undo') });
+    expect(undo.report.exitCode, JSON.stringify(undo.report.error)).toBe(0);
     const report = readUndo(join(dir, 'undo'));
     expect(report.totals).toMatchObject({ archived: 250, failed: 0, conflicts: 0 });
     // The first chunk was settled before the kill; the second (applied, not recorded) and third are sent.
@@ -228,8 +245,8 @@ describe('contact-import undo (issue 12.3)', () => {
     expect(after).toHaveLength(250);
     expect(after.every((c) => c.is_archived)).toBe(true);
 
-    const again = await cli(svc, dir, ['undo', join(dir, 'run'), '--out', join(dir, 'again')]);
-    expect(again.code).toBe(0);
+    const again = await undoOn(svc, join(dir, 'run'), { stateDir: state, outDir: join(dir, 'again') });
+    expect(again.report.exitCode).toBe(0);
     expect(readUndo(join(dir, 'again')).requests.sent).toBe(0);
   });
 });

@@ -6,23 +6,27 @@ import { seededRandom } from '../../src/server/faults.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
 import { readReport, runCli, runHooked, startService, tempDir, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
+import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * A run against the local service (its database on disk) is SIGKILLed at seeded points, one per
  * phase, each run resuming what the previous one left, until a run completes. The killed runs go through test/support/hooked-run.mjs, the library with a run hook
  * (`hooks.onStep`, src/run/hooks.ts) that SIGKILLs the process the n-th time it passes a step, so
- * each kill lands where the plan says, not where a timer happened to fire; the final runs are the
- * CLI's. RELIABILITY_SEED replays another plan.
+ * each kill lands where the plan says, not where a timer happened to fire; the run that completes
+ * is the CLI's, the one after it (sending nothing) runs in this process. RELIABILITY_SEED replays
+ * another plan.
  */
 // What is tested is where each kill lands, counted in steps, not the size: enough rows that every
-// kill below falls before the job is done (50 chunks; the load kills take at most 31 of them).
-const COUNT = 5_000;
+// kill below falls before the job is done (62 chunks of 50; the load kills take at most 31 of
+// them), and four read steps for the last kill.
+const COUNT = 3_100;
+const CHUNK = 50;
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_240_611);
 const random = seededRandom(SEED);
 const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
 
-// 5,000 rows read in progress steps of 1,024 (5 steps, the last at the end of the input); 3 groups
-// and 1 custom field; 50 create chunks. The first two runs find the target empty and load while
+// 3,100 rows read in progress steps of 1,024 (4 steps, the last at the end of the input); 3 groups
+// and 1 custom field; 62 create chunks. The first two runs find the target empty and load while
 // they read (load/index.ts): one dies creating the groups, the next mid-chunk. Later runs find
 // contacts there, so they read everything before they send: the last one dies while reading,
 // before its first request.
@@ -73,6 +77,7 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
                   target: svc!.service.url,
                   stateDir: state,
                   outDir: join(dir, out),
+                  chunkSize: CHUNK,
                 },
                 killAt,
               },
@@ -89,6 +94,8 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
                 state,
                 '--out',
                 join(dir, out),
+                '--chunk-size',
+                String(CHUNK),
                 // A run on a slow machine prints a plain progress line every 10 s; this test wants
                 // stderr to hold only what went wrong.
                 '--progress-interval',
@@ -141,15 +148,14 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
         'nothing was matched by search: every earlier create is in the ledger',
       ).toBe(0);
 
-      // The job is done: the same command sends no contact request at all.
-      const again = await runCli(
-        ['run', 'generic', file, '--target', svc.service.url, '--state', state, '--out', join(dir, 'again')],
-        {
-          cwd: dir,
-          env: { CONTACT_IMPORT_API_KEY: svc.key },
-        },
+      // The job is done: the same run sends no contact request at all.
+      const again = await runGenericOn(
+        svc,
+        file,
+        { stateDir: state, outDir: join(dir, 'again') },
+        { chunkSize: CHUNK },
       );
-      expect(again.code).toBe(0);
+      expect(again.report.exitCode).toBe(0);
       const rerun = readReport(join(dir, 'again'));
       expect(rerun.totals).toMatchObject({
         read: COUNT,

@@ -2,12 +2,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { readReport, runCli, runHooked } from '../e2e/harness.js';
+import { readReport, runHooked } from '../e2e/harness.js';
+import { runImport } from '../../src/run/run.js';
 import { perTest } from '../support/per-test.js';
 import { startRewritingProxy } from '../support/rewriting-proxy.js';
 import { openLedger } from '../../src/state/index.js';
 
 const t = perTest();
+
+/*
+ * The killed run is a process of its own (test/support/hooked-run.mjs); week 1 before it and the
+ * same run after it run in this one, through the proxy that records what each sent.
+ */
 
 const writeStaff = (dir: string, name: string, from: number, to: number): string => {
   const path = join(dir, name);
@@ -35,26 +41,18 @@ describe('a sync run killed in its archive phase', { timeout: 180_000 }, () => {
     t.closeLater(() => proxy.close());
     const state = join(dir, 'state');
     const env = { CONTACT_IMPORT_API_KEY: svc.key };
-    const syncRun = (file: string, out: string, extra: string[] = []) =>
-      runCli(
-        [
-          'run',
-          'generic',
-          file,
-          '--sync',
-          'hr',
-          ...extra,
-          '--target',
-          proxy.url,
-          '--state',
-          state,
-          '--out',
-          join(dir, out),
-        ],
-        { cwd: dir, env },
-      );
+    const syncRun = (file: string, out: string, settings: { maxArchive?: string; chunkSize?: number } = {}) =>
+      runImport({
+        pipeline: 'generic',
+        inputs: [file],
+        sync: 'hr',
+        ...settings,
+        target: { url: proxy.url, apiKey: svc.key },
+        stateDir: state,
+        outDir: join(dir, out),
+      });
     const w1 = await syncRun(writeStaff(dir, 'week1.csv', 0, 60), 'w1');
-    expect(w1.code, w1.stderr).toBe(0);
+    expect(w1.report.exitCode, JSON.stringify(w1.report.error)).toBe(0);
     const before = new Map((await svc.client.local.contacts()).map((c) => [c.id, c]));
 
     // Week 2: the first 30 left; archived 10 a chunk. Killed once the second chunk was applied.
@@ -78,8 +76,8 @@ describe('a sync run killed in its archive phase', { timeout: 180_000 }, () => {
     expect(sentByKilled).toHaveLength(20);
     const writesBefore = proxy.bodies.length;
 
-    const again = await syncRun(week2, 'again', ['--max-archive', '50%', '--chunk-size', '10']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = await syncRun(week2, 'again', { maxArchive: '50%', chunkSize: 10 });
+    expect(again.report.exitCode, JSON.stringify(again.report.error)).toBe(0);
     expect(readReport(join(dir, 'again'))).toMatchObject({
       totals: { unchanged: 30 },
       sync: { archived: 20 },

@@ -1,5 +1,7 @@
-// Test support: one run through the built library (dist/) with run hooks, for the tests that stop
-// a run at an exact place. The command line has no hooks; this is its stand-in for those tests.
+// Test support: one run through the built library with run hooks, for the tests that stop a run at
+// an exact place. The command line has no hooks; this is its stand-in for those tests. It loads
+// dist/cli/library.js, the library bundled beside the command line (scripts/bundle-cli.js), so
+// that its start costs what the command line's does.
 //
 //   node test/support/hooked-run.mjs '<json>'
 //
@@ -10,8 +12,7 @@
 // `path` is cut to `size` bytes (an input changing while it is read).
 // The exit code is the report's, as the CLI's would be; the process is the CLI's in every other way
 // (host: the target gates' folder, the garbage collector).
-import { hostControls } from '../../dist/cli/host-controls.js';
-import { runImport } from '../../dist/index.js';
+import { hostControls, runImport } from '../../dist/cli/library.js';
 import { truncateSync } from 'node:fs';
 import { exitAs, killHook, stepHook, targetOf } from './kill-hook.mjs';
 

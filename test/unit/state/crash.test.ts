@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { build, type Plugin } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger, type LedgerScope } from '../../../src/state/index.js';
 import {
   BULK_SIZE,
@@ -18,8 +20,39 @@ import { seededRandom } from '../../../src/server/faults.js';
 const dirs = tempDirs('ledger-crash');
 afterAll(() => dirs.cleanup());
 
-const WRITER = path.resolve(import.meta.dirname, 'fixtures/crash-writer.ts');
+const WRITER_SOURCE = path.resolve(import.meta.dirname, 'fixtures/crash-writer.ts');
 const REPO = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * better-sqlite3 left out of the bundle, imported from where it is installed (its native binding is
+ * found beside it): the bundle is written to a temp folder, where a bare import would not resolve.
+ */
+const installedBetterSqlite: Plugin = {
+  name: 'installed-better-sqlite3',
+  setup(builder) {
+    const resolved = createRequire(import.meta.url).resolve('better-sqlite3');
+    builder.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: resolved, external: true }));
+  },
+};
+
+/**
+ * The writer (and the ledger code of src/ it drives) bundled into one plain ES module once, so each
+ * of the rounds below starts node on it instead of node with tsx compiling the TypeScript again.
+ */
+let writer = '';
+beforeAll(async () => {
+  writer = path.join(dirs.make(), 'crash-writer.mjs');
+  await build({
+    entryPoints: [WRITER_SOURCE],
+    outfile: writer,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    plugins: [installedBetterSqlite],
+    logLevel: 'warning',
+  });
+});
 const KILL_ROUNDS = 6;
 /** The kill times come from this seed: CRASH_SEED=<n> replays a failure exactly. */
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -34,7 +67,7 @@ interface WriterResult {
 /** Runs the writer; with killAfterMs, SIGKILLs it that long after it reports ready. */
 function runWriter(dir: string, limit: string, killAfterMs?: number): Promise<WriterResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, limit], {
+    const child = spawn(process.execPath, [writer, dir, limit], {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
