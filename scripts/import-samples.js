@@ -8,26 +8,16 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
+import { SAMPLE_RUNS } from './sample-runs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli', 'main.js');
-const runs = [
-  ['generic', 'samples/generic.csv', 'samples/generic.json'],
-  ['address-book-csv', 'samples/address-book.csv', 'samples/address-book-legacy.csv'],
-  ['mail-client-csv', 'samples/mail-client.csv'],
-  ['worknet-connections', 'samples/worknet-connections.csv'],
-  ['marketing-crm-csv', 'samples/marketing-crm.csv'],
-  ['sales-crm-csv', 'samples/sales-crm-report.csv', 'samples/sales-crm-dataloader.csv'],
-  ['plain-list', 'samples/plain-list-eu.csv'],
-  ['vcard', 'samples/icloud.vcf'],
-  ['generic', 'samples/people.xlsx'],
-];
 /** The block a run against the local service ends its summary with (src/cli/commands/execute-run.ts). */
 const LOCAL_HINT = "Data went to the local service's database";
 
 let hint = '';
 const extra = process.argv.slice(2);
-for (const [pipeline, ...inputs] of runs) {
+for (const [pipeline, ...inputs] of SAMPLE_RUNS) {
   const args = [
     cli,
     'run',

@@ -4,8 +4,7 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, killGenericRun } from './harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
+import { killGenericRun, loadInProcess, readReport } from './harness.js';
 
 /**
  * The input edited between a kill -9 and the same command: a create in flight at the kill is
@@ -65,7 +64,7 @@ describe.each(['create-recorded', 'create-answered'])(
         // Every person's job title changed, those of the creates in flight included.
         const edited = rows.map((p) => ({ ...p, title: `Director ${p.i}` }));
         writeGenericCsv(dir, 'people.csv', edited);
-        const next = await runGenericOn(
+        const next = await loadInProcess(
           svc,
           file,
           { stateDir: state, outDir: join(dir, 'next') },

@@ -181,7 +181,7 @@ export const loadInProcess = (
   svc: TestService,
   file: string,
   dirs: { stateDir: string; outDir: string },
-  settings: Pick<RunOptions, 'chunkSize' | 'concurrency'> = {},
+  settings: Omit<RunOptions, 'pipeline' | 'inputs' | 'target' | 'stateDir' | 'outDir'> = {},
 ): Promise<RunResult> =>
   runImport({
     pipeline: 'generic',

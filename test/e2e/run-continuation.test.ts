@@ -5,8 +5,8 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
-import { readReport, runCli, killGenericRun, type TestService } from './harness.js';
-import { keptMessages, runGenericOn } from '../support/in-process-runs.js';
+import { killGenericRun, loadInProcess, readReport, runCli, type TestService } from './harness.js';
+import { keptMessages } from '../support/in-process-runs.js';
 
 /**
  * A continuation into a target its first run found empty: the same command after a kill -9 sends
@@ -100,7 +100,7 @@ const continueInProcess = async (
 ) => {
   const before = svc.service.requestCounts();
   const { logger, messages } = keptMessages();
-  const { report } = await runGenericOn(
+  const { report } = await loadInProcess(
     svc,
     run.file,
     { stateDir: run.state, outDir: join(dir, 'next') },

@@ -4,7 +4,6 @@ import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded } from '../reliability/helpers.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { loadInProcess, readReport } from './harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * Issue 15 contract, at a fiftieth of its size with chunks of 20 (the chunks as many as at a tenth
@@ -37,7 +36,7 @@ describe('a run into a target that another ledger loaded', () => {
 
       // Rows FOREIGN - OVERLAP .. FOREIGN + ROWS - OVERLAP: the first OVERLAP are on the target already.
       const rows = people(ROWS, FOREIGN - OVERLAP).map((p) => ({ ...p, title: `Lead ${p.title}` }));
-      const result = await runGenericOn(
+      const result = await loadInProcess(
         svc,
         writeGenericCsv(dir, 'mine.csv', rows),
         { stateDir: join(dir, 'my-state'), outDir: join(dir, 'mine') },

@@ -6,7 +6,6 @@ import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helper
 import { LEDGER_FILE } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
 import { loadInProcess, readReport, runHooked, type TestService } from './harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * A continuation into a target that holds contacts: a run keeps in its ledger what its searches
@@ -64,7 +63,7 @@ const setUp = async (svc: TestService, dir: string, layout: Layout) => {
  * alone.
  */
 const continueRun = async (svc: TestService, dir: string, run: { file: string; state: string }) => {
-  const { report } = await runGenericOn(
+  const { report } = await loadInProcess(
     svc,
     run.file,
     { stateDir: run.state, outDir: join(dir, 'next') },

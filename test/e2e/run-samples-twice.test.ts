@@ -3,22 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE_RUNS } from '../../scripts/sample-runs.js';
 import { runImport } from '../../src/run/run.js';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
 import { readReport, ROOT, startService, tempDir, type TestService } from './harness.js';
-
-/** The runs of scripts/import-samples.js (`npm start`), in its order. */
-const SAMPLE_RUNS = [
-  ['generic', 'samples/generic.csv', 'samples/generic.json'],
-  ['address-book-csv', 'samples/address-book.csv', 'samples/address-book-legacy.csv'],
-  ['mail-client-csv', 'samples/mail-client.csv'],
-  ['worknet-connections', 'samples/worknet-connections.csv'],
-  ['marketing-crm-csv', 'samples/marketing-crm.csv'],
-  ['sales-crm-csv', 'samples/sales-crm-report.csv', 'samples/sales-crm-dataloader.csv'],
-  ['plain-list', 'samples/plain-list-eu.csv'],
-  ['vcard', 'samples/icloud.vcf'],
-  ['generic', 'samples/people.xlsx'],
-] as const;
 
 const SCRIPT = join(ROOT, 'scripts/import-samples.js');
 

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/per-test.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport } from './harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
+import { loadInProcess, readReport } from './harness.js';
 
 /**
  * Issue 15.2: an E1 count that comes up short is bisected, not resolved one E2 per element. Both
@@ -22,7 +21,12 @@ describe('a chunk with contacts gone from the target', () => {
     const svc = await each.start();
     const rows = people(ROWS);
     const run = (file: string, out: string) =>
-      runGenericOn(svc, file, { stateDir: join(dir, 'state'), outDir: join(dir, out) }, { chunkSize: CHUNK });
+      loadInProcess(
+        svc,
+        file,
+        { stateDir: join(dir, 'state'), outDir: join(dir, out) },
+        { chunkSize: CHUNK },
+      );
     const first = await run(writeGenericCsv(dir, 'one.csv', rows), 'one');
     expect(first.report.exitCode, JSON.stringify(first.report.error)).toBe(0);
 

@@ -1,9 +1,17 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from './generic-csv.js';
-import { readReport, runCli, killGenericRun, startService, tempDir, type TestService } from './harness.js';
+import {
+  killGenericRun,
+  loadInProcess,
+  readReport,
+  runCli,
+  startService,
+  tempDir,
+  type TestService,
+} from './harness.js';
 import { listRuns } from '../../src/run/runs-list.js';
-import { runGenericOn, undoOn } from '../support/in-process-runs.js';
+import { undoOn } from '../support/in-process-runs.js';
 
 /**
  * A run stopped (kill -9 here; Ctrl-C alike) and continued by the same command is one import for
@@ -49,7 +57,7 @@ describe('undo of a run that was stopped and continued', () => {
     expect(first).toMatchObject({ status: 'running' });
 
     // The same run continues it and completes.
-    const next = await runGenericOn(svc, file, { stateDir: state, outDir: join(dir, 'next') });
+    const next = await loadInProcess(svc, file, { stateDir: state, outDir: join(dir, 'next') });
     expect(next.report.exitCode, JSON.stringify(next.report.error)).toBe(0);
     const nextId = readReport(join(dir, 'next')).runId;
     expect((await svc.client.local.contacts()).length).toBe(ROWS);

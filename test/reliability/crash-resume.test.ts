@@ -4,9 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger, RUN_WORK_FOLDER, scopeId } from '../../src/state/index.js';
 import { seededRandom } from '../../src/server/faults.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { readReport, runCli, runHooked, startService, tempDir, type TestService } from '../e2e/harness.js';
+import {
+  loadInProcess,
+  readReport,
+  runCli,
+  runHooked,
+  startService,
+  tempDir,
+  type TestService,
+} from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
-import { runGenericOn } from '../support/in-process-runs.js';
 
 /**
  * A run against the local service (its database on disk) is SIGKILLed at seeded points, one per
@@ -149,7 +156,7 @@ describe(`crash and resume (seed ${SEED}: ${KILLS.join(', ')})`, () => {
       ).toBe(0);
 
       // The job is done: the same run sends no contact request at all.
-      const again = await runGenericOn(
+      const again = await loadInProcess(
         svc,
         file,
         { stateDir: state, outDir: join(dir, 'again') },

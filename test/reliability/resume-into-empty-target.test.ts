@@ -2,8 +2,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { readReport, killGenericRun, startService, tempDir, type TestService } from '../e2e/harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
+import {
+  killGenericRun,
+  loadInProcess,
+  readReport,
+  startService,
+  tempDir,
+  type TestService,
+} from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /**
@@ -50,7 +56,7 @@ describe('a run into an empty target that resumes creates first', () => {
       }
       expect(pendingContacts).toBeGreaterThan(0);
 
-      const final = await runGenericOn(svc, file, { stateDir: state, outDir: join(dir, 'final') });
+      const final = await loadInProcess(svc, file, { stateDir: state, outDir: join(dir, 'final') });
       expect(final.report.exitCode, JSON.stringify(final.report.error)).toBe(0);
       const report = readReport(join(dir, 'final'));
       expect(report.totals.unchanged, "the resent creates' records were known from the ledger").toBe(

@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readReport, runCli, startService, tempDir, type CliResult } from '../e2e/harness.js';
-import { runGenericOn } from '../support/in-process-runs.js';
+import { type CliResult, loadInProcess, readReport, runCli, startService, tempDir } from '../e2e/harness.js';
 
 /**
  * A `--state` on a full disk (a 384 KB tmpfs): the ledger stops taking writes in the middle of a
@@ -63,7 +62,7 @@ describe.skipIf(!isRoot)('a full --state (root only: it mounts a small tmpfs)', 
         expect(stopped.totals.created).toBe((await svc.client.local.contacts()).length);
 
         // The same ledger on a disk with room: everyone once.
-        const again = await runGenericOn(svc, input, {
+        const again = await loadInProcess(svc, input, {
           stateDir: join(dir, 'state-copy'),
           outDir: join(dir, 'again'),
         });

@@ -6,9 +6,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_HOLDER_FILE, type LockHolder } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import { cliArgs, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
+import {
+  cliArgs,
+  loadInProcess,
+  readReport,
+  runCli,
+  startService,
+  type TestService,
+} from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
-import { runGenericOn } from '../support/in-process-runs.js';
 
 /** Issue 16.1: one run per state directory, held by an OS lock that dies with the process. */
 let svc: TestService | undefined;
@@ -125,7 +131,7 @@ describe('one run per state directory', () => {
 
       // In this process (the refusal's exit code and message are the first test's): a directory
       // still locked would make runImport throw state_locked before it writes anything.
-      const next = await runGenericOn(
+      const next = await loadInProcess(
         svc!,
         file,
         { stateDir: state, outDir: join(dir, 'next') },

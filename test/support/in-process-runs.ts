@@ -1,35 +1,20 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
-import { runImport, type RunOptions, type RunResult } from '../../src/run/run.js';
 import { undoRun, type UndoOptions, type UndoResult } from '../../src/undo/index.js';
 import type { TestService } from '../e2e/harness.js';
 
 /**
- * Runs and undos in the test's own process, for the runs a test sets up or whose results (report,
- * ledger, what the service holds) are what it checks: a spawned CLI starts node and loads its
- * bundle before it reads a row. Where the command line itself is checked (exit code, what it
- * prints, a signal), tests spawn it (harness.ts runCli).
+ * Undos in the test's own process, and what a run logs kept for a test to read, for the undos and
+ * runs whose results (report, ledger, what the service holds, the messages) are what a test checks:
+ * a spawned CLI starts node and loads its bundle before it reads a row. Runs: harness.ts
+ * loadInProcess. Where the command line itself is checked (exit code, what it prints, a signal),
+ * tests spawn it (harness.ts runCli).
  */
 
 interface Dirs {
   stateDir: string;
   outDir: string;
 }
-
-/** What `run generic <file> --target <svc> --state ... --out ... <flags>` does, `settings` as its flags. */
-export const runGenericOn = (
-  svc: TestService,
-  file: string,
-  dirs: Dirs,
-  settings: Omit<RunOptions, 'pipeline' | 'inputs' | 'target' | 'stateDir' | 'outDir'> = {},
-): Promise<RunResult> =>
-  runImport({
-    pipeline: 'generic',
-    inputs: [file],
-    target: { url: svc.service.url, apiKey: svc.key },
-    ...dirs,
-    ...settings,
-  });
 
 /** What `undo <run> --target <svc> --state ... --out ... <flags>` does, `settings` as its flags. */
 export const undoOn = (
