@@ -54,10 +54,12 @@ export default function setup(): () => void {
     BUNDLES.every((bundle) => existsSync(join(root, bundle))) &&
     newest(join(root, 'dist')) >= newest(join(root, 'src'));
   if (!built) {
-    // What `npm run build` does: tsc, then the CLI and the hooked library bundled into dist/cli/.
+    // What `npm run build` does: tsc, the CLI and the hooked library bundled into dist/cli/, the
+    // built-in pipelines parsed.
     const steps = [
       [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
       [resolve(root, 'scripts/bundle-cli.js')],
+      [resolve(root, 'scripts/parse-builtins.js')],
     ];
     for (const step of steps) execFileSync(process.execPath, step, { cwd: root, stdio: 'inherit' });
   }
