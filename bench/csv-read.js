@@ -12,23 +12,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse';
+import { alternatePasses, sideBySideArgs } from './side-by-side.js';
 
-const { values: flags, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    before: { type: 'string' },
-    after: { type: 'string', default: 'dist' },
-    pipeline: { type: 'string', default: 'address-book-csv' },
-    repeat: { type: 'string', default: '7' },
-  },
-});
-const path = positionals[0];
-if (!path || !flags.before) {
-  console.error('usage: node bench/csv-read.js <file.csv> --before <dist> [--after dist] [--repeat 7]');
-  process.exit(2);
-}
+const { path, flags } = sideBySideArgs('csv-read.js', 'address-book-csv');
 
 const builds = {};
 for (const name of ['before', 'after']) {
@@ -49,24 +36,9 @@ const bare = async () => {
 };
 
 const measures = { ...builds, 'bare csv-parse': bare };
-const best = Object.fromEntries(Object.keys(measures).map((name) => [name, Infinity]));
-const counts = {};
-const ratios = [];
-for (let pass = 0; pass < Number(flags.repeat); pass++) {
-  const took = {};
-  // Every other pass in the other order: the garbage one side leaves is not always the other's.
-  const order = Object.entries(measures);
-  if (pass % 2 === 1) order.reverse();
-  for (const [name, measure] of order) {
-    const started = process.cpuUsage();
-    counts[name] = await measure();
-    const used = process.cpuUsage(started);
-    took[name] = (used.user + used.system) / 1000;
-    best[name] = Math.min(best[name], took[name]);
-  }
-  ratios.push(took.after / took.before);
-}
-ratios.sort((a, b) => a - b);
+const { taken, results: counts } = await alternatePasses(measures, Number(flags.repeat));
+const best = Object.fromEntries(Object.entries(taken).map(([name, passes]) => [name, Math.min(...passes)]));
+const ratios = taken.after.map((ms, pass) => ms / taken.before[pass]).sort((a, b) => a - b);
 const rows = counts.before;
 console.log(`${rows} rows (after read ${counts.after}, bare ${counts['bare csv-parse']})`);
 for (const [name, ms] of Object.entries(best))
