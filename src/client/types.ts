@@ -129,7 +129,7 @@ export interface CreateContactsOptions extends CreateCallOptions {
   bodyJson?: string;
 }
 
-/** E3 query; `take` 1..100. */
+/** E3 query; `take` 1 to `LIMITS.takeMax` on the local service. */
 export interface SearchContactsParams {
   fullName?: string;
   take?: number;

@@ -129,7 +129,7 @@ interface StartOptions {
  *   what the ledger wrote (with the pending creates' contacts once settled): a check that
  *   cannot miss a contact stored elsewhere while the run was stopped. With none, it resolves as
  *   the first run did, without a search per record; otherwise it searches as a first run into a
- *   non-empty target would, and says why. Cost: one request per 100 contacts on the target.
+ *   non-empty target would, and says why. Cost: one request per page of the listing.
  * - A run into a target that holds contacts kept what each search decided (resolve.ts). Its
  *   continuation takes those resolutions over: records resolved to an existing contact are updated
  *   without a search; records resolved to "create", and records no run resolved, are searched.

@@ -8,15 +8,18 @@ export interface TargetListing {
   listed: number;
   /** Of those, the ones whose id the ledger does not hold for this target and user. */
   foreign: number;
-  /** Requests it took: one per `LIMITS.takeMax` contacts. */
+  /** Requests it took: one per page, and one more when the target refused the large page. */
   pages: number;
 }
 
 /**
- * Pages the target's contacts (E4 with no search text, archived included, the largest `take`) and
- * counts those the ledger did not write. A check that cannot miss a contact added elsewhere: the
- * API (docs/api-reference.md) gives no count of contacts, nor an order or a filter by time, so it
- * costs one request per 100 contacts on the target. `onForeign` sees each contact the ledger does
+ * Pages the target's contacts (E4 with no search text, archived included) and counts those the
+ * ledger did not write. A check that cannot miss a contact added elsewhere: the API
+ * (docs/api-reference.md) gives no count of contacts, nor an order or a filter by time, so it
+ * costs one request per page, and the page is the largest the local service gives
+ * (`LIMITS.takeMax`). `API.md` names no maximum: a target that answers that page with a 400 is
+ * paged by `LIMITS.takeFallback` instead, one refused request more; one that gives fewer per page
+ * than asked is followed by its cursor as any other. `onForeign` sees each contact the ledger does
  * not hold.
  */
 export const listTarget = async (
@@ -27,14 +30,18 @@ export const listTarget = async (
   let listed = 0;
   let foreign = 0;
   let pages = 0;
+  let take: number = LIMITS.takeMax;
   let cursor: string | undefined;
-  do {
-    const page = await client.globalSearch({
-      archived: true,
-      take: LIMITS.takeMax,
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
+  for (;;) {
     pages += 1;
+    let page;
+    try {
+      page = await client.globalSearch({ archived: true, take, ...(cursor !== undefined ? { cursor } : {}) });
+    } catch (error) {
+      if (!refusedLargePage(error, take, cursor)) throw error;
+      take = LIMITS.takeFallback;
+      continue;
+    }
     listed += page.contacts.length;
     for (const contact of page.contacts) {
       if (ours.has(contact.id)) continue;
@@ -42,6 +49,11 @@ export const listTarget = async (
       onForeign?.(contact);
     }
     cursor = page.nextCursor;
-  } while (cursor !== undefined);
+    if (cursor === undefined) break;
+  }
   return { listed, foreign, pages };
 };
+
+/** The first page asked at the large size, answered 400: the size is what the target refused. */
+const refusedLargePage = (error: unknown, take: number, cursor: string | undefined): boolean =>
+  cursor === undefined && take > LIMITS.takeFallback && (error as { status?: number }).status === 400;

@@ -8,7 +8,10 @@ export const LIMITS = {
   birthdayYearMax: 2100,
   takeMin: 1,
   takeDefault: 20,
-  takeMax: 100,
+  /** docs/design.md: the local service's largest page; a continuation lists the target in such pages. */
+  takeMax: 1000,
+  /** The page a target that refuses `takeMax` is listed in: the largest most services take. */
+  takeFallback: 100,
   /** docs/design.md: bodies over 5 MB get 413. */
   maxBodyBytes: 5 * 1024 * 1024,
   /** docs/design.md: most entries one contact's list (e-mails, phones, memberships...) holds on the local service. */

@@ -101,11 +101,11 @@ describe('E4 global search', () => {
     );
   });
 
-  it('defaults take to 20 and accepts 100', async () => {
+  it('defaults take to 20 and accepts 1000', async () => {
     const first = await call('GET', '/v1/search/contacts?searchQuery=paged');
     expect(first.json.data).toHaveLength(20);
     expect(typeof first.json.nextCursor).toBe('string');
-    const all = await call('GET', '/v1/search/contacts?take=100&archived=true');
+    const all = await call('GET', '/v1/search/contacts?take=1000&archived=true');
     expect(all.json.data).toHaveLength(PAGED + 5);
     expect(all.json.nextCursor).toBeUndefined();
   });
