@@ -151,14 +151,18 @@ export class CandidatePeople implements ShownPeople {
   /**
    * Matches the people and writes candidates.csv at `path`; once, as the prepared people are let
    * go then (the largest thing a run holds, which the report written after need not carry).
+   * `collectGarbage`, the host's collector, is called once they are: the people and the match's
+   * working lists are then garbage that a heap grown to hold them would otherwise keep while
+   * candidates.csv and the report are written.
    */
-  match(path: string): RunCandidates {
+  match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
     const { pairs, counts, model, frequencies } = findPreparedCandidates(this.prepared, {
       ...options,
       nicknames: this.nicknames,
     });
     this.prepared = [];
+    collectGarbage?.();
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;
     return {

@@ -101,7 +101,10 @@ export const extractInto = async (
     );
     if (result.people) {
       const started = performance.now();
-      result.candidates = result.people.match(join(run.outDir, 'candidates.csv'));
+      result.candidates = result.people.match(
+        join(run.outDir, 'candidates.csv'),
+        options.hostControls?.collectGarbage,
+      );
       const ms = Math.round(performance.now() - started);
       run.log?.debug({ runId: run.runId, candidates: result.candidates.counts, ms }, 'duplicate candidates');
       if (run.mergeChoice) {

@@ -7,7 +7,8 @@
 export interface HostControls {
   /**
    * The process's garbage collector, called after a request body of 1 MB or more so wide records
-   * leave no hundreds of MB behind (load/reclaim.ts).
+   * leave no hundreds of MB behind (load/reclaim.ts), and once the duplicate candidates are
+   * matched and the people they were found among let go (candidates/people.ts).
    */
   collectGarbage?: () => void;
   /** The machine-wide target gates' folder (state/target-gate.ts); default `~/.cache/contact-import/targets`. */
