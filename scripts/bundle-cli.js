@@ -80,8 +80,21 @@ const zodEnglishOnly = {
  * for a start that shows no help and measures nothing. In the bundle the segmenter is made on the
  * first measure instead; it segments as before. A string-width that no longer makes it that way is
  * bundled as it is, with a warning.
+ *
+ * yargs lays out a command's help on every run all the same (its cache for a later showHelp), and
+ * cliui measures each cell with string-width 7, which segments every string, so every run made the
+ * segmenter after all. string-width 8 (yargs' own copy) answers printable ASCII by its length
+ * before segmenting; the copies without such a shortcut get one in the bundle, after ANSI escapes
+ * are stripped: a string of ASCII alone is as wide as its printable characters (U+0020 to U+007E).
+ * That is what string-width 7 counts for it: each ASCII character is a cluster of its own (CR LF
+ * is one, both controls), a printable one is narrow and neither mark nor emoji, a control counts
+ * nothing. So help text in plain ASCII never segments.
  */
 const SEGMENTER_AT_LOAD = 'const segmenter = new Intl.Segmenter();';
+const PRINTABLE_ASCII_SHORTCUT = '/^[\\u0020-\\u007E]*$/.test(';
+const ASCII_SHORTCUT =
+  "if (/^[\\u0000-\\u007F]*$/.test(string)) return string.replace(/[^\\u0020-\\u007E]/g, '').length;";
+const WIDTH_LOOP_START = '\tlet width = 0;\n';
 const stringWidthLazySegmenter = {
   name: 'string-width-lazy-segmenter',
   setup(builder) {
@@ -91,10 +104,15 @@ const stringWidthLazySegmenter = {
         console.warn(`${args.path}: no \`${SEGMENTER_AT_LOAD}\`; bundled as it is`);
         return undefined;
       }
-      const contents = source.replace(
+      let contents = source.replace(
         SEGMENTER_AT_LOAD,
         'let madeSegmenter;\nconst segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };',
       );
+      if (!contents.includes(PRINTABLE_ASCII_SHORTCUT)) {
+        if (contents.split(WIDTH_LOOP_START).length !== 2)
+          console.warn(`${args.path}: no single \`let width = 0;\`; bundled without the ASCII shortcut`);
+        else contents = contents.replace(WIDTH_LOOP_START, `\t${ASCII_SHORTCUT}\n${WIDTH_LOOP_START}`);
+      }
       return { contents, loader: 'js', resolveDir: dirname(args.path) };
     });
   },
