@@ -29,27 +29,24 @@ import { hashOf } from './text.js';
  */
 const FIRST = 0;
 const LAST = 1;
-/** The first character's code of the first and last name (-1: empty). */
-const FIRST_INITIAL = 2;
-const LAST_INITIAL = 3;
-const COMPANY = 4;
-const JOB = 5;
-const POSTCODE = 6;
-const CITY = 7;
+const COMPANY = 2;
+const JOB = 3;
+const POSTCODE = 4;
+const CITY = 5;
 /** 1 when the person has a street. */
-const STREET = 8;
+const STREET = 6;
 /** 1 when every local part is made from the person's name. */
-const LOCALS_FROM_NAME = 9;
+const LOCALS_FROM_NAME = 7;
 /** 0: no birth date; 1: day and month; 2: with the year. Then its parts. */
-const BIRTH = 10;
-const YEAR = 11;
-const MONTH = 12;
-const DAY = 13;
-const EMAILS = 14;
-const LOCALS = 15;
-const PHONES = 16;
+const BIRTH = 8;
+const YEAR = 9;
+const MONTH = 10;
+const DAY = 11;
+const EMAILS = 12;
+const LOCALS = 13;
+const PHONES = 14;
 /** Where a person's hashes start from its start. */
-const HEADER = 17;
+const HEADER = 15;
 
 /** The last seven characters of a phone number of seven or more. */
 const LAST_SEVEN = 7;
@@ -69,6 +66,8 @@ export class ComparablePeople {
   /** Where each person's entries start in `entries`. */
   private readonly start: Int32Array;
   private readonly entries: Int32Array;
+  /** Per name number, its first character's code (-1: the empty name). */
+  private readonly initials: Int32Array;
   /** Whether a name's phonetic codes are the same wherever it occurs: its levels may be remembered. */
   private readonly namesRemembered: boolean;
   private firstLevels = new LevelMemo();
@@ -79,14 +78,6 @@ export class ComparablePeople {
   private nicknames: Nicknames | undefined;
 
   constructor(readonly prepared: readonly Prepared[]) {
-    this.start = new Int32Array(prepared.length + 1);
-    let size = 0;
-    for (let i = 0; i < prepared.length; i++) {
-      const p = prepared[i]!;
-      this.start[i] = size;
-      size += HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
-    }
-    this.start[prepared.length] = size;
     const numbers = new Map<string, number>([['', 0]]);
     const numberOf = (value: string): number => {
       let number = numbers.get(value);
@@ -102,14 +93,33 @@ export class ComparablePeople {
       else if (!sameCodes(known, codes)) namesRemembered = false;
       return number;
     };
+    const firsts = new Int32Array(prepared.length);
+    const lasts = new Int32Array(prepared.length);
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i]!;
+      firsts[i] = nameNumberOf(p.first, p.firstCodes);
+      lasts[i] = nameNumberOf(p.last, p.lastCodes);
+    }
+    this.namesRemembered = namesRemembered;
+    const initials = (this.initials = new Int32Array(numbers.size));
+    for (const [name, number] of numbers) initials[number] = name === '' ? -1 : name.charCodeAt(0);
+
+    // Most compared pairs share a name: laid out in order of name, their entries sit side by side
+    // and stay cached from one pair to the next.
+    this.start = new Int32Array(prepared.length + 1);
+    let size = 0;
+    for (const i of byName(firsts, lasts, numbers.size)) {
+      const p = prepared[i]!;
+      this.start[i] = size;
+      size += HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
+    }
+    this.start[prepared.length] = size;
     const entries = (this.entries = new Int32Array(size));
     for (let i = 0; i < prepared.length; i++) {
       const p = prepared[i]!;
       let at = this.start[i]!;
-      entries[at + FIRST] = nameNumberOf(p.first, p.firstCodes);
-      entries[at + LAST] = nameNumberOf(p.last, p.lastCodes);
-      entries[at + FIRST_INITIAL] = p.first === '' ? -1 : p.first.charCodeAt(0);
-      entries[at + LAST_INITIAL] = p.last === '' ? -1 : p.last.charCodeAt(0);
+      entries[at + FIRST] = firsts[i]!;
+      entries[at + LAST] = lasts[i]!;
       entries[at + COMPANY] = numberOf(p.company);
       entries[at + JOB] = numberOf(p.jobTitle);
       entries[at + POSTCODE] = numberOf(p.postcode);
@@ -132,7 +142,6 @@ export class ComparablePeople {
       for (const phone of p.phones)
         entries[at++] = phone.length >= LAST_SEVEN ? hashOf(phone, phone.length - LAST_SEVEN) : 0;
     }
-    this.namesRemembered = namesRemembered;
   }
 
   get size(): number {
@@ -155,10 +164,10 @@ export class ComparablePeople {
 
   /** Whether `a.first[0] === b.last[0] || a.last[0] === b.first[0]` (empty names agreeing too). */
   initialsCross(x: number, y: number): boolean {
-    const { entries } = this;
+    const { entries, initials } = this;
     return (
-      entries[x + FIRST_INITIAL] === entries[y + LAST_INITIAL] ||
-      entries[x + LAST_INITIAL] === entries[y + FIRST_INITIAL]
+      initials[entries[x + FIRST]!] === initials[entries[y + LAST]!] ||
+      initials[entries[x + LAST]!] === initials[entries[y + FIRST]!]
     );
   }
 
@@ -338,6 +347,22 @@ export class ComparablePeople {
     return best;
   }
 }
+
+/** People in order of last name number, then first name number, then person (counted, not compared). */
+const byName = (firsts: Int32Array, lasts: Int32Array, names: number): Int32Array => {
+  const byFirst = countingOrder(Int32Array.from(firsts.keys()), firsts, names);
+  return countingOrder(byFirst, lasts, names);
+};
+
+/** `order` sorted stably by `keyOf` (numbers below `range`). */
+const countingOrder = (order: Int32Array, keyOf: Int32Array, range: number): Int32Array => {
+  const start = new Int32Array(range + 1);
+  for (const i of order) start[keyOf[i]! + 1]!++;
+  for (let k = 0; k < range; k++) start[k + 1]! += start[k]!;
+  const sorted = new Int32Array(order.length);
+  for (const i of order) sorted[start[keyOf[i]!]!++] = i;
+  return sorted;
+};
 
 /** exactLevel of two values by number. */
 const exactNumberLevel = (x: number, y: number): number => (x === 0 || y === 0 ? NULL : x === y ? 1 : 0);
