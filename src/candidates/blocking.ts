@@ -138,51 +138,45 @@ interface BlockLists {
 const blockLists = (people: readonly Prepared[]): BlockLists => {
   let shift = 1;
   while (shift <= people.length) shift *= 2;
-  // A hash and a person number must fit a double's 53 bits together.
+  // A hash and a person number fitted a double's 53 bits together: hashes are taken in that range.
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
-  let entries = new Float64Array(Math.max(1024, people.length * 4));
+  let hashes = new Uint32Array(Math.max(1024, people.length * 4));
+  let persons = new Int32Array(hashes.length);
   let length = 0;
   let person = 0;
   // Two keys of one hash share a block: a few more pairs compared.
   const add = (hash: number): void => {
-    if (length === entries.length) {
-      const grown = new Float64Array(entries.length * 2);
-      grown.set(entries);
-      entries = grown;
+    if (length === hashes.length) {
+      hashes = grown(hashes, new Uint32Array(hashes.length * 2));
+      persons = grown(persons, new Int32Array(persons.length * 2));
     }
-    entries[length++] = (hash % hashRange) * shift + person;
+    hashes[length] = hash % hashRange;
+    persons[length++] = person;
   };
   for (; person < people.length; person++) keyHashesOf(people[person]!, add);
-  const sorted = entries.subarray(0, length).sort();
+  // In order of hash, then person (as added): sorted by the hash's digits, stably.
+  const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
+  const sortedHashes = sorted.hashes;
+  const sortedPersons = sorted.persons;
+  const same = (k: number): boolean =>
+    sortedHashes[k] === sortedHashes[k - 1] && sortedPersons[k] === sortedPersons[k - 1];
   // Two passes over the sorted keys, the first to count: every list is made at its final size.
   let kept = 0;
   let blockCount = 0;
-  let lastHash = -1;
   for (let k = 0; k < length; k++) {
-    const value = sorted[k]!;
-    if (k > 0 && value === sorted[k - 1]) continue; // two keys of one person with one hash
+    if (k > 0 && same(k)) continue; // two keys of one person with one hash
     kept++;
-    const hash = Math.floor(value / shift);
-    if (hash !== lastHash) {
-      blockCount++;
-      lastHash = hash;
-    }
+    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
   }
   const members = new Int32Array(kept);
   const blockStart = new Int32Array(blockCount + 1);
   const personStart = new Int32Array(people.length + 1);
   kept = 0;
   blockCount = 0;
-  lastHash = -1;
   for (let k = 0; k < length; k++) {
-    const value = sorted[k]!;
-    if (k > 0 && value === sorted[k - 1]) continue;
-    const hash = Math.floor(value / shift);
-    const person = value - hash * shift;
-    if (hash !== lastHash) {
-      blockCount++;
-      lastHash = hash;
-    }
+    if (k > 0 && same(k)) continue;
+    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
+    const person = sortedPersons[k]!;
     members[kept++] = person;
     blockStart[blockCount] = kept;
     personStart[person + 1]!++;
@@ -195,6 +189,36 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
     for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++)
       blocksOfPerson[fillPerson[members[k]!]!++] = id;
   return { personStart, blocksOfPerson, blockStart, members, blockCount };
+};
+
+const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
+  to.set(from);
+  return to;
+};
+
+const DIGIT_BITS = 16;
+const DIGITS = 1 << DIGIT_BITS;
+
+/** The entries sorted by hash, stably (a radix sort by the hash's two 16-bit halves). */
+const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array; persons: Int32Array } => {
+  let fromHashes = hashes;
+  let fromPersons = persons;
+  let toHashes: Uint32Array = new Uint32Array(hashes.length);
+  let toPersons: Int32Array = new Int32Array(hashes.length);
+  const start = new Int32Array(DIGITS + 1);
+  for (let bits = 0; bits < 32; bits += DIGIT_BITS) {
+    start.fill(0);
+    for (let k = 0; k < fromHashes.length; k++) start[((fromHashes[k]! >>> bits) & (DIGITS - 1)) + 1]!++;
+    for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
+    for (let k = 0; k < fromHashes.length; k++) {
+      const at = start[(fromHashes[k]! >>> bits) & (DIGITS - 1)]!++;
+      toHashes[at] = fromHashes[k]!;
+      toPersons[at] = fromPersons[k]!;
+    }
+    [fromHashes, toHashes] = [toHashes, fromHashes];
+    [fromPersons, toPersons] = [toPersons, fromPersons];
+  }
+  return { hashes: fromHashes, persons: fromPersons };
 };
 
 export const blockPairs = (
@@ -284,13 +308,11 @@ const orderRanks = (
       }
     }
   }
-  const keys = ranked.map((person) => orderKeyOf(people[person]!));
-  const order = ranked.map((_, k) => k);
-  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
+  const order = orderedByName(people, ranked);
   const personAt = new Int32Array(order.length);
-  order.forEach((k, rank) => {
-    personAt[rank] = ranked[k]!;
-    rankOf[ranked[k]!] = rank;
+  order.forEach((person, rank) => {
+    personAt[rank] = person;
+    rankOf[person] = rank;
   });
   return { rankOf, personAt };
 };
@@ -349,6 +371,74 @@ const split = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Arra
     right[k] = pair - left[k]! * people;
   }
   return { a: left, b: right, count: pairs.length };
+};
+
+const SPACE = 0x20;
+
+/** Whether a name holds a character that does not sort after the space joining an order key's parts. */
+const holdsSpaceOrBelow = (value: string): boolean => {
+  for (let k = 0; k < value.length; k++) if (value.charCodeAt(k) <= SPACE) return true;
+  return false;
+};
+
+/**
+ * `ranked` in order of orderKeyOf, ties by person: by numbers for the last and
+ * first names' places among the distinct names, then the few people of one name by local part.
+ * Where a name holds a space or a character below it, the key's order is not the names' order:
+ * then by the keys themselves.
+ */
+const orderedByName = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
+  const lasts = distinctSorted(ranked, (person) => people[person]!.last);
+  const firsts = distinctSorted(ranked, (person) => people[person]!.first);
+  const names = lasts.size * firsts.size;
+  const shift = 2 ** Math.ceil(Math.log2(people.length + 1));
+  if (!lasts.plain || !firsts.plain || names * shift > Number.MAX_SAFE_INTEGER)
+    return orderedByKey(people, ranked);
+  const sorted = Float64Array.from(
+    ranked,
+    (person) =>
+      (lasts.place.get(people[person]!.last)! * firsts.size + firsts.place.get(people[person]!.first)!) *
+        shift +
+      person,
+  ).sort();
+  const order = Array.from(sorted, (value) => value % shift);
+  // People of one name: by local part, then person.
+  for (let from = 0; from < sorted.length;) {
+    const name = Math.floor(sorted[from]! / shift);
+    let to = from + 1;
+    while (to < sorted.length && Math.floor(sorted[to]! / shift) === name) to++;
+    if (to - from > 1) {
+      const group = order.slice(from, to);
+      const locals = group.map((person) => people[person]!.locals[0] ?? '');
+      const within = group.map((_, k) => k);
+      within.sort((x, y) =>
+        locals[x]! < locals[y]! ? -1 : locals[x]! > locals[y]! ? 1 : group[x]! - group[y]!,
+      );
+      for (let k = 0; k < within.length; k++) order[from + k] = group[within[k]!]!;
+    }
+    from = to;
+  }
+  return order;
+};
+
+/** The distinct values, their places in sorted order, and whether none holds a space or below. */
+const distinctSorted = (
+  ranked: readonly number[],
+  valueOf: (person: number) => string,
+): { place: Map<string, number>; size: number; plain: boolean } => {
+  const place = new Map<string, number>();
+  for (const person of ranked) place.set(valueOf(person), 0);
+  const values = [...place.keys()].sort();
+  values.forEach((value, k) => place.set(value, k));
+  return { place, size: values.length, plain: !values.some(holdsSpaceOrBelow) };
+};
+
+/** The same order, by order keys compared as strings. */
+const orderedByKey = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
+  const keys = ranked.map((person) => orderKeyOf(people[person]!));
+  const order = ranked.map((_, k) => k);
+  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
+  return order.map((k) => ranked[k]!);
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
