@@ -99,26 +99,32 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
 };
 
 const CHUNK_BITS = 14;
-/** Numbers per chunk of a NumberList. */
+/** Pairs per chunk of a PairList. */
 const CHUNK = 1 << CHUNK_BITS;
 
 /**
- * A growable list of numbers (doubles: a pair as one number, a * people + b) kept in chunks:
- * growing adds a chunk and copies nothing, so a list of millions never stands twice in memory.
+ * A growable list of pairs of people kept in chunks: growing adds a chunk and copies nothing, so
+ * a list of millions never stands twice in memory.
  */
-class NumberList {
-  private readonly chunks: Float64Array[] = [];
+class PairList {
+  private readonly chunks: Int32Array[] = [];
   length = 0;
 
-  push(value: number): void {
+  push(a: number, b: number): void {
     const offset = this.length & (CHUNK - 1);
-    if (offset === 0) this.chunks.push(new Float64Array(CHUNK));
-    this.chunks[this.length >>> CHUNK_BITS]![offset] = value;
+    if (offset === 0) this.chunks.push(new Int32Array(2 * CHUNK));
+    const chunk = this.chunks[this.length >>> CHUNK_BITS]!;
+    chunk[2 * offset] = a;
+    chunk[2 * offset + 1] = b;
     this.length++;
   }
 
-  get(k: number): number {
-    return this.chunks[k >>> CHUNK_BITS]![k & (CHUNK - 1)]!;
+  a(k: number): number {
+    return this.chunks[k >>> CHUNK_BITS]![2 * (k & (CHUNK - 1))]!;
+  }
+
+  b(k: number): number {
+    return this.chunks[k >>> CHUNK_BITS]![2 * (k & (CHUNK - 1)) + 1]!;
   }
 }
 
@@ -230,27 +236,46 @@ export const blockPairs = (
   for (let id = 0; id < blockCount; id++)
     whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
 
+  // Each person's blocks that were compared whole and hold another person, ascending: only those
+  // can have compared a pair already.
+  const wholeStart = new Int32Array(people.length + 1);
+  for (let i = 0; i < people.length; i++) {
+    let count = 0;
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++)
+      if (
+        whole[blocksOfPerson[k]!] &&
+        blockStart[blocksOfPerson[k]! + 1]! - blockStart[blocksOfPerson[k]!]! >= 2
+      )
+        count++;
+    wholeStart[i + 1] = wholeStart[i]! + count;
+  }
+  const wholeOfPerson = new Int32Array(wholeStart[people.length]!);
+  for (let i = 0, at = 0; i < people.length; i++)
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++)
+      if (
+        whole[blocksOfPerson[k]!] &&
+        blockStart[blocksOfPerson[k]! + 1]! - blockStart[blocksOfPerson[k]!]! >= 2
+      )
+        wholeOfPerson[at++] = blocksOfPerson[k]!;
+
   /** Whether i and j share a block numbered below `id` that was compared whole. */
   const comparedBefore = (i: number, j: number, id: number): boolean => {
-    let x = personStart[i]!;
-    let y = personStart[j]!;
-    const xEnd = personStart[i + 1]!;
-    const yEnd = personStart[j + 1]!;
+    let x = wholeStart[i]!;
+    let y = wholeStart[j]!;
+    const xEnd = wholeStart[i + 1]!;
+    const yEnd = wholeStart[j + 1]!;
     while (x < xEnd && y < yEnd) {
-      const bx = blocksOfPerson[x]!;
-      const by = blocksOfPerson[y]!;
+      const bx = wholeOfPerson[x]!;
+      const by = wholeOfPerson[y]!;
       if (bx >= id || by >= id) return false;
-      if (bx === by) {
-        if (whole[bx]) return true;
-        x++;
-        y++;
-      } else if (bx < by) x++;
+      if (bx === by) return true;
+      if (bx < by) x++;
       else y++;
     }
     return false;
   };
 
-  const found = new NumberList();
+  const found = new PairList();
   const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
   let blocksSkipped = 0;
   /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
@@ -260,7 +285,7 @@ export const blockPairs = (
     const b = i < j ? j : i;
     if (comparedBefore(a, b, id)) return;
     if (inWindow) repeats = true;
-    found.push(a * people.length + b);
+    found.push(a, b);
   };
   for (let id = 0; id < blockCount; id++) {
     const start = blockStart[id]!;
@@ -282,7 +307,7 @@ export const blockPairs = (
   }
 
   // Pairs compared in part may meet twice: put in order and made unique.
-  return { ...(repeats ? sortedUnique(found, people.length) : split(found, people.length)), blocksSkipped };
+  return { ...(repeats ? sortedUnique(found, people.length) : split(found)), blocksSkipped };
 };
 
 /**
@@ -321,20 +346,16 @@ const orderRanks = (
 const INSERTION_SORTED = 32;
 
 /**
- * The pairs (a * people + b) once each, in order of a then b, as two lists: counted per a, placed,
+ * The pairs once each, in order of a then b, as two lists: counted per a, placed,
  * and each a's few partners sorted (no sort of every pair at once).
  */
-const sortedUnique = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+const sortedUnique = (pairs: PairList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
   const start = new Int32Array(people + 1);
-  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs.get(k) / people) + 1]!++;
+  for (let k = 0; k < pairs.length; k++) start[pairs.a(k) + 1]!++;
   for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
   const fill = start.slice(0, people);
   const right = new Int32Array(pairs.length);
-  for (let k = 0; k < pairs.length; k++) {
-    const pair = pairs.get(k);
-    const a = Math.floor(pair / people);
-    right[fill[a]!++] = pair - a * people;
-  }
+  for (let k = 0; k < pairs.length; k++) right[fill[pairs.a(k)]!++] = pairs.b(k);
   const left = new Int32Array(pairs.length);
   let count = 0;
   for (let a = 0; a < people; a++) {
@@ -361,14 +382,13 @@ const sortedUnique = (pairs: NumberList, people: number): { a: Int32Array; b: In
   return { a: left.subarray(0, count), b: right.subarray(0, count), count };
 };
 
-/** Pairs as numbers, a * people + b, as two lists. */
-const split = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
+/** The pairs as two lists. */
+const split = (pairs: PairList): { a: Int32Array; b: Int32Array; count: number } => {
   const left = new Int32Array(pairs.length);
   const right = new Int32Array(pairs.length);
   for (let k = 0; k < pairs.length; k++) {
-    const pair = pairs.get(k);
-    left[k] = Math.floor(pair / people);
-    right[k] = pair - left[k]! * people;
+    left[k] = pairs.a(k);
+    right[k] = pairs.b(k);
   }
   return { a: left, b: right, count: pairs.length };
 };
