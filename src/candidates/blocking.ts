@@ -11,7 +11,9 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
+import { PairList, sortedUnique, splitPairs } from './pair-list.js';
 import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
+import { orderRanks } from './window-order.js';
 
 export interface BlockingOptions {
   maxBlock: number;
@@ -97,36 +99,6 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
   if (p.postcode !== '' && numberEnd > 0)
     visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
 };
-
-const CHUNK_BITS = 14;
-/** Pairs per chunk of a PairList. */
-const CHUNK = 1 << CHUNK_BITS;
-
-/**
- * A growable list of pairs of people kept in chunks: growing adds a chunk and copies nothing, so
- * a list of millions never stands twice in memory.
- */
-class PairList {
-  private readonly chunks: Int32Array[] = [];
-  length = 0;
-
-  push(a: number, b: number): void {
-    const offset = this.length & (CHUNK - 1);
-    if (offset === 0) this.chunks.push(new Int32Array(2 * CHUNK));
-    const chunk = this.chunks[this.length >>> CHUNK_BITS]!;
-    chunk[2 * offset] = a;
-    chunk[2 * offset + 1] = b;
-    this.length++;
-  }
-
-  a(k: number): number {
-    return this.chunks[k >>> CHUNK_BITS]![2 * (k & (CHUNK - 1))]!;
-  }
-
-  b(k: number): number {
-    return this.chunks[k >>> CHUNK_BITS]![2 * (k & (CHUNK - 1)) + 1]!;
-  }
-}
 
 /** Blocks as lists: each person's block numbers (ascending) and each block's members, flat (CSR). */
 interface BlockLists {
@@ -227,39 +199,29 @@ const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array
   return { hashes: fromHashes, persons: fromPersons };
 };
 
-export const blockPairs = (
-  people: readonly Prepared[],
-  options: BlockingOptions = DEFAULT_BLOCKING,
-): BlockedPairs => {
-  const { personStart, blocksOfPerson, blockStart, members, blockCount } = blockLists(people);
-  const whole = new Uint8Array(blockCount);
-  for (let id = 0; id < blockCount; id++)
-    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
-
-  // Each person's blocks that were compared whole and hold another person, ascending: only those
-  // can have compared a pair already.
-  const wholeStart = new Int32Array(people.length + 1);
-  for (let i = 0; i < people.length; i++) {
+/**
+ * Whether i and j share a block numbered below `id` that was compared whole: looked for among
+ * each person's blocks that were compared whole and hold another person (ascending), the only
+ * ones that can have compared a pair already.
+ */
+const earlierWholeBlock = (
+  { personStart, blocksOfPerson, blockStart }: BlockLists,
+  whole: Uint8Array,
+): ((i: number, j: number, id: number) => boolean) => {
+  const people = personStart.length - 1;
+  const shared = (id: number): boolean => whole[id] === 1 && blockStart[id + 1]! - blockStart[id]! >= 2;
+  const wholeStart = new Int32Array(people + 1);
+  for (let i = 0; i < people; i++) {
     let count = 0;
-    for (let k = personStart[i]!; k < personStart[i + 1]!; k++)
-      if (
-        whole[blocksOfPerson[k]!] &&
-        blockStart[blocksOfPerson[k]! + 1]! - blockStart[blocksOfPerson[k]!]! >= 2
-      )
-        count++;
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++) if (shared(blocksOfPerson[k]!)) count++;
     wholeStart[i + 1] = wholeStart[i]! + count;
   }
-  const wholeOfPerson = new Int32Array(wholeStart[people.length]!);
-  for (let i = 0, at = 0; i < people.length; i++)
+  const wholeOfPerson = new Int32Array(wholeStart[people]!);
+  for (let i = 0, at = 0; i < people; i++)
     for (let k = personStart[i]!; k < personStart[i + 1]!; k++)
-      if (
-        whole[blocksOfPerson[k]!] &&
-        blockStart[blocksOfPerson[k]! + 1]! - blockStart[blocksOfPerson[k]!]! >= 2
-      )
-        wholeOfPerson[at++] = blocksOfPerson[k]!;
+      if (shared(blocksOfPerson[k]!)) wholeOfPerson[at++] = blocksOfPerson[k]!;
 
-  /** Whether i and j share a block numbered below `id` that was compared whole. */
-  const comparedBefore = (i: number, j: number, id: number): boolean => {
+  return (i, j, id) => {
     let x = wholeStart[i]!;
     let y = wholeStart[j]!;
     const xEnd = wholeStart[i + 1]!;
@@ -274,6 +236,19 @@ export const blockPairs = (
     }
     return false;
   };
+};
+
+export const blockPairs = (
+  people: readonly Prepared[],
+  options: BlockingOptions = DEFAULT_BLOCKING,
+): BlockedPairs => {
+  const lists = blockLists(people);
+  const { blockStart, members, blockCount } = lists;
+  const whole = new Uint8Array(blockCount);
+  for (let id = 0; id < blockCount; id++)
+    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
+
+  const comparedBefore = earlierWholeBlock(lists, whole);
 
   const found = new PairList();
   const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
@@ -307,159 +282,5 @@ export const blockPairs = (
   }
 
   // Pairs compared in part may meet twice: put in order and made unique.
-  return { ...(repeats ? sortedUnique(found, people.length) : split(found)), blocksSkipped };
+  return { ...(repeats ? sortedUnique(found, people.length) : splitPairs(found)), blocksSkipped };
 };
-
-/**
- * Each person's place in the order of name and e-mail local part (ties by person number), and by
- * place the person: for the people of blocks compared in part, whose keys are made and compared
- * once here rather than in every block they are in.
- */
-const orderRanks = (
-  people: readonly Prepared[],
-  blockStart: Int32Array,
-  members: Int32Array,
-  whole: Uint8Array,
-): { rankOf: Int32Array; personAt: Int32Array } => {
-  const rankOf = new Int32Array(people.length).fill(-1);
-  const ranked: number[] = [];
-  for (let id = 0; id < whole.length; id++) {
-    if (whole[id]) continue;
-    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
-      const person = members[k]!;
-      if (rankOf[person] === -1) {
-        rankOf[person] = 0;
-        ranked.push(person);
-      }
-    }
-  }
-  const order = orderedByName(people, ranked);
-  const personAt = new Int32Array(order.length);
-  order.forEach((person, rank) => {
-    personAt[rank] = person;
-    rankOf[person] = rank;
-  });
-  return { rankOf, personAt };
-};
-
-/** Above this many, one person's partners are sorted natively rather than by insertion. */
-const INSERTION_SORTED = 32;
-
-/**
- * The pairs once each, in order of a then b, as two lists: counted per a, placed,
- * and each a's few partners sorted (no sort of every pair at once).
- */
-const sortedUnique = (pairs: PairList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
-  const start = new Int32Array(people + 1);
-  for (let k = 0; k < pairs.length; k++) start[pairs.a(k) + 1]!++;
-  for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
-  const fill = start.slice(0, people);
-  const right = new Int32Array(pairs.length);
-  for (let k = 0; k < pairs.length; k++) right[fill[pairs.a(k)]!++] = pairs.b(k);
-  const left = new Int32Array(pairs.length);
-  let count = 0;
-  for (let a = 0; a < people; a++) {
-    const from = start[a]!;
-    const to = start[a + 1]!;
-    if (to - from > INSERTION_SORTED) right.subarray(from, to).sort();
-    else
-      for (let k = from + 1; k < to; k++) {
-        const b = right[k]!;
-        let at = k;
-        for (; at > from && right[at - 1]! > b; at--) right[at] = right[at - 1]!;
-        right[at] = b;
-      }
-    // Written over the pairs already read: `count` never passes `k`.
-    let last = -1;
-    for (let k = from; k < to; k++) {
-      const b = right[k]!;
-      if (b === last) continue;
-      last = b;
-      left[count] = a;
-      right[count++] = b;
-    }
-  }
-  return { a: left.subarray(0, count), b: right.subarray(0, count), count };
-};
-
-/** The pairs as two lists. */
-const split = (pairs: PairList): { a: Int32Array; b: Int32Array; count: number } => {
-  const left = new Int32Array(pairs.length);
-  const right = new Int32Array(pairs.length);
-  for (let k = 0; k < pairs.length; k++) {
-    left[k] = pairs.a(k);
-    right[k] = pairs.b(k);
-  }
-  return { a: left, b: right, count: pairs.length };
-};
-
-const SPACE = 0x20;
-
-/** Whether a name holds a character that does not sort after the space joining an order key's parts. */
-const holdsSpaceOrBelow = (value: string): boolean => {
-  for (let k = 0; k < value.length; k++) if (value.charCodeAt(k) <= SPACE) return true;
-  return false;
-};
-
-/**
- * `ranked` in order of orderKeyOf, ties by person: by numbers for the last and
- * first names' places among the distinct names, then the few people of one name by local part.
- * Where a name holds a space or a character below it, the key's order is not the names' order:
- * then by the keys themselves.
- */
-const orderedByName = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
-  const lasts = distinctSorted(ranked, (person) => people[person]!.last);
-  const firsts = distinctSorted(ranked, (person) => people[person]!.first);
-  const names = lasts.size * firsts.size;
-  const shift = 2 ** Math.ceil(Math.log2(people.length + 1));
-  if (!lasts.plain || !firsts.plain || names * shift > Number.MAX_SAFE_INTEGER)
-    return orderedByKey(people, ranked);
-  const sorted = Float64Array.from(
-    ranked,
-    (person) =>
-      (lasts.place.get(people[person]!.last)! * firsts.size + firsts.place.get(people[person]!.first)!) *
-        shift +
-      person,
-  ).sort();
-  const order = Array.from(sorted, (value) => value % shift);
-  // People of one name: by local part, then person.
-  for (let from = 0; from < sorted.length;) {
-    const name = Math.floor(sorted[from]! / shift);
-    let to = from + 1;
-    while (to < sorted.length && Math.floor(sorted[to]! / shift) === name) to++;
-    if (to - from > 1) {
-      const group = order.slice(from, to);
-      const locals = group.map((person) => people[person]!.locals[0] ?? '');
-      const within = group.map((_, k) => k);
-      within.sort((x, y) =>
-        locals[x]! < locals[y]! ? -1 : locals[x]! > locals[y]! ? 1 : group[x]! - group[y]!,
-      );
-      for (let k = 0; k < within.length; k++) order[from + k] = group[within[k]!]!;
-    }
-    from = to;
-  }
-  return order;
-};
-
-/** The distinct values, their places in sorted order, and whether none holds a space or below. */
-const distinctSorted = (
-  ranked: readonly number[],
-  valueOf: (person: number) => string,
-): { place: Map<string, number>; size: number; plain: boolean } => {
-  const place = new Map<string, number>();
-  for (const person of ranked) place.set(valueOf(person), 0);
-  const values = [...place.keys()].sort();
-  values.forEach((value, k) => place.set(value, k));
-  return { place, size: values.length, plain: !values.some(holdsSpaceOrBelow) };
-};
-
-/** The same order, by order keys compared as strings. */
-const orderedByKey = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
-  const keys = ranked.map((person) => orderKeyOf(people[person]!));
-  const order = ranked.map((_, k) => k);
-  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
-  return order.map((k) => ranked[k]!);
-};
-
-/** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
-const orderKeyOf = (p: Prepared): string => `${p.last} ${p.first} ${p.locals[0] ?? ''}`;
