@@ -7,7 +7,7 @@
 import type { BlockedPairs } from './blocking.js';
 import { FIELD_COUNT } from './comparisons.js';
 import type { Prepared } from './prepare.js';
-import { bandOf, reasonsOf, scorePair, type Bands } from './scoring.js';
+import { bandOf, PairScorer, reasonsOf, type Bands } from './scoring.js';
 import type { TermFrequencies } from './term-frequencies.js';
 import type { Model } from './training.js';
 import type { CandidatePair } from './types.js';
@@ -56,21 +56,14 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
   const best = new BestScores(prepared.length);
   const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
   const below: { k: number; score: number }[] = [];
+  const scorer = new PairScorer(model, frequencies, prepared);
   const reasons = (k: number) =>
     reasonsOf(levels, prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, swapped[k] === 1, k * FIELD_COUNT);
   for (let k = 0; k < blocked.count; k++) {
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (keep && !keep(a, b)) continue;
-    const score = scorePair(
-      levels,
-      prepared[a]!,
-      prepared[b]!,
-      swapped[k] === 1,
-      model,
-      frequencies,
-      k * FIELD_COUNT,
-    );
+    const score = scorer.score(levels, a, k * FIELD_COUNT);
     best.see(a, score);
     best.see(b, score);
     const band = bandOf(score, bands);

@@ -11,7 +11,9 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
+import { PairList, sortedUnique, splitPairs } from './pair-list.js';
 import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
+import { orderRanks } from './window-order.js';
 
 export interface BlockingOptions {
   maxBlock: number;
@@ -98,30 +100,6 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
     visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
 };
 
-const CHUNK_BITS = 14;
-/** Numbers per chunk of a NumberList. */
-const CHUNK = 1 << CHUNK_BITS;
-
-/**
- * A growable list of numbers (doubles: a pair as one number, a * people + b) kept in chunks:
- * growing adds a chunk and copies nothing, so a list of millions never stands twice in memory.
- */
-class NumberList {
-  private readonly chunks: Float64Array[] = [];
-  length = 0;
-
-  push(value: number): void {
-    const offset = this.length & (CHUNK - 1);
-    if (offset === 0) this.chunks.push(new Float64Array(CHUNK));
-    this.chunks[this.length >>> CHUNK_BITS]![offset] = value;
-    this.length++;
-  }
-
-  get(k: number): number {
-    return this.chunks[k >>> CHUNK_BITS]![k & (CHUNK - 1)]!;
-  }
-}
-
 /** Blocks as lists: each person's block numbers (ascending) and each block's members, flat (CSR). */
 interface BlockLists {
   personStart: Int32Array;
@@ -138,51 +116,45 @@ interface BlockLists {
 const blockLists = (people: readonly Prepared[]): BlockLists => {
   let shift = 1;
   while (shift <= people.length) shift *= 2;
-  // A hash and a person number must fit a double's 53 bits together.
+  // A hash and a person number fitted a double's 53 bits together: hashes are taken in that range.
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
-  let entries = new Float64Array(Math.max(1024, people.length * 4));
+  let hashes = new Uint32Array(Math.max(1024, people.length * 4));
+  let persons = new Int32Array(hashes.length);
   let length = 0;
   let person = 0;
   // Two keys of one hash share a block: a few more pairs compared.
   const add = (hash: number): void => {
-    if (length === entries.length) {
-      const grown = new Float64Array(entries.length * 2);
-      grown.set(entries);
-      entries = grown;
+    if (length === hashes.length) {
+      hashes = grown(hashes, new Uint32Array(hashes.length * 2));
+      persons = grown(persons, new Int32Array(persons.length * 2));
     }
-    entries[length++] = (hash % hashRange) * shift + person;
+    hashes[length] = hash % hashRange;
+    persons[length++] = person;
   };
   for (; person < people.length; person++) keyHashesOf(people[person]!, add);
-  const sorted = entries.subarray(0, length).sort();
+  // In order of hash, then person (as added): sorted by the hash's digits, stably.
+  const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
+  const sortedHashes = sorted.hashes;
+  const sortedPersons = sorted.persons;
+  const same = (k: number): boolean =>
+    sortedHashes[k] === sortedHashes[k - 1] && sortedPersons[k] === sortedPersons[k - 1];
   // Two passes over the sorted keys, the first to count: every list is made at its final size.
   let kept = 0;
   let blockCount = 0;
-  let lastHash = -1;
   for (let k = 0; k < length; k++) {
-    const value = sorted[k]!;
-    if (k > 0 && value === sorted[k - 1]) continue; // two keys of one person with one hash
+    if (k > 0 && same(k)) continue; // two keys of one person with one hash
     kept++;
-    const hash = Math.floor(value / shift);
-    if (hash !== lastHash) {
-      blockCount++;
-      lastHash = hash;
-    }
+    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
   }
   const members = new Int32Array(kept);
   const blockStart = new Int32Array(blockCount + 1);
   const personStart = new Int32Array(people.length + 1);
   kept = 0;
   blockCount = 0;
-  lastHash = -1;
   for (let k = 0; k < length; k++) {
-    const value = sorted[k]!;
-    if (k > 0 && value === sorted[k - 1]) continue;
-    const hash = Math.floor(value / shift);
-    const person = value - hash * shift;
-    if (hash !== lastHash) {
-      blockCount++;
-      lastHash = hash;
-    }
+    if (k > 0 && same(k)) continue;
+    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
+    const person = sortedPersons[k]!;
     members[kept++] = person;
     blockStart[blockCount] = kept;
     personStart[person + 1]!++;
@@ -197,36 +169,88 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   return { personStart, blocksOfPerson, blockStart, members, blockCount };
 };
 
-export const blockPairs = (
-  people: readonly Prepared[],
-  options: BlockingOptions = DEFAULT_BLOCKING,
-): BlockedPairs => {
-  const { personStart, blocksOfPerson, blockStart, members, blockCount } = blockLists(people);
-  const whole = new Uint8Array(blockCount);
-  for (let id = 0; id < blockCount; id++)
-    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
+const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
+  to.set(from);
+  return to;
+};
 
-  /** Whether i and j share a block numbered below `id` that was compared whole. */
-  const comparedBefore = (i: number, j: number, id: number): boolean => {
-    let x = personStart[i]!;
-    let y = personStart[j]!;
-    const xEnd = personStart[i + 1]!;
-    const yEnd = personStart[j + 1]!;
+const DIGIT_BITS = 16;
+const DIGITS = 1 << DIGIT_BITS;
+
+/** The entries sorted by hash, stably (a radix sort by the hash's two 16-bit halves). */
+const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array; persons: Int32Array } => {
+  let fromHashes = hashes;
+  let fromPersons = persons;
+  let toHashes: Uint32Array = new Uint32Array(hashes.length);
+  let toPersons: Int32Array = new Int32Array(hashes.length);
+  const start = new Int32Array(DIGITS + 1);
+  for (let bits = 0; bits < 32; bits += DIGIT_BITS) {
+    start.fill(0);
+    for (let k = 0; k < fromHashes.length; k++) start[((fromHashes[k]! >>> bits) & (DIGITS - 1)) + 1]!++;
+    for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
+    for (let k = 0; k < fromHashes.length; k++) {
+      const at = start[(fromHashes[k]! >>> bits) & (DIGITS - 1)]!++;
+      toHashes[at] = fromHashes[k]!;
+      toPersons[at] = fromPersons[k]!;
+    }
+    [fromHashes, toHashes] = [toHashes, fromHashes];
+    [fromPersons, toPersons] = [toPersons, fromPersons];
+  }
+  return { hashes: fromHashes, persons: fromPersons };
+};
+
+/**
+ * Whether i and j share a block numbered below `id` that was compared whole: looked for among
+ * each person's blocks that were compared whole and hold another person (ascending), the only
+ * ones that can have compared a pair already.
+ */
+const earlierWholeBlock = (
+  { personStart, blocksOfPerson, blockStart }: BlockLists,
+  whole: Uint8Array,
+): ((i: number, j: number, id: number) => boolean) => {
+  const people = personStart.length - 1;
+  const shared = (id: number): boolean => whole[id] === 1 && blockStart[id + 1]! - blockStart[id]! >= 2;
+  const wholeStart = new Int32Array(people + 1);
+  for (let i = 0; i < people; i++) {
+    let count = 0;
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++) if (shared(blocksOfPerson[k]!)) count++;
+    wholeStart[i + 1] = wholeStart[i]! + count;
+  }
+  const wholeOfPerson = new Int32Array(wholeStart[people]!);
+  for (let i = 0, at = 0; i < people; i++)
+    for (let k = personStart[i]!; k < personStart[i + 1]!; k++)
+      if (shared(blocksOfPerson[k]!)) wholeOfPerson[at++] = blocksOfPerson[k]!;
+
+  return (i, j, id) => {
+    let x = wholeStart[i]!;
+    let y = wholeStart[j]!;
+    const xEnd = wholeStart[i + 1]!;
+    const yEnd = wholeStart[j + 1]!;
     while (x < xEnd && y < yEnd) {
-      const bx = blocksOfPerson[x]!;
-      const by = blocksOfPerson[y]!;
+      const bx = wholeOfPerson[x]!;
+      const by = wholeOfPerson[y]!;
       if (bx >= id || by >= id) return false;
-      if (bx === by) {
-        if (whole[bx]) return true;
-        x++;
-        y++;
-      } else if (bx < by) x++;
+      if (bx === by) return true;
+      if (bx < by) x++;
       else y++;
     }
     return false;
   };
+};
 
-  const found = new NumberList();
+export const blockPairs = (
+  people: readonly Prepared[],
+  options: BlockingOptions = DEFAULT_BLOCKING,
+): BlockedPairs => {
+  const lists = blockLists(people);
+  const { blockStart, members, blockCount } = lists;
+  const whole = new Uint8Array(blockCount);
+  for (let id = 0; id < blockCount; id++)
+    whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
+
+  const comparedBefore = earlierWholeBlock(lists, whole);
+
+  const found = new PairList();
   const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
   let blocksSkipped = 0;
   /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
@@ -236,7 +260,7 @@ export const blockPairs = (
     const b = i < j ? j : i;
     if (comparedBefore(a, b, id)) return;
     if (inWindow) repeats = true;
-    found.push(a * people.length + b);
+    found.push(a, b);
   };
   for (let id = 0; id < blockCount; id++) {
     const start = blockStart[id]!;
@@ -258,98 +282,5 @@ export const blockPairs = (
   }
 
   // Pairs compared in part may meet twice: put in order and made unique.
-  return { ...(repeats ? sortedUnique(found, people.length) : split(found, people.length)), blocksSkipped };
+  return { ...(repeats ? sortedUnique(found, people.length) : splitPairs(found)), blocksSkipped };
 };
-
-/**
- * Each person's place in the order of name and e-mail local part (ties by person number), and by
- * place the person: for the people of blocks compared in part, whose keys are made and compared
- * once here rather than in every block they are in.
- */
-const orderRanks = (
-  people: readonly Prepared[],
-  blockStart: Int32Array,
-  members: Int32Array,
-  whole: Uint8Array,
-): { rankOf: Int32Array; personAt: Int32Array } => {
-  const rankOf = new Int32Array(people.length).fill(-1);
-  const ranked: number[] = [];
-  for (let id = 0; id < whole.length; id++) {
-    if (whole[id]) continue;
-    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
-      const person = members[k]!;
-      if (rankOf[person] === -1) {
-        rankOf[person] = 0;
-        ranked.push(person);
-      }
-    }
-  }
-  const keys = ranked.map((person) => orderKeyOf(people[person]!));
-  const order = ranked.map((_, k) => k);
-  order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
-  const personAt = new Int32Array(order.length);
-  order.forEach((k, rank) => {
-    personAt[rank] = ranked[k]!;
-    rankOf[ranked[k]!] = rank;
-  });
-  return { rankOf, personAt };
-};
-
-/** Above this many, one person's partners are sorted natively rather than by insertion. */
-const INSERTION_SORTED = 32;
-
-/**
- * The pairs (a * people + b) once each, in order of a then b, as two lists: counted per a, placed,
- * and each a's few partners sorted (no sort of every pair at once).
- */
-const sortedUnique = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
-  const start = new Int32Array(people + 1);
-  for (let k = 0; k < pairs.length; k++) start[Math.floor(pairs.get(k) / people) + 1]!++;
-  for (let i = 0; i < people; i++) start[i + 1]! += start[i]!;
-  const fill = start.slice(0, people);
-  const right = new Int32Array(pairs.length);
-  for (let k = 0; k < pairs.length; k++) {
-    const pair = pairs.get(k);
-    const a = Math.floor(pair / people);
-    right[fill[a]!++] = pair - a * people;
-  }
-  const left = new Int32Array(pairs.length);
-  let count = 0;
-  for (let a = 0; a < people; a++) {
-    const from = start[a]!;
-    const to = start[a + 1]!;
-    if (to - from > INSERTION_SORTED) right.subarray(from, to).sort();
-    else
-      for (let k = from + 1; k < to; k++) {
-        const b = right[k]!;
-        let at = k;
-        for (; at > from && right[at - 1]! > b; at--) right[at] = right[at - 1]!;
-        right[at] = b;
-      }
-    // Written over the pairs already read: `count` never passes `k`.
-    let last = -1;
-    for (let k = from; k < to; k++) {
-      const b = right[k]!;
-      if (b === last) continue;
-      last = b;
-      left[count] = a;
-      right[count++] = b;
-    }
-  }
-  return { a: left.subarray(0, count), b: right.subarray(0, count), count };
-};
-
-/** Pairs as numbers, a * people + b, as two lists. */
-const split = (pairs: NumberList, people: number): { a: Int32Array; b: Int32Array; count: number } => {
-  const left = new Int32Array(pairs.length);
-  const right = new Int32Array(pairs.length);
-  for (let k = 0; k < pairs.length; k++) {
-    const pair = pairs.get(k);
-    left[k] = Math.floor(pair / people);
-    right[k] = pair - left[k]! * people;
-  }
-  return { a: left, b: right, count: pairs.length };
-};
-
-/** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
-const orderKeyOf = (p: Prepared): string => `${p.last} ${p.first} ${p.locals[0] ?? ''}`;

@@ -8,13 +8,45 @@
  * few neighbouring integers instead: values whose hashes differ differ, and the few whose hashes
  * agree are compared as text, so every level is what comparing the text gives.
  */
-import { NULL, TYPO } from './comparisons.js';
+import {
+  companyLevel,
+  firstNameLevel,
+  lastNameLevel,
+  NULL,
+  STREET_SIMILAR,
+  textLevel,
+  TYPO,
+} from './comparisons.js';
+import { LevelMemo } from './level-memo.js';
+import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
 import { similarOnce } from './similarity.js';
 import { hashOf } from './text.js';
 
-/** Where a person's counts sit from its start: e-mails, local parts, phones; then the hashes. */
-const HEADER = 3;
+/**
+ * A person's entries from start[i]: numbers of its values, then its counts of e-mails, local
+ * parts and phones, then their hashes. A value's number is the same for equal values (0: empty).
+ */
+const FIRST = 0;
+const LAST = 1;
+const COMPANY = 2;
+const JOB = 3;
+const POSTCODE = 4;
+const CITY = 5;
+/** 1 when the person has a street. */
+const STREET = 6;
+/** 1 when every local part is made from the person's name. */
+const LOCALS_FROM_NAME = 7;
+/** 0: no birth date; 1: day and month; 2: with the year. Then its parts. */
+const BIRTH = 8;
+const YEAR = 9;
+const MONTH = 10;
+const DAY = 11;
+const EMAILS = 12;
+const LOCALS = 13;
+const PHONES = 14;
+/** Where a person's hashes start from its start. */
+const HEADER = 15;
 
 /** The last seven characters of a phone number of seven or more. */
 const LAST_SEVEN = 7;
@@ -27,37 +59,88 @@ const sameLastSeven = (x: string, y: string): boolean => {
   return true;
 };
 
+const sameCodes = (x: readonly string[], y: readonly string[]): boolean =>
+  x === y || (x.length === y.length && x.every((code, k) => code === y[k]));
+
 export class ComparablePeople {
-  /**
-   * Person i's entries from start[i]: its count of e-mails, of local parts and of phones, then
-   * the hashes of the e-mails, the local parts, each local part's digits, the phones and each
-   * phone's last seven digits (0 for a shorter one).
-   */
+  /** Where each person's entries start in `entries`. */
   private readonly start: Int32Array;
-  private readonly hashes: Int32Array;
+  private readonly entries: Int32Array;
+  /** Per name number, its first character's code (-1: the empty name). */
+  private readonly initials: Int32Array;
+  /** Whether a name's phonetic codes are the same wherever it occurs: its levels may be remembered. */
+  private readonly namesRemembered: boolean;
+  private firstLevels = new LevelMemo();
+  private lastLevels = new LevelMemo();
+  private readonly companyLevels = new LevelMemo();
+  private readonly cityLevels = new LevelMemo();
+  /** The nicknames the first names' levels remembered were worked out with. */
+  private nicknames: Nicknames | undefined;
 
   constructor(readonly prepared: readonly Prepared[]) {
+    const numbers = new Map<string, number>([['', 0]]);
+    const numberOf = (value: string): number => {
+      let number = numbers.get(value);
+      if (number === undefined) numbers.set(value, (number = numbers.size));
+      return number;
+    };
+    const codesOfName: (readonly string[] | undefined)[] = [];
+    let namesRemembered = true;
+    const nameNumberOf = (name: string, codes: readonly string[]): number => {
+      const number = numberOf(name);
+      const known = codesOfName[number];
+      if (known === undefined) codesOfName[number] = codes;
+      else if (!sameCodes(known, codes)) namesRemembered = false;
+      return number;
+    };
+    const firsts = new Int32Array(prepared.length);
+    const lasts = new Int32Array(prepared.length);
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i]!;
+      firsts[i] = nameNumberOf(p.first, p.firstCodes);
+      lasts[i] = nameNumberOf(p.last, p.lastCodes);
+    }
+    this.namesRemembered = namesRemembered;
+    const initials = (this.initials = new Int32Array(numbers.size));
+    for (const [name, number] of numbers) initials[number] = name === '' ? -1 : name.charCodeAt(0);
+
+    // Most compared pairs share a name: laid out in order of name, their entries sit side by side
+    // and stay cached from one pair to the next.
     this.start = new Int32Array(prepared.length + 1);
     let size = 0;
-    for (let i = 0; i < prepared.length; i++) {
+    for (const i of byName(firsts, lasts, numbers.size)) {
       const p = prepared[i]!;
       this.start[i] = size;
       size += HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
     }
     this.start[prepared.length] = size;
-    const hashes = (this.hashes = new Int32Array(size));
+    const entries = (this.entries = new Int32Array(size));
     for (let i = 0; i < prepared.length; i++) {
       const p = prepared[i]!;
       let at = this.start[i]!;
-      hashes[at++] = p.emails.length;
-      hashes[at++] = p.locals.length;
-      hashes[at++] = p.phones.length;
-      for (const email of p.emails) hashes[at++] = hashOf(email);
-      for (const local of p.locals) hashes[at++] = hashOf(local);
-      for (const digits of p.localDigits) hashes[at++] = hashOf(digits);
-      for (const phone of p.phones) hashes[at++] = hashOf(phone);
+      entries[at + FIRST] = firsts[i]!;
+      entries[at + LAST] = lasts[i]!;
+      entries[at + COMPANY] = numberOf(p.company);
+      entries[at + JOB] = numberOf(p.jobTitle);
+      entries[at + POSTCODE] = numberOf(p.postcode);
+      entries[at + CITY] = numberOf(p.city);
+      entries[at + STREET] = p.street === '' ? 0 : 1;
+      entries[at + LOCALS_FROM_NAME] = p.localsFromName ? 1 : 0;
+      const birth = p.birth;
+      entries[at + BIRTH] = !birth ? 0 : birth.year === undefined ? 1 : 2;
+      entries[at + YEAR] = birth?.year ?? 0;
+      entries[at + MONTH] = birth?.month ?? 0;
+      entries[at + DAY] = birth?.day ?? 0;
+      entries[at + EMAILS] = p.emails.length;
+      entries[at + LOCALS] = p.locals.length;
+      entries[at + PHONES] = p.phones.length;
+      at += HEADER;
+      for (const email of p.emails) entries[at++] = hashOf(email);
+      for (const local of p.locals) entries[at++] = hashOf(local);
+      for (const digits of p.localDigits) entries[at++] = hashOf(digits);
+      for (const phone of p.phones) entries[at++] = hashOf(phone);
       for (const phone of p.phones)
-        hashes[at++] = phone.length >= LAST_SEVEN ? hashOf(phone, phone.length - LAST_SEVEN) : 0;
+        entries[at++] = phone.length >= LAST_SEVEN ? hashOf(phone, phone.length - LAST_SEVEN) : 0;
     }
   }
 
@@ -65,65 +148,198 @@ export class ComparablePeople {
     return this.prepared.length;
   }
 
+  /** Where person i's entries start: what the methods below take. */
+  at(i: number): number {
+    return this.start[i]!;
+  }
+
+  /** The number of the first (or last) name of the person whose entries start at x. */
+  first(x: number): number {
+    return this.entries[x + FIRST]!;
+  }
+
+  last(x: number): number {
+    return this.entries[x + LAST]!;
+  }
+
+  /** Whether `a.first[0] === b.last[0] || a.last[0] === b.first[0]` (empty names agreeing too). */
+  initialsCross(x: number, y: number): boolean {
+    const { entries, initials } = this;
+    return (
+      initials[entries[x + FIRST]!] === initials[entries[y + LAST]!] ||
+      initials[entries[x + LAST]!] === initials[entries[y + FIRST]!]
+    );
+  }
+
+  /**
+   * firstNameLevel of i's first name (number `xName`) and j's name numbered `yName`: its first
+   * name, or its last when `swapped`.
+   */
+  firstNameLevel(
+    i: number,
+    j: number,
+    xName: number,
+    yName: number,
+    swapped: boolean,
+    nicknames: Nicknames,
+  ): number {
+    if (xName === 0 || yName === 0) return NULL;
+    if (xName === yName) return 5;
+    if (nicknames !== this.nicknames) {
+      this.firstLevels = new LevelMemo();
+      this.nicknames = nicknames;
+    }
+    const remembered = this.namesRemembered ? this.firstLevels.get(xName, yName) : undefined;
+    if (remembered !== undefined) return remembered;
+    const a = this.prepared[i]!;
+    const b = this.prepared[j]!;
+    const level = swapped
+      ? firstNameLevel(a, b, b.last, b.lastCodes, nicknames)
+      : firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
+    if (this.namesRemembered) this.firstLevels.set(xName, yName, level);
+    return level;
+  }
+
+  /** lastNameLevel of i's last name and j's name numbered `yName` (its first when `swapped`). */
+  lastNameLevel(i: number, j: number, xName: number, yName: number, swapped: boolean): number {
+    if (xName === 0 || yName === 0) return NULL;
+    if (xName === yName) return 4;
+    const remembered = this.namesRemembered ? this.lastLevels.get(xName, yName) : undefined;
+    if (remembered !== undefined) return remembered;
+    const a = this.prepared[i]!;
+    const b = this.prepared[j]!;
+    const level = swapped ? lastNameLevel(a, b.first, b.firstCodes) : lastNameLevel(a, b.last, b.lastCodes);
+    if (this.namesRemembered) this.lastLevels.set(xName, yName, level);
+    return level;
+  }
+
+  companyLevel(i: number, j: number, x: number, y: number): number {
+    const xCompany = this.entries[x + COMPANY]!;
+    const yCompany = this.entries[y + COMPANY]!;
+    if (xCompany === 0 || yCompany === 0) return NULL;
+    if (xCompany === yCompany) return 2;
+    const remembered = this.companyLevels.get(xCompany, yCompany);
+    if (remembered !== undefined) return remembered;
+    const level = companyLevel(this.prepared[i]!.company, this.prepared[j]!.company);
+    this.companyLevels.set(xCompany, yCompany, level);
+    return level;
+  }
+
+  jobLevel(x: number, y: number): number {
+    return exactNumberLevel(this.entries[x + JOB]!, this.entries[y + JOB]!);
+  }
+
+  postcodeLevel(x: number, y: number): number {
+    return exactNumberLevel(this.entries[x + POSTCODE]!, this.entries[y + POSTCODE]!);
+  }
+
+  cityLevel(i: number, j: number, x: number, y: number): number {
+    const xCity = this.entries[x + CITY]!;
+    const yCity = this.entries[y + CITY]!;
+    if (xCity === 0 || yCity === 0) return NULL;
+    if (xCity === yCity) return 2;
+    const remembered = this.cityLevels.get(xCity, yCity);
+    if (remembered !== undefined) return remembered;
+    const level = textLevel(this.prepared[i]!.city, this.prepared[j]!.city);
+    this.cityLevels.set(xCity, yCity, level);
+    return level;
+  }
+
+  /** Streets are nearly one per person: compared as text when both have one. */
+  streetLevel(i: number, j: number, x: number, y: number): number {
+    if (this.entries[x + STREET] === 0 || this.entries[y + STREET] === 0) return NULL;
+    return textLevel(this.prepared[i]!.street, this.prepared[j]!.street, STREET_SIMILAR);
+  }
+
+  /** birthdayLevel of the two birth dates, from their parts. */
+  birthdayLevel(x: number, y: number): number {
+    const { entries } = this;
+    const xBirth = entries[x + BIRTH]!;
+    const yBirth = entries[y + BIRTH]!;
+    if (xBirth === 0 || yBirth === 0) return NULL;
+    const sameMonth = entries[x + MONTH] === entries[y + MONTH];
+    const sameDayOfMonth = entries[x + DAY] === entries[y + DAY];
+    const sameDay = sameMonth && sameDayOfMonth;
+    if (xBirth === 1 || yBirth === 1) return sameDay ? 2 : 0;
+    const sameYear = entries[x + YEAR] === entries[y + YEAR];
+    if (sameYear && sameDay) return 4;
+    const agreeing = Number(sameYear) + Number(sameMonth) + Number(sameDayOfMonth);
+    if (agreeing === 2) return 3;
+    // Day and month written the other way round (US and European order).
+    if (sameYear && entries[x + MONTH] === entries[y + DAY] && entries[x + DAY] === entries[y + MONTH])
+      return 3;
+    return sameYear ? 1 : 0;
+  }
+
+  localsFromName(x: number): boolean {
+    return this.entries[x + LOCALS_FROM_NAME] === 1;
+  }
+
   /**
    * The best level over every pair of e-mails. Local parts with other digits (`jsmith84`,
    * `jsmith33`) are two people's more often than a typo.
    */
-  emailLevel(i: number, j: number): number {
-    const { hashes } = this;
-    const x = this.start[i]!;
-    const y = this.start[j]!;
-    const xEmails = hashes[x]!;
-    const yEmails = hashes[y]!;
+  emailLevel(i: number, j: number, x: number, y: number): number {
+    const { entries } = this;
+    const xEmails = entries[x + EMAILS]!;
+    const yEmails = entries[y + EMAILS]!;
     if (xEmails === 0 || yEmails === 0) return NULL;
-    const a = this.prepared[i]!;
-    const b = this.prepared[j]!;
     const xFrom = x + HEADER;
     const yFrom = y + HEADER;
     for (let k = 0; k < xEmails; k++)
       for (let l = 0; l < yEmails; l++)
-        if (hashes[xFrom + k] === hashes[yFrom + l] && a.emails[k] === b.emails[l]) return 3;
-    const xLocals = hashes[x + 1]!;
-    const yLocals = hashes[y + 1]!;
+        if (
+          entries[xFrom + k] === entries[yFrom + l] &&
+          this.prepared[i]!.emails[k] === this.prepared[j]!.emails[l]
+        )
+          return 3;
+    const xLocals = entries[x + LOCALS]!;
+    const yLocals = entries[y + LOCALS]!;
     const xLocal = xFrom + xEmails;
     const yLocal = yFrom + yEmails;
     let best = 0;
     for (let k = 0; k < xLocals; k++) {
       for (let l = 0; l < yLocals; l++) {
-        if (hashes[xLocal + k] === hashes[yLocal + l] && a.locals[k] === b.locals[l]) return 2;
         if (
-          best < 1 &&
-          hashes[xLocal + xLocals + k] === hashes[yLocal + yLocals + l] &&
-          a.localDigits[k] === b.localDigits[l] &&
-          a.locals[k]!.length >= 4 &&
-          similarOnce(a.locals[k]!, b.locals[l]!, TYPO)
+          entries[xLocal + k] === entries[yLocal + l] &&
+          this.prepared[i]!.locals[k] === this.prepared[j]!.locals[l]
         )
-          best = 1;
+          return 2;
+        if (best < 1 && entries[xLocal + xLocals + k] === entries[yLocal + yLocals + l]) {
+          const a = this.prepared[i]!;
+          const b = this.prepared[j]!;
+          if (
+            a.localDigits[k] === b.localDigits[l] &&
+            a.locals[k]!.length >= 4 &&
+            similarOnce(a.locals[k]!, b.locals[l]!, TYPO)
+          )
+            best = 1;
+        }
       }
     }
     return best;
   }
 
   /** The same number, or the same last seven digits of numbers of seven digits or more. */
-  phoneLevel(i: number, j: number): number {
-    const { hashes } = this;
-    const x = this.start[i]!;
-    const y = this.start[j]!;
-    const xPhones = hashes[x + 2]!;
-    const yPhones = hashes[y + 2]!;
+  phoneLevel(i: number, j: number, x: number, y: number): number {
+    const { entries } = this;
+    const xPhones = entries[x + PHONES]!;
+    const yPhones = entries[y + PHONES]!;
     if (xPhones === 0 || yPhones === 0) return NULL;
-    const a = this.prepared[i]!;
-    const b = this.prepared[j]!;
-    const xPhone = x + HEADER + hashes[x]! + 2 * hashes[x + 1]!;
-    const yPhone = y + HEADER + hashes[y]! + 2 * hashes[y + 1]!;
+    const xPhone = x + HEADER + entries[x + EMAILS]! + 2 * entries[x + LOCALS]!;
+    const yPhone = y + HEADER + entries[y + EMAILS]! + 2 * entries[y + LOCALS]!;
     let best = 0;
     for (let k = 0; k < xPhones; k++) {
       for (let l = 0; l < yPhones; l++) {
-        if (hashes[xPhone + k] === hashes[yPhone + l] && a.phones[k] === b.phones[l]) return 2;
+        if (
+          entries[xPhone + k] === entries[yPhone + l] &&
+          this.prepared[i]!.phones[k] === this.prepared[j]!.phones[l]
+        )
+          return 2;
         if (
           best === 0 &&
-          hashes[xPhone + xPhones + k] === hashes[yPhone + yPhones + l] &&
-          sameLastSeven(a.phones[k]!, b.phones[l]!)
+          entries[xPhone + xPhones + k] === entries[yPhone + yPhones + l] &&
+          sameLastSeven(this.prepared[i]!.phones[k]!, this.prepared[j]!.phones[l]!)
         )
           best = 1;
       }
@@ -131,3 +347,22 @@ export class ComparablePeople {
     return best;
   }
 }
+
+/** People in order of last name number, then first name number, then person (counted, not compared). */
+const byName = (firsts: Int32Array, lasts: Int32Array, names: number): Int32Array => {
+  const byFirst = countingOrder(Int32Array.from(firsts.keys()), firsts, names);
+  return countingOrder(byFirst, lasts, names);
+};
+
+/** `order` sorted stably by `keyOf` (numbers below `range`). */
+const countingOrder = (order: Int32Array, keyOf: Int32Array, range: number): Int32Array => {
+  const start = new Int32Array(range + 1);
+  for (const i of order) start[keyOf[i]! + 1]!++;
+  for (let k = 0; k < range; k++) start[k + 1]! += start[k]!;
+  const sorted = new Int32Array(order.length);
+  for (const i of order) sorted[start[keyOf[i]!]!++] = i;
+  return sorted;
+};
+
+/** exactLevel of two values by number. */
+const exactNumberLevel = (x: number, y: number): number => (x === 0 || y === 0 ? NULL : x === y ? 1 : 0);

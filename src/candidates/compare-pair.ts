@@ -9,17 +9,7 @@
  *   is a household's (relatives), not evidence that they are one person.
  */
 import { ComparablePeople } from './comparable-people.js';
-import {
-  birthdayLevel,
-  companyLevel,
-  exactLevel,
-  FIELD,
-  FIELD_COUNT,
-  firstNameLevel,
-  lastNameLevel,
-  NULL,
-  textLevel,
-} from './comparisons.js';
+import { FIELD, FIELD_COUNT, NULL } from './comparisons.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
 
@@ -43,15 +33,20 @@ export const comparePair = (
   into: Int8Array,
   at = 0,
 ): boolean => {
-  const a = people.prepared[i]!;
-  const b = people.prepared[j]!;
-  let first = firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
-  let last = lastNameLevel(a, b.last, b.lastCodes);
+  // The people's entries by number: a person's text is read only where numbers cannot tell.
+  const x = people.at(i);
+  const y = people.at(j);
+  const aFirst = people.first(x);
+  const aLast = people.last(x);
+  const bFirst = people.first(y);
+  const bLast = people.last(y);
+  let first = people.firstNameLevel(i, j, aFirst, bFirst, false, nicknames);
+  let last = people.lastNameLevel(i, j, aLast, bLast, false);
   let swapped = false;
   // Swapped names agree at least as a typo does, which almost always keeps the first letter.
-  if ((first < 3 || last < 3) && (a.first[0] === b.last[0] || a.last[0] === b.first[0])) {
-    const swappedFirst = firstNameLevel(a, b, b.last, b.lastCodes, nicknames);
-    const swappedLast = lastNameLevel(a, b.first, b.firstCodes);
+  if ((first < 3 || last < 3) && people.initialsCross(x, y)) {
+    const swappedFirst = people.firstNameLevel(i, j, aFirst, bLast, true, nicknames);
+    const swappedLast = people.lastNameLevel(i, j, aLast, bFirst, true);
     // Swapped when that agrees better, and no name then merely differs; a side's only name may
     // stand in the other's place (`Shaw` as last name, `Shaw Eleanor`).
     if (
@@ -67,19 +62,19 @@ export const comparePair = (
   }
   into[at + FIELD.first] = first;
   into[at + FIELD.last] = last;
-  let email = people.emailLevel(i, j);
+  let email = people.emailLevel(i, j, x, y);
   // Local parts made from each side's own name say what the names say, agreeing or not; only the
   // same address is evidence of its own.
-  if (email >= 0 && email < 3 && a.localsFromName && b.localsFromName) email = NULL;
+  if (email >= 0 && email < 3 && people.localsFromName(x) && people.localsFromName(y)) email = NULL;
   into[at + FIELD.email] = email;
   const household = last >= 3 && first === 0;
-  into[at + FIELD.phone] = household ? NULL : people.phoneLevel(i, j);
-  into[at + FIELD.company] = companyLevel(a.company, b.company);
-  into[at + FIELD.job] = exactLevel(a.jobTitle, b.jobTitle);
-  into[at + FIELD.birthday] = birthdayLevel(a.birth, b.birth);
-  into[at + FIELD.street] = household ? NULL : textLevel(a.street, b.street, 0.88);
-  into[at + FIELD.postcode] = exactLevel(a.postcode, b.postcode);
-  into[at + FIELD.city] = textLevel(a.city, b.city);
+  into[at + FIELD.phone] = household ? NULL : people.phoneLevel(i, j, x, y);
+  into[at + FIELD.company] = people.companyLevel(i, j, x, y);
+  into[at + FIELD.job] = people.jobLevel(x, y);
+  into[at + FIELD.birthday] = people.birthdayLevel(x, y);
+  into[at + FIELD.street] = household ? NULL : people.streetLevel(i, j, x, y);
+  into[at + FIELD.postcode] = people.postcodeLevel(x, y);
+  into[at + FIELD.city] = people.cityLevel(i, j, x, y);
   return swapped;
 };
 

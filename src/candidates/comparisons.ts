@@ -108,6 +108,8 @@ export const FIELD_COUNT = COMPARISONS.length;
 /** A similarity this high is a typo of the same value. */
 export const TYPO = 0.92;
 const CLOSE = 0.85;
+/** Streets are written in more ways than names: a lower similarity is still one street. */
+export const STREET_SIMILAR = 0.88;
 
 export const firstNameLevel = (
   a: Prepared,

@@ -70,6 +70,68 @@ export const scorePair = (
   return 1 / (1 + Math.exp(-logOdds));
 };
 
+/**
+ * scorePair for the people of one run, the same sums in the same order: the model's weights and
+ * prior odds taken once, and each person's rarity term of a field worked out once, when first
+ * needed, rather than looked up by value in every pair.
+ */
+export class PairScorer {
+  private readonly weight: readonly Float64Array[];
+  private readonly priorLogOdds: number;
+  /** Per field, its best level; and its place among the fields weighed by rarity (-1: none). */
+  private readonly best = new Int8Array(FIELD_COUNT);
+  private readonly rare = new Int8Array(FIELD_COUNT).fill(-1);
+  /** Per field weighed by rarity and person: 0 not worked out yet, 1 no term, 2 `terms` holds it. */
+  private readonly known: Uint8Array;
+  private readonly terms: Float64Array;
+
+  constructor(
+    model: Model,
+    private readonly frequencies: TermFrequencies,
+    private readonly people: readonly Prepared[],
+  ) {
+    this.weight = weights(model);
+    this.priorLogOdds = Math.log(model.lambda / (1 - model.lambda));
+    let rareFields = 0;
+    COMPARISONS.forEach((comparison, f) => {
+      this.best[f] = comparison.levels.length - 1;
+      if ('frequencyOf' in comparison) this.rare[f] = rareFields++;
+    });
+    this.known = new Uint8Array(rareFields * people.length);
+    this.terms = new Float64Array(rareFields * people.length);
+  }
+
+  /** scorePair of the vector at `at` of a pair of person `a` (by number), whose values are the shared ones. */
+  score(levels: Int8Array, a: number, at: number): number {
+    const { weight, best, rare } = this;
+    let logOdds = this.priorLogOdds;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const level = levels[at + f]!;
+      if (level === NULL) continue;
+      logOdds += weight[f]![level]!;
+      if (level === best[f] && rare[f]! >= 0) {
+        const slot = rare[f]! * this.people.length + a;
+        if (this.known[slot] === 0) this.workOut(f, a, slot);
+        if (this.known[slot] === 2) logOdds += this.terms[slot]!;
+      }
+    }
+    return 1 / (1 + Math.exp(-logOdds));
+  }
+
+  /** As scorePair weighs A's value of field f. */
+  private workOut(f: number, a: number, slot: number): void {
+    const comparison = COMPARISONS[f]!;
+    if (!('frequencyOf' in comparison)) return;
+    const share = this.frequencies.share(f, comparison.frequencyOf(this.people[a]!)) ?? 0;
+    const average = this.frequencies.agreement[f]!;
+    if (share > 0 && average > 0) {
+      const rarity = Math.min(MAX_RARITY, Math.max(1 / MAX_RARITY, average / share));
+      this.terms[slot] = Math.log(rarity);
+      this.known[slot] = 2;
+    } else this.known[slot] = 1;
+  }
+}
+
 export const bandOf = (score: number, bands: Bands = DEFAULT_BANDS): Band | undefined =>
   score >= bands.likely ? 'likely' : score >= bands.possible ? 'possible' : undefined;
 

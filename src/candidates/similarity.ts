@@ -10,6 +10,10 @@ const REMEMBERED = 100_000;
 /** By the smaller value, then the other: a look-up makes no key string. */
 const remembered = new Map<string, Map<string, number>>();
 let rememberedCount = 0;
+/** Times the table was emptied: what was worked out from its values before may be stale. */
+let generation = 0;
+
+export const similarityGeneration = (): number => generation;
 
 export const similarity = (a: string, b: string): number => {
   if (a === b) return 1;
@@ -24,6 +28,7 @@ export const similarity = (a: string, b: string): number => {
     if (rememberedCount >= REMEMBERED) {
       remembered.clear();
       rememberedCount = 0;
+      generation++;
       row = undefined;
     }
     if (!row) remembered.set(x, (row = new Map()));

@@ -32,10 +32,10 @@ const PRIOR_WEIGHT = 100;
 const LAMBDA_PRIOR = 0.1;
 const FLOOR = 1e-6;
 
-/** Level counts per field of the comparison vectors given (pair numbers), weighted. */
-const tally = (levels: Int8Array, pairs: Iterable<number>, weight: (k: number) => number): number[][] => {
+/** Level counts per field of the first `count` comparison vectors, weighted. */
+const tally = (levels: Int8Array, count: number, weight: (k: number) => number): number[][] => {
   const counts = COMPARISONS.map((c) => new Array<number>(c.levels.length).fill(0));
-  for (const k of pairs) {
+  for (let k = 0; k < count; k++) {
     const w = weight(k);
     if (w === 0) continue;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -80,7 +80,7 @@ export const estimateU = (
     }
   }
   return withPrior(
-    tally(levels, pairNumbers(draws), () => 1),
+    tally(levels, draws, () => 1),
     (f) => COMPARISONS[f]!.priorU,
   );
 };
@@ -108,15 +108,20 @@ export const withoutMatches = (
   });
 };
 
-function* pairNumbers(count: number): Generator<number> {
-  for (let k = 0; k < count; k++) yield k;
-}
+/** Per field and level, log(m / u): worked out once for every vector read with one model. */
+const logWeights = (model: Model): Float64Array[] =>
+  model.m.map((m, f) => Float64Array.from(m, (mLevel, level) => Math.log(mLevel / model.u[f]![level]!)));
 
-const logBayesFactor = (levels: Int8Array, k: number, model: Model, fields: readonly number[]): number => {
+const logBayesFactor = (
+  levels: Int8Array,
+  k: number,
+  weights: Float64Array[],
+  fields: readonly number[],
+): number => {
   let sum = 0;
   for (const f of fields) {
     const level = levels[k * FIELD_COUNT + f]!;
-    if (level !== NULL) sum += Math.log(model.m[f]![level]! / model.u[f]![level]!);
+    if (level !== NULL) sum += weights[f]![level]!;
   }
   return sum;
 };
@@ -229,9 +234,10 @@ export const train = (
   const matchWeight = new Float64Array(distinct);
   const expect = (fields: readonly number[]): number => {
     const priorOdds = Math.log(model.lambda / (1 - model.lambda));
+    const levelWeights = logWeights(model);
     let matches = 0;
     for (let i = 0; i < distinct; i++) {
-      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, model, fields))));
+      const p = 1 / (1 + Math.exp(-(priorOdds + logBayesFactor(patterns, i, levelWeights, fields))));
       matchWeight[i] = p * weights[i]!;
       matches += matchWeight[i]!;
     }
@@ -239,7 +245,7 @@ export const train = (
   };
   const maximise = () =>
     withPrior(
-      tally(patterns, pairNumbers(distinct), (i) => matchWeight[i]!),
+      tally(patterns, distinct, (i) => matchWeight[i]!),
       (f) => COMPARISONS[f]!.priorM,
     );
   for (let iteration = 0; iteration < options.iterations; iteration++) {
