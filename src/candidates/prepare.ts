@@ -3,7 +3,7 @@
  * roots computed once, so comparing a pair does no text work it could have done per person.
  */
 import { doubleMetaphone } from 'double-metaphone';
-import { madeFromName } from './name-locals.js';
+import { NameLocals } from './name-locals.js';
 import type { Nicknames } from './nicknames.js';
 import { fold, squash, words } from './text.js';
 import type { PersonFields } from './types.js';
@@ -140,6 +140,7 @@ export class PrepareCache {
   readonly companies = new Map<string, string>();
   readonly texts = new Map<string, string>();
   readonly births = new Map<string, BirthDate | undefined>();
+  readonly nameLocals = new NameLocals();
 
   constructor(readonly nicknames: Nicknames) {}
 
@@ -231,7 +232,7 @@ export const prepare = (
     lastCodes: lastName.codes,
     firstRoots,
     locals,
-    localsFromName: locals.every((local) => madeFromName(local, names)),
+    localsFromName: locals.every((local) => cache.nameLocals.madeFromName(local, names)),
     localDigits: locals === NONE ? NONE : locals.map(digitsOf),
     emails,
     phones: mapped(person.phones, phoneDigits),

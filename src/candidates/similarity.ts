@@ -10,6 +10,14 @@ const REMEMBERED = 100_000;
 /** By the smaller value, then the other: a look-up makes no key string. */
 const remembered = new Map<string, Map<string, number>>();
 let rememberedCount = 0;
+/** How many times the table was emptied: while it stays the same, what was remembered still is. */
+let emptied = 0;
+
+/**
+ * A number that changes whenever the table forgets: calls that met only remembered pairs, made
+ * again under the same number, would meet only remembered pairs again and change nothing.
+ */
+export const rememberedGeneration = (): number => emptied;
 
 export const similarity = (a: string, b: string): number => {
   if (a === b) return 1;
@@ -24,6 +32,7 @@ export const similarity = (a: string, b: string): number => {
     if (rememberedCount >= REMEMBERED) {
       remembered.clear();
       rememberedCount = 0;
+      emptied++;
       row = undefined;
     }
     if (!row) remembered.set(x, (row = new Map()));
