@@ -136,7 +136,11 @@ interface PreparedName {
  * and folding, phonetic codes and nickname roots are the bulk of preparing a person.
  */
 export class PrepareCache {
-  readonly names = new Map<string, PreparedName>();
+  /** By the name as written (a look-up makes no key string), then by the name folded. */
+  private readonly firstNames = new Map<string, PreparedName>();
+  private readonly lastNames = new Map<string, PreparedName>();
+  private readonly foldedFirstNames = new Map<string, PreparedName>();
+  private readonly foldedLastNames = new Map<string, PreparedName>();
   readonly companies = new Map<string, string>();
   readonly texts = new Map<string, string>();
   readonly births = new Map<string, BirthDate | undefined>();
@@ -145,16 +149,23 @@ export class PrepareCache {
   constructor(readonly nicknames: Nicknames) {}
 
   name(raw: string | null | undefined, first: boolean): PreparedName {
-    const key = `${first ? 'f' : 'l'}${raw ?? ''}`;
-    let prepared = this.names.get(key);
+    const written = raw ?? '';
+    const byWritten = first ? this.firstNames : this.lastNames;
+    let prepared = byWritten.get(written);
     if (!prepared) {
-      const name = squash(raw);
-      prepared = {
-        name,
-        codes: codesOf(name),
-        roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
-      };
-      this.names.set(key, prepared);
+      // Names written differently may fold alike (`José`, `Jose`): one entry, its lists shared.
+      const name = squash(written);
+      const byFolded = first ? this.foldedFirstNames : this.foldedLastNames;
+      prepared = byFolded.get(name);
+      if (!prepared) {
+        prepared = {
+          name,
+          codes: codesOf(name),
+          roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
+        };
+        byFolded.set(name, prepared);
+      }
+      byWritten.set(written, prepared);
     }
     return prepared;
   }
@@ -169,10 +180,11 @@ export class PrepareCache {
   /** Birth dates are shared: many people have one, and it is never changed. */
   birthday(raw: string | null | undefined): BirthDate | undefined {
     if (!raw) return undefined;
-    if (this.births.has(raw)) return this.births.get(raw);
-    const birth = parseBirthday(raw);
-    this.births.set(raw, birth);
-    return birth;
+    const birth = this.births.get(raw);
+    if (birth !== undefined || this.births.has(raw)) return birth;
+    const parsed = parseBirthday(raw);
+    this.births.set(raw, parsed);
+    return parsed;
   }
 
   text(raw: string | null | undefined): string {
