@@ -82,8 +82,11 @@ export const companyKey = (value: string | null | undefined): string => {
 /** `Bob.Smith+news@x` -> `bobsmith`; digits kept (`bsmith84`). */
 export const localPart = (email: string): string => {
   const at = email.lastIndexOf('@');
-  const local = (at < 0 ? email : email.slice(0, at)).split('+')[0] ?? '';
-  return squash(local);
+  let end = at < 0 ? email.length : at;
+  // The first `+` before the `@` ends the local part; one after it is the domain's.
+  const plus = email.indexOf('+');
+  if (plus >= 0 && plus < end) end = plus;
+  return squash(end === email.length ? email : email.slice(0, end));
 };
 
 const BIRTHDAY = /^(\d{4}|--)-?(\d{2})-?(\d{2})$/u;
@@ -216,7 +219,22 @@ const phoneDigits = (phone: string): string => {
   const digits = phone.replace(/[^\d+]/gu, '');
   return digits.length >= 6 ? digits : '';
 };
-const digitsOf = (local: string): string => local.replace(/\D+/gu, '');
+const NOT_DIGITS = /\D+/gu;
+const ZERO = 0x30;
+const NINE = 0x39;
+const isDigit = (code: number): boolean => code >= ZERO && code <= NINE;
+
+/** `bsmith84` -> `84`: the one run of digits most local parts have taken as it is, without a regex. */
+const digitsOf = (local: string): string => {
+  let from = 0;
+  while (from < local.length && !isDigit(local.charCodeAt(from))) from++;
+  if (from === local.length) return '';
+  let to = from + 1;
+  while (to < local.length && isDigit(local.charCodeAt(to))) to++;
+  for (let k = to + 1; k < local.length; k++)
+    if (isDigit(local.charCodeAt(k))) return local.replace(NOT_DIGITS, '');
+  return local.slice(from, to);
+};
 
 export const prepare = (
   person: PersonFields,
