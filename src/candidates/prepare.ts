@@ -204,25 +204,46 @@ const NONE: readonly string[] = Object.freeze([]);
 /**
  * The values of a list, each mapped, the empty ones left out; an array of exactly its length (a
  * list built by pushing or filtering keeps spare room, which a few hundred thousand people pay
- * for), or NONE.
+ * for), or NONE. Lists of one or two, most of them, are made as literals: no call back per value,
+ * and V8 may learn that what a literal's site makes is all kept and make it in the old generation,
+ * where the young one would copy it twice first.
  */
 const mapped = (values: readonly string[] | undefined, map: (value: string) => string): readonly string[] => {
   if (!values || values.length === 0) return NONE;
+  if (values.length === 1) {
+    const only = map(values[0]!);
+    return only === '' ? NONE : [only];
+  }
+  if (values.length === 2) {
+    const one = map(values[0]!);
+    const two = map(values[1]!);
+    if (one === '') return two === '' ? NONE : [two];
+    return two === '' ? [one] : [one, two];
+  }
   const out = values.map(map);
   if (!out.includes('')) return out;
   const kept = out.filter((value) => value !== '');
   return kept.length === 0 ? NONE : kept.slice();
 };
 
+/** The digits of each local part, in their order (the empty kept, as the parts are). */
+const digitsOfEach = (locals: readonly string[]): readonly string[] => {
+  if (locals === NONE) return NONE;
+  if (locals.length === 1) return [digitsOf(locals[0]!)];
+  if (locals.length === 2) return [digitsOf(locals[0]!), digitsOf(locals[1]!)];
+  return locals.map(digitsOf);
+};
+
 const normalEmail = (email: string): string => email.trim().toLowerCase();
+
 const phoneDigits = (phone: string): string => {
   const digits = phone.replace(/[^\d+]/gu, '');
   return digits.length >= 6 ? digits : '';
 };
-const NOT_DIGITS = /\D+/gu;
 const ZERO = 0x30;
 const NINE = 0x39;
 const isDigit = (code: number): boolean => code >= ZERO && code <= NINE;
+const NOT_DIGITS = /\D+/gu;
 
 /** `bsmith84` -> `84`: the one run of digits most local parts have taken as it is, without a regex. */
 const digitsOf = (local: string): string => {
@@ -263,7 +284,7 @@ export const prepare = (
     firstRoots,
     locals,
     localsFromName: locals.every((local) => cache.nameLocals.madeFromName(local, names)),
-    localDigits: locals === NONE ? NONE : locals.map(digitsOf),
+    localDigits: digitsOfEach(locals),
     emails,
     phones: mapped(person.phones, phoneDigits),
     company: cache.company(person.company),
