@@ -236,13 +236,26 @@ const digitsOfEach = (locals: readonly string[]): readonly string[] => {
 
 const normalEmail = (email: string): string => email.trim().toLowerCase();
 
-const phoneDigits = (phone: string): string => {
-  const digits = phone.replace(/[^\d+]/gu, '');
-  return digits.length >= 6 ? digits : '';
-};
 const ZERO = 0x30;
 const NINE = 0x39;
 const isDigit = (code: number): boolean => code >= ZERO && code <= NINE;
+
+const NOT_PHONE_DIGITS = /[^\d+]/gu;
+const PLUS = 0x2b;
+
+/** A phone's digits and `+`, when there are six or more; a phone given as E.164 is that already. */
+const phoneDigits = (phone: string): string => {
+  let digits = phone;
+  for (let i = 0; i < phone.length; i++) {
+    const code = phone.charCodeAt(i);
+    if (code !== PLUS && !isDigit(code)) {
+      digits = phone.replace(NOT_PHONE_DIGITS, '');
+      break;
+    }
+  }
+  return digits.length >= 6 ? digits : '';
+};
+
 const NOT_DIGITS = /\D+/gu;
 
 /** `bsmith84` -> `84`: the one run of digits most local parts have taken as it is, without a regex. */

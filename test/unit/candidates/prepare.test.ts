@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
 import { localPart, prepare, PrepareCache } from '../../../src/candidates/prepare.js';
-import { squash } from '../../../src/candidates/text.js';
+import { fold, squash } from '../../../src/candidates/text.js';
 import { seededRandom } from '../../../src/core/random.js';
 
 const nicknames = shippedNicknames();
@@ -31,6 +31,38 @@ describe('candidates: preparing a person', () => {
     }
     expect(wrong).toEqual([]);
     expect(withDigits).toBeGreaterThan(1_000);
+  });
+
+  it('squashes values already folded, and those one character from it, as folding does', () => {
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, k) => String.fromCharCode(0x20 + k));
+    const wrong: string[] = [];
+    for (const x of [...printable, 'é', '\n'])
+      for (const value of [x, `ab${x}`, `${x}09z`, `a${x}${x}1`])
+        if (squash(value) !== fold(value).replaceAll(' ', '')) wrong.push(value);
+    expect(wrong).toEqual([]);
+    expect(squash('bsmith84')).toBe('bsmith84');
+  });
+
+  it("keeps a phone's digits and plus signs, six or more, as written or as E.164", () => {
+    const phones = [
+      '+16462011001',
+      '212.202.1002',
+      '(415) 555-1010',
+      '+44 20 7946 0958',
+      '12345',
+      '+12345',
+      'x',
+      '123456',
+    ];
+    const prepared = prepare({ phones }, nicknames);
+    expect(prepared.phones).toEqual([
+      '+16462011001',
+      '2122021002',
+      '4155551010',
+      '+442079460958',
+      '+12345',
+      '123456',
+    ]);
   });
 
   it('gives names written differently that fold alike one preparation, first and last names apart', () => {
