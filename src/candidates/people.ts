@@ -43,6 +43,9 @@ export interface PersonPlace {
 /** Pairs report.html shows; candidates.csv has them all. */
 const SHOWN = 100;
 
+/** Distinct names shown kept for sharing at most. */
+const SHOWN_NAMES_KEPT = 20_000;
+
 /** A growable list of 32-bit integers. */
 class IntList {
   data = new Int32Array(1024);
@@ -71,6 +74,9 @@ export class CandidatePeople implements ShownPeople {
   /** -1: not staged. */
   private readonly seqs = new IntList();
   private readonly names: string[] = [];
+  /** The name shown, by first name then last name as written: people who share one share its string. */
+  private readonly shownNames = new Map<string, Map<string, string>>();
+  private shownNamesSize = 0;
   private readonly emails: string[] = [];
 
   constructor(private readonly options: CandidateOptions = {}) {
@@ -91,10 +97,34 @@ export class CandidatePeople implements ShownPeople {
     this.fileOf.push(number);
     this.rows.push(row);
     this.seqs.push(seq ?? -1);
-    this.names.push(nameOf(person));
+    this.names.push(this.shownName(person));
     this.emails.push(person.emails?.[0] ?? '');
     this.prepared.push(prepare(person, this.nicknames, this.cache));
     this.count++;
+  }
+
+  /**
+   * nameOf(person), made once per first and last name. The table is bounded: where names rarely
+   * repeat it would cost more than the strings it shares.
+   */
+  private shownName(person: PersonFields): string {
+    const first = person.firstName || '';
+    const last = person.lastName || '';
+    if (first === '' && last === '') return person.fullName ?? '';
+    let byLast = this.shownNames.get(first);
+    if (!byLast) this.shownNames.set(first, (byLast = new Map()));
+    let name = byLast.get(last);
+    if (name === undefined) {
+      name = nameOf(person);
+      if (this.shownNamesSize >= SHOWN_NAMES_KEPT) {
+        this.shownNames.clear();
+        this.shownNamesSize = 0;
+      } else {
+        byLast.set(last, name);
+        this.shownNamesSize++;
+      }
+    }
+    return name;
   }
 
   fileAt(i: number): string {

@@ -3,7 +3,7 @@
  * roots computed once, so comparing a pair does no text work it could have done per person.
  */
 import { doubleMetaphone } from 'double-metaphone';
-import { madeFromName } from './name-locals.js';
+import { NameLocals } from './name-locals.js';
 import type { Nicknames } from './nicknames.js';
 import { fold, squash, words } from './text.js';
 import type { PersonFields } from './types.js';
@@ -82,8 +82,11 @@ export const companyKey = (value: string | null | undefined): string => {
 /** `Bob.Smith+news@x` -> `bobsmith`; digits kept (`bsmith84`). */
 export const localPart = (email: string): string => {
   const at = email.lastIndexOf('@');
-  const local = (at < 0 ? email : email.slice(0, at)).split('+')[0] ?? '';
-  return squash(local);
+  let end = at < 0 ? email.length : at;
+  // The first `+` before the `@` ends the local part; one after it is the domain's.
+  const plus = email.indexOf('+');
+  if (plus >= 0 && plus < end) end = plus;
+  return squash(end === email.length ? email : email.slice(0, end));
 };
 
 const BIRTHDAY = /^(\d{4}|--)-?(\d{2})-?(\d{2})$/u;
@@ -136,24 +139,36 @@ interface PreparedName {
  * and folding, phonetic codes and nickname roots are the bulk of preparing a person.
  */
 export class PrepareCache {
-  readonly names = new Map<string, PreparedName>();
+  /** By the name as written (a look-up makes no key string), then by the name folded. */
+  private readonly firstNames = new Map<string, PreparedName>();
+  private readonly lastNames = new Map<string, PreparedName>();
+  private readonly foldedFirstNames = new Map<string, PreparedName>();
+  private readonly foldedLastNames = new Map<string, PreparedName>();
   readonly companies = new Map<string, string>();
   readonly texts = new Map<string, string>();
   readonly births = new Map<string, BirthDate | undefined>();
+  readonly nameLocals = new NameLocals();
 
   constructor(readonly nicknames: Nicknames) {}
 
   name(raw: string | null | undefined, first: boolean): PreparedName {
-    const key = `${first ? 'f' : 'l'}${raw ?? ''}`;
-    let prepared = this.names.get(key);
+    const written = raw ?? '';
+    const byWritten = first ? this.firstNames : this.lastNames;
+    let prepared = byWritten.get(written);
     if (!prepared) {
-      const name = squash(raw);
-      prepared = {
-        name,
-        codes: codesOf(name),
-        roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
-      };
-      this.names.set(key, prepared);
+      // Names written differently may fold alike (`José`, `Jose`): one entry, its lists shared.
+      const name = squash(written);
+      const byFolded = first ? this.foldedFirstNames : this.foldedLastNames;
+      prepared = byFolded.get(name);
+      if (!prepared) {
+        prepared = {
+          name,
+          codes: codesOf(name),
+          roots: first && name !== '' ? this.nicknames.rootsOf(name) : [],
+        };
+        byFolded.set(name, prepared);
+      }
+      byWritten.set(written, prepared);
     }
     return prepared;
   }
@@ -168,10 +183,11 @@ export class PrepareCache {
   /** Birth dates are shared: many people have one, and it is never changed. */
   birthday(raw: string | null | undefined): BirthDate | undefined {
     if (!raw) return undefined;
-    if (this.births.has(raw)) return this.births.get(raw);
-    const birth = parseBirthday(raw);
-    this.births.set(raw, birth);
-    return birth;
+    const birth = this.births.get(raw);
+    if (birth !== undefined || this.births.has(raw)) return birth;
+    const parsed = parseBirthday(raw);
+    this.births.set(raw, parsed);
+    return parsed;
   }
 
   text(raw: string | null | undefined): string {
@@ -188,22 +204,71 @@ const NONE: readonly string[] = Object.freeze([]);
 /**
  * The values of a list, each mapped, the empty ones left out; an array of exactly its length (a
  * list built by pushing or filtering keeps spare room, which a few hundred thousand people pay
- * for), or NONE.
+ * for), or NONE. Lists of one or two, most of them, are made as literals: no call back per value,
+ * and V8 may learn that what a literal's site makes is all kept and make it in the old generation,
+ * where the young one would copy it twice first.
  */
 const mapped = (values: readonly string[] | undefined, map: (value: string) => string): readonly string[] => {
   if (!values || values.length === 0) return NONE;
+  if (values.length === 1) {
+    const only = map(values[0]!);
+    return only === '' ? NONE : [only];
+  }
+  if (values.length === 2) {
+    const one = map(values[0]!);
+    const two = map(values[1]!);
+    if (one === '') return two === '' ? NONE : [two];
+    return two === '' ? [one] : [one, two];
+  }
   const out = values.map(map);
   if (!out.includes('')) return out;
   const kept = out.filter((value) => value !== '');
   return kept.length === 0 ? NONE : kept.slice();
 };
 
+/** The digits of each local part, in their order (the empty kept, as the parts are). */
+const digitsOfEach = (locals: readonly string[]): readonly string[] => {
+  if (locals === NONE) return NONE;
+  if (locals.length === 1) return [digitsOf(locals[0]!)];
+  if (locals.length === 2) return [digitsOf(locals[0]!), digitsOf(locals[1]!)];
+  return locals.map(digitsOf);
+};
+
 const normalEmail = (email: string): string => email.trim().toLowerCase();
+
+const ZERO = 0x30;
+const NINE = 0x39;
+const isDigit = (code: number): boolean => code >= ZERO && code <= NINE;
+
+const NOT_PHONE_DIGITS = /[^\d+]/gu;
+const PLUS = 0x2b;
+
+/** A phone's digits and `+`, when there are six or more; a phone given as E.164 is that already. */
 const phoneDigits = (phone: string): string => {
-  const digits = phone.replace(/[^\d+]/gu, '');
+  let digits = phone;
+  for (let i = 0; i < phone.length; i++) {
+    const code = phone.charCodeAt(i);
+    if (code !== PLUS && !isDigit(code)) {
+      digits = phone.replace(NOT_PHONE_DIGITS, '');
+      break;
+    }
+  }
   return digits.length >= 6 ? digits : '';
 };
-const digitsOf = (local: string): string => local.replace(/\D+/gu, '');
+
+const NOT_DIGITS = /\D+/gu;
+
+/** `bsmith84` -> `84`: the one run of digits most local parts have taken as it is, without a regex. */
+const digitsOf = (local: string): string => {
+  let from = 0;
+  while (from < local.length && !isDigit(local.charCodeAt(from))) from++;
+  if (from === local.length) return '';
+  let to = from + 1;
+  while (to < local.length && isDigit(local.charCodeAt(to))) to++;
+  for (let k = to + 1; k < local.length; k++)
+    if (isDigit(local.charCodeAt(k))) return local.replace(NOT_DIGITS, '');
+  return local.slice(from, to);
+};
 
 export const prepare = (
   person: PersonFields,
@@ -231,8 +296,8 @@ export const prepare = (
     lastCodes: lastName.codes,
     firstRoots,
     locals,
-    localsFromName: locals.every((local) => madeFromName(local, names)),
-    localDigits: locals === NONE ? NONE : locals.map(digitsOf),
+    localsFromName: locals.every((local) => cache.nameLocals.madeFromName(local, names)),
+    localDigits: digitsOfEach(locals),
     emails,
     phones: mapped(person.phones, phoneDigits),
     company: cache.company(person.company),

@@ -13,6 +13,10 @@ let rememberedCount = 0;
 /** Times the table was emptied: what was worked out from its values before may be stale. */
 let generation = 0;
 
+/**
+ * A number that changes whenever the table forgets: calls that met only remembered pairs, made
+ * again under the same number, would meet only remembered pairs again and change nothing.
+ */
 export const similarityGeneration = (): number => generation;
 
 export const similarity = (a: string, b: string): number => {

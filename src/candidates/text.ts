@@ -9,16 +9,27 @@ export const fold = (value: string | null | undefined): string => {
   return value.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(NOT_WORD, ' ').trim();
 };
 
-const NOT_PRINTABLE_ASCII = /[^ -~]/u;
 const NOT_ASCII_WORD = /[^A-Za-z0-9]+/gu;
+const SPACE = 0x20;
+const ZERO = 0x30;
+const TILDE = 0x7e;
+const NINE = 0x39;
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
 
 /** Folded, without spaces: `o brien` and `obrien` compare equal. */
 export const squash = (value: string | null | undefined): string => {
   if (!value) return '';
   // Printable ASCII (most local parts and many names) folds to its letters and digits, lower-cased:
-  // that, without normalizing it and replacing twice.
-  if (!NOT_PRINTABLE_ASCII.test(value)) return value.replace(NOT_ASCII_WORD, '').toLowerCase();
-  return fold(value).replaceAll(' ', '');
+  // that, without normalizing it and replacing twice; and lower-case letters and digits alone are
+  // folded already.
+  let folded = true;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < SPACE || code > TILDE) return fold(value).replaceAll(' ', '');
+    if (folded && (code < ZERO || code > LOWER_Z || (code > NINE && code < LOWER_A))) folded = false;
+  }
+  return folded ? value : value.replace(NOT_ASCII_WORD, '').toLowerCase();
 };
 
 /** The words of a folded value. */
@@ -35,8 +46,6 @@ export const hashOn = (hash: number, value: string, from = 0, to = value.length)
 
 /** FNV-1a carried on over one character. */
 export const hashCharOn = (hash: number, code: number): number => Math.imul(hash ^ code, 0x01000193);
-
-const ZERO = 0x30;
 
 /** FNV-1a carried on over a whole number's decimal digits, as `${number}` writes them (not negative). */
 export const hashNumberOn = (hash: number, number: number): number =>
