@@ -7,7 +7,7 @@
 import type { ContactResponse } from '../core/schemas/index.js';
 import { comparePrepared, newLevels } from './compare-pair.js';
 import type { Nicknames } from './nicknames.js';
-import { prepare } from './prepare.js';
+import { prepare, PrepareCache } from './prepare.js';
 import { bandOf, reasonsOf, scorePair, type Bands } from './scoring.js';
 import type { TermFrequencies } from './term-frequencies.js';
 import type { Model } from './training.js';
@@ -57,14 +57,16 @@ export const targetScorer = (
   bands: Bands,
 ): TargetScorer => {
   const model = { ...fitted.model, lambda: TARGET_PRIOR };
+  // One for every record of the run: the names and companies the searches answer repeat.
+  const cache = new PrepareCache(nicknames);
   return {
     matches(person, contacts) {
-      const a = prepare(person, nicknames);
+      const a = prepare(person, nicknames, cache);
       const levels = newLevels();
       const found: TargetMatch[] = [];
       for (const contact of contacts) {
         const fields = personOfContact(contact);
-        const b = prepare(fields, nicknames);
+        const b = prepare(fields, nicknames, cache);
         levels.fill(0);
         const swapped = comparePrepared(a, b, nicknames, levels, 0);
         const score = scorePair(levels, a, b, swapped, model, fitted.frequencies);
