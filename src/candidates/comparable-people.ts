@@ -62,6 +62,9 @@ const sameLastSeven = (x: string, y: string): boolean => {
 const sameCodes = (x: readonly string[], y: readonly string[]): boolean =>
   x === y || (x.length === y.length && x.every((code, k) => code === y[k]));
 
+const companiesCompared = (a: Prepared, b: Prepared): number => companyLevel(a.company, b.company);
+const citiesCompared = (a: Prepared, b: Prepared): number => textLevel(a.city, b.city);
+
 export class ComparablePeople {
   /** Where each person's entries start in `entries`. */
   private readonly start: Int32Array;
@@ -214,15 +217,7 @@ export class ComparablePeople {
   }
 
   companyLevel(i: number, j: number, x: number, y: number): number {
-    const xCompany = this.entries[x + COMPANY]!;
-    const yCompany = this.entries[y + COMPANY]!;
-    if (xCompany === 0 || yCompany === 0) return NULL;
-    if (xCompany === yCompany) return 2;
-    const remembered = this.companyLevels.get(xCompany, yCompany);
-    if (remembered !== undefined) return remembered;
-    const level = companyLevel(this.prepared[i]!.company, this.prepared[j]!.company);
-    this.companyLevels.set(xCompany, yCompany, level);
-    return level;
+    return this.rememberedLevel(i, j, x + COMPANY, y + COMPANY, this.companyLevels, companiesCompared);
   }
 
   jobLevel(x: number, y: number): number {
@@ -234,14 +229,29 @@ export class ComparablePeople {
   }
 
   cityLevel(i: number, j: number, x: number, y: number): number {
-    const xCity = this.entries[x + CITY]!;
-    const yCity = this.entries[y + CITY]!;
-    if (xCity === 0 || yCity === 0) return NULL;
-    if (xCity === yCity) return 2;
-    const remembered = this.cityLevels.get(xCity, yCity);
+    return this.rememberedLevel(i, j, x + CITY, y + CITY, this.cityLevels, citiesCompared);
+  }
+
+  /**
+   * The level of a field numbered in `entries` (0: none): equal numbers are equal values, and two
+   * different values are measured once per pair of numbers while the similarity table keeps them.
+   */
+  private rememberedLevel(
+    i: number,
+    j: number,
+    xAt: number,
+    yAt: number,
+    memo: LevelMemo,
+    measure: (a: Prepared, b: Prepared) => number,
+  ): number {
+    const xValue = this.entries[xAt]!;
+    const yValue = this.entries[yAt]!;
+    if (xValue === 0 || yValue === 0) return NULL;
+    if (xValue === yValue) return 2;
+    const remembered = memo.get(xValue, yValue);
     if (remembered !== undefined) return remembered;
-    const level = textLevel(this.prepared[i]!.city, this.prepared[j]!.city);
-    this.cityLevels.set(xCity, yCity, level);
+    const level = measure(this.prepared[i]!, this.prepared[j]!);
+    memo.set(xValue, yValue, level);
     return level;
   }
 
