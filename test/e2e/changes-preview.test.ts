@@ -11,7 +11,7 @@ const t = perTest();
 const readChanges = (out: string): Record<string, string>[] =>
   parse(readFileSync(join(out, 'changes.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
 
-describe('field-level previews (issue 12.2)', () => {
+describe('field-level previews', () => {
   it('a dry run against existing contacts writes changes.csv with old and new values, shown in report.html', async () => {
     const svc = await t.start();
     const dir = t.dir();

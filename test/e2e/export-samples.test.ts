@@ -10,7 +10,7 @@ import { runImport } from '../../src/run/run.js';
 import { outcomes, readReport, runCli, SAMPLES, startService, tempDir, type TestService } from './harness.js';
 
 /**
- * Issue 11.2: each export a user holds, run WITHOUT naming the pipeline (detection picks it), into
+ * Each export a user holds, run WITHOUT naming the pipeline (detection picks it), into
  * a local service, and the stored contacts read back: names, e-mails, phones, labels, birthdays,
  * groups and custom fields. samples/README.md "Expected outcomes" lists the same numbers.
  */
@@ -260,7 +260,7 @@ describe('export samples run without a pipeline name, stored contacts read back'
 });
 
 /**
- * The detection bug of issue 11: detection compared header names relaxed, the mapper exactly, so
+ * A detection bug once fixed: detection compared header names relaxed, the mapper exactly, so
  * these files were detected and then every record rejected no_identity. Each is detected and loaded.
  */
 describe('whatever detection accepts, the mapper maps', () => {

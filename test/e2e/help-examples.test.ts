@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from './harness.js';
 
 /**
- * Issue 14.9: every example in README.md and in each command's `--help` runs as written and exits
+ * Every example in README.md and in each command's `--help` runs as written and exits
  * as its text says.
  *
  * - README: the lines of its ```sh blocks that run the command line (`node dist/cli/main.js ...`,
@@ -166,7 +166,7 @@ const helpOf = (command: string): ReturnType<typeof runCli> => {
   return helps.get(command)!;
 };
 
-describe('every example runs as written and exits as its text says (issue 14.9)', () => {
+describe('every example runs as written and exits as its text says', () => {
   it('README.md: npm start, then each command-line example', async () => {
     const examples = readmeExamples();
     expect(examples.length).toBeGreaterThanOrEqual(4);

@@ -6,7 +6,7 @@ import { runAsCli, stopOf } from './cli-in-process.js';
 
 const write = (cwd: string, name: string, content: string) => writeFileSync(join(cwd, name), content);
 
-describe('nothing silent (issue 14.3)', () => {
+describe('nothing silent', () => {
   it('columns the pipeline does not read are listed, with the column it most likely meant', async () => {
     const cwd = tempDir();
     write(cwd, 'people.csv', 'full_name,email,compnay,Notes\nAnn Lee,ann@example.com,Acme,met at a fair\n');
@@ -49,7 +49,7 @@ describe('nothing silent (issue 14.3)', () => {
   });
 });
 
-describe('messages say what happened to the data (issue 14.6)', () => {
+describe('messages say what happened to the data', () => {
   it('a dropped phone was left out and the contact loaded; a record without identity was not loaded', async () => {
     const cwd = tempDir();
     write(cwd, 'people.csv', 'full_name,email,phone\nAnn Lee,ann@example.com,123\n,,\n');

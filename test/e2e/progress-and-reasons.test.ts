@@ -6,7 +6,7 @@ import { runImport as runImportInProcess } from '../../src/run/run.js';
 import { nameEmailCsv } from './generic-csv.js';
 import { ROOT, SAMPLES, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
 
-describe('progress when stderr is not a terminal (issue 14.8)', () => {
+describe('progress when stderr is not a terminal', () => {
   let svc: TestService;
   beforeAll(async () => {
     // Every answer 250 ms late: a load of 8 one-contact requests takes about 2 s.
@@ -73,7 +73,7 @@ describe('progress when stderr is not a terminal (issue 14.8)', () => {
   });
 });
 
-describe('report.json says why the run ended (issue 14.7)', () => {
+describe('report.json says why the run ended', () => {
   it('exitReason is in report.json on disk, the same sentence as the summary', async () => {
     const cwd = tempDir();
     const sample = join(SAMPLES, 'address-book.csv');
@@ -102,7 +102,7 @@ describe('report.json says why the run ended (issue 14.7)', () => {
   });
 });
 
-describe('the library refuses unknown option keys (issue 14.9)', () => {
+describe('the library refuses unknown option keys', () => {
   it('runImport({ out, state }) names outDir and writes nothing', async () => {
     const { runImport } = (await import(pathToFileURL(join(ROOT, 'dist/index.js')).href)) as {
       runImport: (options: object) => Promise<unknown>;

@@ -6,8 +6,8 @@ import { readIssues, readReport, startService, type TestService } from './harnes
 import { runAsCli } from './cli-in-process.js';
 
 /**
- * Issue 16.7, pipeline side: one record carries at most 50 e-mails and 50 phones, and costs 5
- * searches. The runs go through the library in this process, as `run generic <file> --target
+ * The record limits, pipeline side: one record carries at most 50 e-mails and 50 phones, and
+ * costs 5 searches. The runs go through the library in this process, as `run generic <file> --target
  * <svc> --state <dir>/state --out <out>` (and `validate`) hand them to it: what is checked is what
  * they sent and wrote; their exit code is the report's.
  */

@@ -7,7 +7,7 @@ import { readIssues, readReport, runCli, startService, tempDir, type TestService
 import { runImport } from '../../src/run/run.js';
 
 /**
- * Issue 14.5: issues.csv has the line of each record (as an editor shows it) and is sorted by
+ * issues.csv has the line of each record (as an editor shows it) and is sorted by
  * file, then row; rejected files carry import_row and import_error, keep phone numbers as
  * written, and run again as they are once fixed. The first file through the built CLI; the others
  * in this process (what the files hold is the library's, whatever starts the run).

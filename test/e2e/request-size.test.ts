@@ -7,7 +7,7 @@ import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-p
 import { writeWide } from './generic-csv.js';
 import { readIssues, readRejected, readReport, runCli, startService, type TestService } from './harness.js';
 
-/** Issue 16.4: requests bounded by bytes as well as count; what fits no request is rejected. */
+/** Requests bounded by bytes as well as count; what fits no request is rejected. */
 let svc: TestService | undefined;
 let proxy: RewritingProxy | undefined;
 const dirs: string[] = [];

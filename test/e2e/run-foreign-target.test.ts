@@ -6,8 +6,9 @@ import { people, writeGenericCsv } from './generic-csv.js';
 import { loadInProcess, readReport } from './harness.js';
 
 /**
- * Issue 15 contract, at a fiftieth of its size with chunks of 20 (the chunks as many as at a tenth
- * with chunks of 100): a target holding contacts from another ledger and a file that overlaps part
+ * A run into a target another ledger loaded, at a fiftieth of the size first measured, with
+ * chunks of 20 (as many chunks as at a tenth with chunks of 100): a target holding contacts from
+ * another ledger and a file that overlaps part
  * of them: one exact search per record the ledger does not know, plus the chunks; the overlaps
  * updated, nothing stored twice. Both runs in this process: the report and the service are what is
  * checked.

@@ -8,7 +8,7 @@ import { loadInProcess, readReport } from './harness.js';
 import { runImport } from '../../src/run/run.js';
 
 /**
- * Issue 15.3: into a target that holds contacts, the e-mail searches run ahead of the chunks that
+ * Into a target that holds contacts, the e-mail searches run ahead of the chunks that
  * need them. Resolution works in batches of chunk x concurrency x 2 records; before this, a batch's
  * searches started only once the chunks of the batch before were all in the window, so the first
  * write reached the target after one batch of searches. Now two batches are resolved ahead: their

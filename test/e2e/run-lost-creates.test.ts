@@ -8,7 +8,7 @@ import { readReport } from './harness.js';
 import { runImport } from '../../src/run/run.js';
 
 /**
- * Issue 15.4: a create whose answer was lost is looked up before it is resent. The target that
+ * A create whose answer was lost is looked up before it is resent. The target that
  * ignores Idempotency-Key is the local service started as `serve --no-idempotency` (library:
  * `idempotency: false`); the proxy in front only loses answers. The runs go in this process,
  * through the real client: their report and the service are what is checked.

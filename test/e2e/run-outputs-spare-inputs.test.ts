@@ -15,7 +15,7 @@ import { people, writeGenericCsv } from './generic-csv.js';
 import { readReport, runCli } from './harness.js';
 import { runAsCli, stopOf } from './cli-in-process.js';
 
-/** Issue 16.2: no output ever replaces an input. */
+/** No output ever replaces an input. */
 const dirs: string[] = [];
 const scratch = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'ci-spare-'));

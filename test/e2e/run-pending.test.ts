@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { outcomes, readIssues, readReport, runCli } from './harness.js';
 
-/** Issue 16.13 and 14.4: a run that stops still accounts for every record it read. */
+/** A run that stops still accounts for every record it read. */
 const dirs: string[] = [];
 const scratch = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'ci-pending-'));

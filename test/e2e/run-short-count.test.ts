@@ -6,7 +6,7 @@ import { people, writeGenericCsv } from './generic-csv.js';
 import { loadInProcess, readReport } from './harness.js';
 
 /**
- * Issue 15.2: an E1 count that comes up short is bisected, not resolved one E2 per element. Both
+ * An E1 count that comes up short is bisected, not resolved one E2 per element. Both
  * runs in this process: the second's report and the service are what is checked.
  */
 const each = perTest();

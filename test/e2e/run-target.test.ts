@@ -7,7 +7,7 @@ import { startPeer, type Peer } from '../support/peer.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { runCli, startService, type CliResult, type TestService } from './harness.js';
 
-/** Issue 14.2 and 16.9/16.14: the target is checked before anything is read, in the user's terms. */
+/** The target is checked before anything is read, in the user's terms. */
 let dir: string;
 let file: string;
 let svc: TestService | undefined;
@@ -117,7 +117,7 @@ describe('run --target', () => {
     const line = oneLine(result);
     expect(line).toContain(gone.url);
     expect(line).toContain('connection refused');
-    // Nothing was read, so nothing is written: no report folder, no state folder (issue 14.1).
+    // Nothing was read, so nothing is written: no report folder, no state folder.
     expect(existsSync(join(dir, 'refused'))).toBe(false);
     expect(existsSync(join(dir, 'state-refused'))).toBe(false);
   });

@@ -50,7 +50,7 @@ const seed = async (svc: TestService) =>
 
 // A hang guard, not a speed check: on a busy two-core machine the first test also pays for
 // loading what the runs and undos in this process use.
-describe('contact-import undo (issue 12.3)', { timeout: 120_000 }, () => {
+describe('contact-import undo', { timeout: 120_000 }, () => {
   it('takes a run back: created contacts archived, scalar fields restored, a hand edit kept as a conflict', async () => {
     const svc = await t.start();
     const dir = t.dir();

@@ -77,7 +77,7 @@ describe('exit-2 paths print one line and write nothing', () => {
     );
   });
 
-  it('validate given a flag of run says whose it is; --dry-rn says validate always is one (issue 14.1)', async () => {
+  it('validate given a flag of run says whose it is; --dry-rn says validate always is one', async () => {
     expect(await refuse(['validate', 'generic', SAMPLE, '--dry-rn'])).toBe(
       "contact-import: unknown option --dry-rn; validate is always a dry run (did you mean `run --dry-run`?). Run 'contact-import validate --help' for usage.",
     );

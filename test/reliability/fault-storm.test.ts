@@ -8,7 +8,7 @@ import { readIssues, startService, tempDir, type TestService } from '../e2e/harn
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
 /**
- * Issue 6.3: runs against the local service while it injects 20% 503s, 429s with Retry-After,
+ * Runs against the local service while it injects 20% 503s, 429s with Retry-After,
  * connections reset after the work was done, answers cut off halfway, and answers slower than the
  * client's timeout. Everything must load exactly once and the report must count the retries.
  */
@@ -79,7 +79,7 @@ describe('fault storms', () => {
       expect(one.report.exitCode).toBe(0);
       expect(sum(storm1)).toBeGreaterThan(0);
       // Every injected fault cost the client one more attempt, or (a create whose answer was lost)
-      // one check by search before the resend (issue 15.4); none of them cost a record.
+      // one check by search before the resend; none of them cost a record.
       const lostCreates = one.report.requests.byEndpoint['POST /v1/contacts/']?.failed ?? 0;
       expect(one.report.requests.retried + lostCreates).toBeGreaterThanOrEqual(sum(storm1));
       expect(one.report.requests.failed).toBe(lostCreates);
@@ -169,7 +169,7 @@ describe('fault storms', () => {
   it('stops with exit 2 before reading anything when the target is unreachable from the start', async () => {
     const dir = tempDir();
     const file = writeGenericCsv(dir, 'people.csv', people(10));
-    // The run cannot start: it throws before anything is written (issue 14.1, nothing on disk
+    // The run cannot start: it throws before anything is written (nothing on disk
     // when nothing was read), where it used to return an aborted report.
     const started = runImport({
       pipeline: 'generic',

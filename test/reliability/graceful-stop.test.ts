@@ -16,7 +16,7 @@ import {
 } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
-/** Issue 6.2: Ctrl-C during a load. */
+/** Ctrl-C during a load. */
 let svc: TestService | undefined;
 afterEach(async () => {
   await svc?.close();

@@ -9,7 +9,7 @@ import { TESTDATA, outcomes, readIssues, startService, tempDir, type TestService
 import { HOSTILE } from './helpers.js';
 
 /**
- * Issue 6.4: every file of the hostile corpus (test/fixtures/hostile/, see its README) and every
+ * Every file of the hostile corpus (test/fixtures/hostile/, see its README) and every
  * CSV and JSON case of ../shared/testdata is run for real against the local service, each as its own
  * user. Each must end as a completed run whose issues name file and row, or as a clear stop (exit 2)
  * naming the file, with nothing sent. The huge inputs (100,000 columns, a 50 MB line, a

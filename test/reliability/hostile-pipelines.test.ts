@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readReport, runCli } from '../e2e/harness.js';
 
-/** Issue 16.11 and 16.12: a pipeline file is data a user may get from anyone; it must not hang or crash the tool. */
+/** A pipeline file is data a user may get from anyone; it must not hang or crash the tool. */
 const dir = mkdtempSync(join(tmpdir(), 'ci-hostile-pipelines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import type { LocalService } from '../../src/server/index.js';
 import { caller, startTestService } from '../contract/server/http.js';
 
 /**
- * Issue 6.5, the one cross-user path the isolation tests of test/contract/server/ do not cover:
+ * The one cross-user path the isolation tests of test/contract/server/ do not cover:
  * a replayed Idempotency-Key. Another user sending the same key and body must get a create of
  * their own, never the first user's stored answer (which would hand over their ids).
  */

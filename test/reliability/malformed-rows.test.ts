@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readIssues, readReport, runCli } from '../e2e/harness.js';
 
-/** Issue 16.3 through the built CLI: a malformed row costs that row, and `read` counts every record. */
+/** Through the built CLI: a malformed row costs that row, and `read` counts every record. */
 const dir = mkdtempSync(join(tmpdir(), 'ci-malformed-rows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

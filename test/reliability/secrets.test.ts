@@ -7,9 +7,9 @@ import { runCli, startService, tempDir, type CliResult, type TestService } from 
 import { HOSTILE } from './helpers.js';
 
 /**
- * Issue 6.5, the tool's side: the API key never appears in stdout, stderr, logs at trace level,
- * reports, issue and rejected files, the ledger (its WAL included) or the service's database,
- * including when requests fail (faults, a refused key). Every byte written is searched. The
+ * The tool's side of keeping secrets: the API key never appears in stdout, stderr, logs at trace
+ * level, reports, issue and rejected files, the ledger (its WAL included) or the service's
+ * database, including when requests fail (faults, a refused key). Every byte written is searched. The
  * client's own error objects (a dead target included) are covered by
  * test/contract/client/secrecy.test.ts,
  * the ledger's by test/unit/state/secrets.test.ts.

@@ -7,7 +7,7 @@ import { CLI, cliArgs, readReport, startService } from '../e2e/harness.js';
 import { stopWhileReading, writeHugeVcard } from '../support/huge-vcard.js';
 
 /**
- * Issue 16.10 through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
+ * Through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
  * 130 and SIGTERM 143 with an `interrupted` report, whether stdin is idle or a FIFO has no writer
  * (either would wait forever: the child is killed, and the test fails, after 60 s).
  */

@@ -7,7 +7,7 @@ import { runCli, startService, tempDir, type TestService } from '../e2e/harness.
 import { HOSTILE } from './helpers.js';
 
 /**
- * Issue 6.6: every CSV the tool writes (issues.csv, rejected.csv) escapes formula-leading cells.
+ * Every CSV the tool writes (issues.csv, rejected.csv) escapes formula-leading cells.
  * The input puts a formula payload in every field: some records load with warnings (their bad
  * values land in issues.csv), one is rejected (its raw row lands in rejected.csv).
  */

@@ -16,7 +16,7 @@ import {
 } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
 
-/** Issue 16.1: one run per state directory, held by an OS lock that dies with the process. */
+/** One run per state directory, held by an OS lock that dies with the process. */
 let svc: TestService | undefined;
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

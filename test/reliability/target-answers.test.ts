@@ -10,7 +10,7 @@ import { people, writeGenericCsv, type Person } from '../e2e/generic-csv.js';
 import { outcomes, readReport, runCli, startService, type TestService } from '../e2e/harness.js';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-proxy.js';
 
-/** Issue 16.5: a target that answers ids that cannot be right stops the run, and none is recorded. */
+/** A target that answers ids that cannot be right stops the run, and none is recorded. */
 let svc: TestService | undefined;
 let proxy: RewritingProxy | undefined;
 const dirs: string[] = [];

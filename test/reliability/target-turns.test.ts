@@ -8,7 +8,7 @@ import { cliArgs, readReport, startService, type TestService } from '../e2e/harn
 import { expectExactlyLoaded } from './helpers.js';
 
 /**
- * Issue 16.1: two runs on different state directories, same target and user, at the same time.
+ * Two runs on different state directories, same target and user, at the same time.
  * Neither ledger knows what the other creates; on one machine they take turns on the target's
  * gate, and the second resolves against what the first stored.
  */

@@ -114,7 +114,7 @@ describe('the import graph of src/', () => {
   });
 });
 
-/** Issue 10: a file a newcomer can read whole; past this, split it where its parts already are. */
+/** A file a newcomer can read whole; past this, split it where its parts already are. */
 const MAX_FILE_LINES = 400;
 
 describe('the size of src/', () => {
@@ -127,7 +127,7 @@ describe('the size of src/', () => {
   });
 });
 
-/** Issue 10: a function a newcomer can read whole; closures inside a factory count toward it. */
+/** A function a newcomer can read whole; closures inside a factory count toward it. */
 const MAX_FUNCTION_LINES = 80;
 
 /** The name a reader would look the function up by: its own, or the binding or member it is assigned to. */

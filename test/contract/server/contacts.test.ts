@@ -382,7 +382,7 @@ it('refuses a chunked body over 5 MB (no Content-Length) while it streams', asyn
   expect(found.json.data.contacts).toEqual([]);
 });
 
-describe('contact ids (time-ordered, issue 15)', () => {
+describe('contact ids (time-ordered)', () => {
   it('are distinct version 7 UUIDs in creation order, valid for the write schemas', () => {
     const ids = Array.from({ length: 10_000 }, () => timeOrderedId());
     expect(new Set(ids).size).toBe(ids.length);

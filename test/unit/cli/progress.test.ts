@@ -10,7 +10,7 @@ import {
   remainingSeconds,
 } from '../../../src/cli/progress.js';
 
-describe('progress a person can read (issue 14.8)', () => {
+describe('progress a person can read', () => {
   it('durations are h:mm:ss, whatever their length', () => {
     expect(formatDuration(0)).toBe('0:00:00');
     expect(formatDuration(7.4)).toBe('0:00:07');

@@ -25,7 +25,7 @@ const planned = (i: number, description: string, contactId?: string): Planned =>
   } as Planned;
 };
 
-describe('chunks (issue 16.4)', () => {
+describe('chunks', () => {
   it('a create body built from the parts is byte for byte JSON.stringify({ contacts })', () => {
     const items = [planned(0, 'é "quoted"\n'), planned(1, 'x'.repeat(50))];
     expect(createBody(items)).toBe(JSON.stringify({ contacts: items.map((p) => p.write) }));

@@ -59,7 +59,7 @@ const children = (text: string): string[] => {
   return text.startsWith('{') ? parts.map((member) => member.slice(member.indexOf('":') + 2)) : parts;
 };
 
-describe('a write is serialized once (issue 10.3)', () => {
+describe('a write is serialized once', () => {
   it('its text is its canonical JSON, so its hash is the one a ledger recorded before', () => {
     const contacts: NormalizedRecord['contact'][] = [
       { description: 'é "quoted"\n\u2028 tab\t', company: 'Acme' },

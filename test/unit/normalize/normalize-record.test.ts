@@ -157,7 +157,7 @@ describe('normalizeRecord', () => {
   });
 });
 
-describe('normalizeRecord says what happened to the data (issue 14.6)', () => {
+describe('normalizeRecord says what happened to the data', () => {
   it('a dropped phone says it was left out and the contact loads without it', () => {
     const out = normalizeRecord(
       draft({ full: 'Ann Lee', emails: ['ann@example.com'], phones: ['123'] }),

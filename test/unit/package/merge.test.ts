@@ -60,7 +60,7 @@ describe('mergeRecords', () => {
     expect(mergeRecords(record({}), record({ row: 2 })).sources).toBeUndefined();
   });
 
-  it('keeps the limits of one record: at most 50 e-mails after a merge (issue 16.7)', () => {
+  it('keeps the limits of one record: at most 50 e-mails after a merge', () => {
     const emails = (from: number) =>
       Array.from({ length: 40 }, (_, i) => ({ email: `p${from + i}@x.io`, label: 'work', ranking: i + 1 }));
     const merged = mergeRecords(

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IssuesFile } from '../../../src/report/issues-file.js';
 import { RejectedFile } from '../../../src/report/rejected-file.js';
 
-/** Issue 16.2: outputs are written under a temporary name and renamed into place. */
+/** Outputs are written under a temporary name and renamed into place. */
 const dirs: string[] = [];
 const scratch = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'ci-atomic-'));

@@ -124,7 +124,7 @@ describe('formatSummary', () => {
     );
   });
 
-  it('names the largest share when e-mail searches dominate the requests (issue 15.5)', () => {
+  it('names the largest share when e-mail searches dominate the requests', () => {
     const counts = (sent: number) => ({ sent, retried: 0, failed: 0 });
     const requests = (searches: number, creates: number) => ({
       sent: searches + creates,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../../src/core/errors/index.js';
 import { parseRunSettings } from '../../../src/run/options.js';
 
-/** Issue 14.9: the library refuses option keys it does not know, naming the one meant. */
+/** The library refuses option keys it does not know, naming the one meant. */
 describe('parseRunSettings refuses unknown keys', () => {
   const refused = (input: object, others: string[] = []): ImportError => {
     try {

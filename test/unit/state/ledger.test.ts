@@ -188,7 +188,7 @@ describe('pending creates', () => {
         message: expect.stringMatching(/answered 3 ids for the 5 contacts/),
       }),
     );
-    // Issue 16.5: one id for two contacts of the answer.
+    // One id for two contacts of the answer.
     expect(() => scope.completeCreate('atomic', ['i0', 'i1', 'i0', 'i3', 'i4'])).toThrow(
       expect.objectContaining({
         code: 'target_inconsistent',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALICE, BOB, ledgerFixture } from './fixtures/ledgers.js';
 
-/** Issue 15.1: what resolution decided for records not sent yet, kept per run until a run completes. */
+/** What resolution decided for records not sent yet, kept per run until a run completes. */
 const ledgers = ledgerFixture('resolutions');
 const open = ledgers.open;
 
