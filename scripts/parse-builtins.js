@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build`, after tsc: parses the built-in pipelines (pipelines/*.yaml) once, into
-// dist/parsed-builtins.json, so that a run reading one skips the YAML parse (mapping/load.ts,
-// mapping/parsed-builtins.ts). Each file's text is keyed by its SHA-256, so only that exact text is
-// ever matched. A file is left out (and parsed at run time, its problem told as always) when it
-// does not parse, does not pass the pipeline check, or its data does not survive JSON unchanged.
+// `npm run build`, after tsc: parses and checks the built-in pipelines (pipelines/*.yaml) once,
+// into dist/parsed-builtins.json, so that a run reading one skips the YAML parse and the schema's
+// check (mapping/load.ts, mapping/parsed-builtins.ts): what is stored is the check's output. Each
+// file's text is keyed by its SHA-256, so only that exact text is ever matched. A file is left out
+// (and parsed at run time, its problem told as always) when it does not parse, does not pass the
+// pipeline check, or the checked file does not survive JSON unchanged.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +29,10 @@ for (const name of readdirSync(BUILTIN_DIR).sort()) {
     console.error(`parse-builtins: ${name} left out: ${error.message}`);
     continue;
   }
-  const json = JSON.stringify(data);
-  if (!pipelineFileSchema.safeParse(data).success || !isDeepStrictEqual(JSON.parse(json), data)) {
+  // Checked as loadPipeline checks a file it parses (parse-pipeline.ts).
+  const checked = pipelineFileSchema.safeParse(data, { jitless: true });
+  const json = checked.success ? JSON.stringify(checked.data) : undefined;
+  if (json === undefined || !isDeepStrictEqual(JSON.parse(json), checked.data)) {
     console.error(`parse-builtins: ${name} left out: it does not pass the pipeline check as JSON`);
     continue;
   }

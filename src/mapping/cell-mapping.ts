@@ -15,14 +15,8 @@ import {
 } from './list-concepts.js';
 import { removeFormulaGuard } from '../core/spreadsheet-safety.js';
 import type { Pipeline } from './pipeline.js';
-import {
-  LIST_FIELDS,
-  NAME_PARTS,
-  type ColumnRef,
-  type CustomFieldSource,
-  type GroupSource,
-  type NamePart,
-} from './schema.js';
+import { LIST_FIELDS, NAME_PARTS, type NamePart } from './field-names.js';
+import type { ColumnRef, CustomFieldSource, GroupSource } from './schema.js';
 
 /**
  * The mapping of an input with a header, compiled once per header into cell positions: every

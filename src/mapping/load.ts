@@ -7,7 +7,6 @@ import { compilePipeline } from './compile.js';
 import { displayPath } from './display-path.js';
 import type { Pipeline, PipelineSummary } from './pipeline.js';
 import { parsedAtBuild } from './parsed-builtins.js';
-import { pipelineFileSchema } from './schema.js';
 
 /** `<repo>/pipelines/`, found from this module so it resolves the same from src/ and dist/. */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../pipelines/', import.meta.url));
@@ -59,14 +58,13 @@ const resolvePipelineFile = async (nameOrPath: string): Promise<string> => {
 };
 
 /**
- * The text's pipeline from the data the build parsed it to, when it did and the data passes the
- * check; otherwise undefined, and the text is parsed (and any problem told) as always.
+ * The text's pipeline from the pipeline file the build parsed and checked it to, when it did;
+ * otherwise undefined, and the text is parsed and checked (and any problem told) as always. The
+ * build checked it with this very schema, so neither the schema nor zod's check runs here.
  */
 const fromParsedAtBuild = (text: string, file: string): Pipeline | undefined => {
-  const data = parsedAtBuild(text);
-  if (data === undefined) return undefined;
-  const checked = pipelineFileSchema.safeParse(data, { jitless: true });
-  return checked.success ? compilePipeline(checked.data, file) : undefined;
+  const checked = parsedAtBuild(text);
+  return checked === undefined ? undefined : compilePipeline(checked, file);
 };
 
 /** A built-in pipeline by name, or a pipeline file by path. */

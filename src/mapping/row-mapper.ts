@@ -17,7 +17,8 @@ import {
   type ListConceptContext,
 } from './list-concepts.js';
 import type { Pipeline } from './pipeline.js';
-import { LIST_FIELDS, NAME_PARTS, type ColumnRef, type NamePart, type PipelineFile } from './schema.js';
+import { LIST_FIELDS, NAME_PARTS, type NamePart } from './field-names.js';
+import type { ColumnRef, PipelineFile } from './schema.js';
 
 /**
  * Sorts one source row's values into contact concepts (a DraftContact), as the pipeline says.

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { CONTACT_WRITE_FIELDS, contactWriteSchema, FIELD_TYPES } from '../core/schemas/index.js';
+import { contactWriteSchema, FIELD_TYPES } from '../core/schemas/index.js';
+import { MAPPABLE_FIELDS } from './field-names.js';
+
+export { LIST_FIELDS, MAPPABLE_FIELDS, NAME_PARTS, type NamePart } from './field-names.js';
 
 /**
  * The schema of a pipeline file (docs/pipelines.md documents every key). Objects are strict so a
@@ -34,9 +37,6 @@ const sourceSchema = z.strictObject({
   missing_columns: z.enum(['warn', 'ignore']).default('warn'),
 });
 
-export const NAME_PARTS = ['full', 'first', 'middle', 'last', 'prefix', 'suffix', 'nickname'] as const;
-export type NamePart = (typeof NAME_PARTS)[number];
-
 const namePartsSchema = z.strictObject({
   full: columnRef.optional(),
   first: columnRef.optional(),
@@ -46,27 +46,6 @@ const namePartsSchema = z.strictObject({
   suffix: columnRef.optional(),
   nickname: columnRef.optional(),
 });
-
-/** Fields mapped elsewhere in the file (names, lists) or only meaningful as service ids. */
-const NOT_SCALAR_FIELDS = new Set<string>([
-  'full_name',
-  'first_name',
-  'last_name',
-  'contact_emails',
-  'contact_phone_numbers',
-  'groups_contacts',
-  'custom_fields',
-  'contact_birthdays',
-]);
-
-/**
- * Write fields that hold a list: their reference may name a `{n}` family, and every present value
- * of every alternative is kept (`ADR.{n}.formatted` -> one address each).
- */
-export const LIST_FIELDS: ReadonlySet<string> = new Set(['legacy_contact_addresses']);
-
-/** Contact write fields a column can fill directly, by their write name. */
-export const MAPPABLE_FIELDS = CONTACT_WRITE_FIELDS.filter((field) => !NOT_SCALAR_FIELDS.has(field));
 
 const fieldsSchema = z.strictObject(
   Object.fromEntries(MAPPABLE_FIELDS.map((field) => [field, columnRef.optional()])) as Record<
