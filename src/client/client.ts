@@ -2,7 +2,7 @@ import { isConnectFailure } from './causes.js';
 import { createCaller, type Caller } from './caller.js';
 import { bindEndpoints } from './endpoint.js';
 import { API_ENDPOINTS } from './endpoints.js';
-import type { RequestError } from './errors.js';
+import { answerLost, type RequestError } from './errors.js';
 import type { CallOptions, ClientOptions, ServiceClient } from './types.js';
 
 /** The typed client of the service: one method per endpoint, retries, a shared concurrency limit. */
@@ -31,13 +31,6 @@ export function clientOn(caller: Caller): ServiceClient {
  */
 const finalAtProbe = (error: RequestError): boolean =>
   error.code === 'request_timeout' || isConnectFailure(error.networkCode);
-
-/**
- * The request left and no answer came back (a reset, a cut, a timeout): the target may have
- * applied it. A connection that never opened sent nothing, so it is retried as usual.
- */
-export const answerLost = (error: RequestError): boolean =>
-  error.status === undefined && error.code !== 'aborted' && !isConnectFailure(error.networkCode);
 
 async function probe(caller: Caller, opts: CallOptions | undefined): Promise<{ holdsContacts: boolean }> {
   const page = await caller.invoke(

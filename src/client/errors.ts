@@ -1,7 +1,7 @@
 import type { ZodError } from 'zod';
 import { SERVICE_CODES, type RunCode, type ServiceCode } from '../core/errors/index.js';
 import { errorEnvelopeSchema, type ErrorDetail } from '../core/schemas/index.js';
-import { describeNetworkCause, networkCodeOf } from './causes.js';
+import { describeNetworkCause, isConnectFailure, networkCodeOf } from './causes.js';
 
 /** HTTP statuses worth another attempt; every other 4xx/5xx is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -70,6 +70,13 @@ export class RequestError extends Error {
 }
 
 export const isRequestError = (error: unknown): error is RequestError => error instanceof RequestError;
+
+/**
+ * The request left and no answer came back (a reset, a cut, a timeout): the target may have
+ * applied it. A connection that never opened sent nothing, so it is retried as usual.
+ */
+export const answerLost = (error: RequestError): boolean =>
+  error.status === undefined && error.code !== 'aborted' && !isConnectFailure(error.networkCode);
 
 export interface RequestContext {
   method: string;

@@ -1,4 +1,4 @@
-export { createClient, clientOn, answerLost } from './client.js';
+export { createClient, clientOn } from './client.js';
 export { createCaller, type Caller, type CallPolicy } from './caller.js';
 export { CLIENT_DEFAULTS } from './options.js';
 export {
@@ -13,7 +13,7 @@ export {
 } from './endpoint.js';
 export { API_ENDPOINTS, answers } from './endpoints.js';
 export { bulkUpdateBody, bulkUpdateElementJson, createContactsBody, type BulkUpdateInput } from './bodies.js';
-export { RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
+export { answerLost, RequestError, isRequestError, parseRetryAfter, RETRYABLE_STATUSES } from './errors.js';
 export { resolveApiKey, API_KEY_ENV, type ResolveApiKeyOptions } from './api-key.js';
 export { isLoopbackUrl, parseTargetUrl, targetLabel, type TargetUrl } from './target-url.js';
 export { redact, createRedactor, REDACTED, MIN_SECRET_REPLACED_ANYWHERE } from './redact.js';

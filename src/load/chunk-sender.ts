@@ -1,4 +1,5 @@
-import { isRequestError, type RequestError, type ServiceClient } from '../client/index.js';
+import { isRequestError, type RequestError } from '../client/errors.js';
+import type { ServiceClient } from '../client/index.js';
 import type {
   CreateJournal,
   KeyHonouring,

@@ -1,4 +1,4 @@
-import { bulkUpdateElementJson, createContactsBody } from '../client/index.js';
+import { bulkUpdateElementJson, createContactsBody } from '../client/bodies.js';
 import type { Planned } from './resolve.js';
 
 /**

@@ -1,4 +1,6 @@
-import { answerLost, createContactsBody, isRequestError, type ServiceClient } from '../client/index.js';
+import { createContactsBody } from '../client/bodies.js';
+import { answerLost, isRequestError } from '../client/errors.js';
+import type { ServiceClient } from '../client/index.js';
 import type { ContactResponse, ContactWrite } from '../core/schemas/index.js';
 import { normalizeText } from '../normalize/index.js';
 import { assertAnsweredAsSent, holdsEmail } from './answer-check.js';
