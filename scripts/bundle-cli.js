@@ -20,10 +20,20 @@ const dist = join(root, 'dist');
 const MARK = '/* contact-import: bundled by scripts/bundle-cli.js */';
 
 /**
- * Left to Node's resolver: native code (better-sqlite3) and packages that start worker threads
- * from their own files (pino and its transports).
+ * Left to Node's resolver: native code (better-sqlite3), packages that start worker threads from
+ * their own files (pino and its transports), and fastify's JSON-schema compilers (ajv and
+ * fast-json-stringify, a third of the local service's bundled code): the local service hands
+ * fastify its own factory for them (server/schema-compilers.ts), which requires them only if a
+ * route declares a schema, and none does, so no start parses them.
  */
-const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+];
 
 /**
  * yargs in the bundle (some forty files Node would otherwise resolve and load one by one on every

@@ -17,6 +17,7 @@ import { legacyRoutes } from './routes/legacy.js';
 import { localRoutes } from './routes/local.js';
 import { resourceRoutes } from './routes/resources.js';
 import { searchRoutes } from './routes/search.js';
+import { compilersOnFirstSchema } from './schema-compilers.js';
 import type { RouteContext } from './routes/context.js';
 import type { Store } from './store/index.js';
 
@@ -171,6 +172,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM },
     forceCloseConnections: true,
+    schemaController: { compilersFactory: compilersOnFirstSchema() },
     clientErrorHandler: onClientError,
     // Errors of the router itself, which no hook sees: authenticate first, then answer.
     frameworkErrors: (error, request, reply) => {
