@@ -4,6 +4,14 @@ import { formatCount } from '../../core/format-count.js';
 
 export const count = formatCount;
 
+/**
+ * The characters beyond ASCII that the page's templates set between their parts, given to them as
+ * values: see `html` (safe-html.ts) for why a template's own text stays ASCII.
+ */
+export const DOT = '·';
+export const DASH = '–';
+export const ARROW = '→';
+
 export const duration = (ms: number): string => {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = ms / 1000;

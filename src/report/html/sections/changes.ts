@@ -1,5 +1,5 @@
 import { COLORS, MAX_CHANGE_ROWS } from '../page-data.js';
-import { count, fileLink } from '../format.js';
+import { ARROW, count, fileLink } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { ReportModel } from '../model.js';
 import { cards, type Card } from './parts.js';
@@ -79,7 +79,7 @@ export const changesSection = (model: ReportModel): SafeHtml => {
                   <th class="num">row</th>
                   <th>contact</th>
                   <th>field</th>
-                  <th>old → new</th>
+                  <th>old ${ARROW} new</th>
                 </tr>
               </thead>
               <tbody></tbody>

@@ -1,4 +1,4 @@
-import { count, duration } from '../format.js';
+import { count, DOT, duration } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { ReportModel } from '../model.js';
 
@@ -15,15 +15,17 @@ export const headerSection = (model: ReportModel): SafeHtml => {
     model.kind === 'undo'
       ? html`undo of run <b>${model.undoOf}</b>`
       : html`pipeline <b>${model.pipeline}</b>`;
+  const ran = html`run <b id="run-id">${model.runId}</b> ${DOT} ${what} ${DOT} target <b>${model.target}</b>`;
+  const reason = model.exitReason ? html` ${DOT} ${model.exitReason}` : '';
   return html`<header class="top">
     <div class="inner">
       <h1>
         ${title}${statusBadge(model)}${model.dryRun ? html`<span class="badge dry">dry run: nothing sent</span>` : ''}
       </h1>
-      <div class="meta">run <b id="run-id">${model.runId}</b> · ${what} · target <b>${model.target}</b></div>
+      <div class="meta">${ran}</div>
       <div class="meta">
-        started <b>${model.startedAt}</b> · took <b>${duration(model.durationMs)}</b> · exit code
-        <b id="exit-code">${count(model.exitCode)}</b>${model.exitReason ? html` · ${model.exitReason}` : ''}
+        started <b>${model.startedAt}</b> ${DOT} took <b>${duration(model.durationMs)}</b> ${DOT} exit code
+        <b id="exit-code">${count(model.exitCode)}</b>${reason}
       </div>
     </div>
   </header>`;

@@ -1,5 +1,5 @@
 import { COLORS } from '../page-data.js';
-import { clip, count, delimiterName } from '../format.js';
+import { clip, count, DASH, delimiterName } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { RunReportModel } from '../model.js';
 import { cards, dataTable } from './parts.js';
@@ -7,7 +7,7 @@ import { cards, dataTable } from './parts.js';
 const unused = (columns: string[] | undefined): SafeHtml =>
   columns && columns.length > 0
     ? html`${clip(columns.slice(0, 20).join(', '), 300)}${columns.length > 20 ? ` (+${columns.length - 20})` : ''}`
-    : html`–`;
+    : html`${DASH}`;
 
 /** What was read and how it was understood: format, encoding, delimiter, pipeline; then references. */
 export const inputsSection = (model: RunReportModel): SafeHtml => {

@@ -1,5 +1,5 @@
 import { MAX_BARS } from '../page-data.js';
-import { clip, count, fileLink, fileName, plural } from '../format.js';
+import { clip, count, DOT, fileLink, fileName, plural } from '../format.js';
 import { html, type SafeHtml } from '../safe-html.js';
 import type { IssueExample, IssuesModel } from '../model.js';
 import { chartBox, dataTable } from './parts.js';
@@ -11,9 +11,9 @@ const COLUMNS_LISTED = 50;
 const example = (e: IssueExample, withCode: boolean): SafeHtml =>
   html`<li>
     <span class="mono" title="${e.file}">${fileName(e.file)}</span> row <b>${count(e.row)}</b>${
-      e.field ? html` · column <b>${e.field}</b>` : ''
-    }${withCode ? html` · <code>${e.code}</code>` : ''}${
-      e.value ? html` · <span class="value-text">${clip(e.value)}</span>` : ''
+      e.field ? html` ${DOT} column <b>${e.field}</b>` : ''
+    }${withCode ? html` ${DOT} <code>${e.code}</code>` : ''}${
+      e.value ? html` ${DOT} <span class="value-text">${clip(e.value)}</span>` : ''
     }<br /><span class="msg">${clip(e.message, 240)}</span>
   </li>`;
 
