@@ -50,9 +50,10 @@ export const executeRun = async (
     checkInputsExist(split.inputs, split.pipeline === undefined ? await builtinNames() : []);
     // validate sends nothing: it reads no target, not even CONTACT_IMPORT_TARGET.
     const target = command === 'validate' ? undefined : await resolveTarget(flags, dryRun);
-    // Loaded here, not at startup, so `--help` and `pipelines` answer at once.
-    const { runImport } = await import('../../run/run.js');
     const { pipeline, named, inputPipelines, inputs } = await choosePipeline(split, flags);
+    // Loaded here, not at startup, so `--help` and `pipelines` answer at once; and only once the
+    // pipeline fits the inputs, so a run that stops on its inputs never loads the run's modules.
+    const { runImport } = await import('../../run/run.js');
     // Inputs read with different pipelines: the rejected files of each are detected again.
     pipelineUsed = inputPipelines ? '' : (named ?? pipeline);
     const shown = progress;
