@@ -116,8 +116,9 @@ describe('outputs that cannot be written', () => {
     { timeout: 120_000 },
     async () => {
       const cwd = tempDir();
-      const input = rejectedRows(cwd, 3000);
-      const result = await runLimited(400, ['validate', 'generic', input, '--out', 'out'], cwd);
+      // 1,500 rejected rows of 330 bytes: rejected.csv alone is past the 200 KiB limit.
+      const input = rejectedRows(cwd, 1500);
+      const result = await runLimited(200, ['validate', 'generic', input, '--out', 'out'], cwd);
       expect(result.code, result.stderr).toBe(2);
       expect(oneLine(result)).toMatch(
         /output_error: .*(rejected|issues|outcomes)\.csv would be larger than the file-size limit.*EFBIG/,

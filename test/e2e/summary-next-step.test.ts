@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { SAMPLES, readReport, runCli, startService, tempDir } from './harness.js';
+import { SAMPLES, readIssues, readRejected, readReport, runCli, startService, tempDir } from './harness.js';
 
 const SAMPLE = join(SAMPLES, 'generic.csv');
 
@@ -13,6 +13,14 @@ describe('the summary ends with the next step', () => {
     const cwd = tempDir();
     const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out'], { cwd });
     expect(result.code).toBe(1);
+    // The sample's validate on the command line (validate-samples.test.ts runs every sample in
+    // process): the summary, and the report, issues and rejects it wrote.
+    expect(result.stdout).toMatch(/Dry run .* completed/);
+    const report = readReport(join(cwd, 'out'));
+    expect(report).toMatchObject({ dryRun: true, status: 'completed', pipeline: 'generic', exitCode: 1 });
+    expect(report.totals).toMatchObject({ read: 12, rejected: 1, duplicates: 1 });
+    expect(readIssues(join(cwd, 'out')).filter((i) => i.severity === 'error')).toHaveLength(1);
+    expect(readRejected(join(cwd, 'out', 'rejected.csv'))).toBeDefined();
     const lines = result.stdout.trimEnd().split('\n');
     const rejected = join(cwd, 'out', 'rejected.csv');
     expect(lines.slice(-3)).toEqual([
@@ -37,11 +45,13 @@ describe('the summary ends with the next step', () => {
     );
   });
 
-  it('--json adds exitReason and the absolute path of every file written', async () => {
+  it('--json prints report.json on stdout, with exitReason and the absolute path of every file written', async () => {
     const cwd = tempDir();
     const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--json'], { cwd });
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as { exitReason: string; files: Record<string, string> };
+    const { files: _files, ...printed } = json;
+    expect(printed).toEqual(readReport(join(cwd, 'out')));
     expect(json.exitReason).toBe('1 would be rejected, more than --max-rejects 0 allows.');
     expect(Object.keys(json.files).sort()).toEqual([
       'issues.csv',

@@ -1,7 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../../src/cli/commands/index.js';
+import { longFlagsOf } from '../../src/cli/flag-table.js';
 import { checkTypedNumbers, type TypedNumbers } from '../../src/cli/flag-values.js';
+import { usageLine } from '../../src/cli/usage-errors.js';
 import { SAMPLES, runCli, tempDir, type CliResult } from './harness.js';
 import { runAsCli, stopOf } from './cli-in-process.js';
 
@@ -23,6 +26,22 @@ const expectOneLineRefusal = (result: CliResult, cwd: string): string => {
 const refuse = async (args: string[]): Promise<string> => {
   const cwd = tempDir();
   return expectOneLineRefusal(await runCli(args, { cwd }), cwd);
+};
+
+/**
+ * The line the command prints after `contact-import: ` when yargs fails with `message` on `args`,
+ * in this process: the words it knows gathered as src/cli/main.ts gathers them (the flags of the
+ * command typed, and of each other command).
+ */
+const usageLineOf = (message: string, args: string[]): string => {
+  const names = commands.map((c) => String(c.command).split(' ')[0]!);
+  const command = names.includes(args[0] ?? '') ? args[0] : undefined;
+  const elsewhere = Object.fromEntries(
+    names
+      .filter((name) => command !== undefined && name !== command)
+      .map((name) => [name, longFlagsOf(name)]),
+  );
+  return usageLine(message, { commands: names, flags: longFlagsOf(command), elsewhere }, args);
 };
 
 describe('exit-2 paths print one line and write nothing', () => {
@@ -81,14 +100,28 @@ describe('exit-2 paths print one line and write nothing', () => {
     expect(await refuse(['validate', 'generic', SAMPLE, '--dry-rn'])).toBe(
       "contact-import: unknown option --dry-rn; validate is always a dry run (did you mean `run --dry-run`?). Run 'contact-import validate --help' for usage.",
     );
-    expect(await refuse(['validate', 'generic', SAMPLE, '--chunk-size', '50'])).toBe(
-      "contact-import: unknown option --chunk-size: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    // The command printing usageLine's line is the refusal above; the other flags of run, with
+    // yargs' own message for each, in this process.
+    expect(
+      usageLineOf('Unknown arguments: chunk-size, chunkSize', [
+        'validate',
+        'generic',
+        SAMPLE,
+        '--chunk-size',
+        '50',
+      ]),
+    ).toBe(
+      "unknown option --chunk-size: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
     );
-    expect(await refuse(['validate', 'generic', SAMPLE, '--target=http://127.0.0.1:9'])).toBe(
-      "contact-import: unknown option --target: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    expect(
+      usageLineOf('Unknown argument: target', ['validate', 'generic', SAMPLE, '--target=http://127.0.0.1:9']),
+    ).toBe(
+      "unknown option --target: it is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
     );
-    expect(await refuse(['validate', 'generic', SAMPLE, '--concurency', '2'])).toBe(
-      "contact-import: unknown option --concurency: --concurrency is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
+    expect(
+      usageLineOf('Unknown argument: concurency', ['validate', 'generic', SAMPLE, '--concurency', '2']),
+    ).toBe(
+      "unknown option --concurency: --concurrency is an option of run, not of validate. Run 'contact-import validate --help' for usage.",
     );
   });
 

@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, cliArgs, readReport, startService } from '../e2e/harness.js';
 import { stopWhileReading, writeHugeVcard } from '../support/huge-vcard.js';
+import { runImport } from '../../src/run/run.js';
 
 /**
  * Through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
@@ -113,19 +114,39 @@ describe('signals while an input blocks', () => {
   );
 
   it('a FIFO whose writer comes later is read whole', { timeout: 90_000 }, async () => {
+    // Waiting for a writer is the reader's (it opens a FIFO without blocking, and no writer yet
+    // is no end of input): `validate generic <fifo> --out <out>` in this process.
     const path = fifo('late-writer.csv');
     const out = join(dir, 'fifo-late');
-    const child = spawn(process.execPath, cliArgs(['validate', 'generic', path, '--out', out]), {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const ran = runImport({
+      pipeline: 'generic',
+      inputs: [path],
+      dryRun: true,
+      stateDir: join(dir, 'state-late'),
+      outDir: out,
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let ended = false;
+    ran.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    // Opening the FIFO for writing blocks until the reader has it open: the CLI is waiting.
-    writeFileSync(path, 'full_name,email\nAnn Lee,ann@example.com\nBob Ray,bob@example.com\n');
-    expect(await closed, stderr).toBe(0);
+    // Opened without blocking, the write end opens only once the run holds the FIFO open for
+    // reading (ENXIO before): the run is waiting when the rows come.
+    let writer: number | undefined;
+    while (writer === undefined && !ended) {
+      try {
+        writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    expect(ended, 'the run ended before the FIFO had a writer').toBe(false);
+    writeSync(writer!, 'full_name,email\nAnn Lee,ann@example.com\nBob Ray,bob@example.com\n');
+    closeSync(writer!);
+    const { report } = await ran;
+    expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
     expect(readReport(out).totals).toMatchObject({ read: 2, created: 2 });
   });
 });
