@@ -79,12 +79,6 @@ const expectStoppedReport = (report: RunReport, id: string) => {
   expect(outcomes(report)).toBe(report.totals.read);
 };
 
-const expectStopped = (result: { code: number | null; stderr: string }, out: string, id: string) => {
-  expect(result.code).toBe(2);
-  expect(result.stderr).toContain(`target_inconsistent: the target answered id ${id} for different contacts`);
-  expectStoppedReport(readReport(out), id);
-};
-
 /**
  * `code: message` of a run in this process that stops: a thrown ImportError (the start probe) or
  * the report's error, what the command line prints as its one line.
@@ -100,21 +94,22 @@ const stopOf = async (run: Promise<RunReport>): Promise<string> => {
   }
 };
 
+// How a stop reads on the command line (exit 2, its one line) is the spawned run's of 'two
+// contacts swapped' below; these stops are the library's, seen in the report it writes.
 describe('target answers', () => {
   it('one id for every contact of a create: exit 2, and the ledger records none of them', async () => {
-    const { dir, load, ledgerIds } = await setup();
+    const { dir, loadHere, ledgerIds } = await setup();
     let first = '';
     proxy!.rewriteCreate = (ids) => {
       first ||= ids[0]!;
       return ids.map(() => first);
     };
     const rows = people(50);
-    const result = await load(rows, 'same-id');
-    expectStopped(result, join(dir, 'same-id'), first);
+    expectStoppedReport(await loadHere(rows, 'same-id'), first);
+    expectStoppedReport(readReport(join(dir, 'same-id')), first);
     expect(ledgerIds(rows).size).toBe(0);
   });
 
-  // The command line's stop is the test above; this one is the same stop, seen in the report.
   it('ids that already belong to other people in the ledger: exit 2, nothing recorded, nothing merged', async () => {
     const { loadHere, ledgerIds } = await setup();
     const before = people(10);
