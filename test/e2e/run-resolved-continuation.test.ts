@@ -21,7 +21,7 @@ const each = perTest();
 
 // Small chunks keep the runs short: what is checked depends on how many chunks and look-ahead
 // batches (chunk x concurrency x 2 records) the file spans, not on how many records they hold.
-const CHUNK = 10;
+const CHUNK = 5;
 const SEARCH = 'GET /v1/search/contacts';
 /** The name search (E3) that looks for candidates among the target's contacts. */
 const NAME_SEARCH = 'GET /v1/contacts/search';
@@ -125,8 +125,8 @@ const leftInLedger = (state: string) => {
   }
 };
 
-/** 20 chunks of the file, the first 5 its overlap with the other ledger's contacts. */
-const LAYOUT: Layout = { foreign: 100, rows: 200, overlap: 50 };
+/** 20 chunks of the file (2.5 look-ahead batches), the first 5 its overlap with the other ledger's contacts. */
+const LAYOUT: Layout = { foreign: 50, rows: 100, overlap: 25 };
 
 /** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
 const stoppedRun = async () => {
