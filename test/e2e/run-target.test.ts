@@ -140,7 +140,7 @@ describe('run --target', () => {
     peer = await startPeer(() => undefined);
     const result = await run(peer.url, 'timeout-flag', {}, ['--timeout', '0.5']);
     expect(result.code).toBe(2);
-    expect(oneLine(result)).toContain('within 0.5 s');
+    expect(oneLine(result)).toContain('within 500 ms');
     const bad = await run(peer.url, 'timeout-bad', {}, ['--timeout', '0']);
     expect(bad.code).toBe(2);
     expect(oneLine(bad)).toMatch(/timeout.*above 0/);
