@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/per-test.js';
+import { keptKill } from '../support/kept-kill.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { LEDGER_FILE } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
@@ -128,13 +129,23 @@ const leftInLedger = (state: string) => {
 /** 20 chunks of the file (2.5 look-ahead batches), the first 5 its overlap with the other ledger's contacts. */
 const LAYOUT: Layout = { foreign: 50, rows: 100, overlap: 25 };
 
-/** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
+/**
+ * A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its
+ * ledger kept: killed once for all the tests here, each getting the service and the state back as
+ * the kill left them.
+ */
+const stopped = keptKill(
+  async (svc, dir) => {
+    const run = await setUp(svc, dir, LAYOUT);
+    await killAtFortyPercent(svc, dir, run);
+    return { run, left: leftInLedger(run.state) };
+  },
+  { kept: ['state'], dropped: ['next'] },
+);
+
 const stoppedRun = async () => {
-  const dir = each.dir();
-  const svc = await each.start();
-  const run = await setUp(svc, dir, LAYOUT);
-  await killAtFortyPercent(svc, dir, run);
-  return { dir, svc, run, left: leftInLedger(run.state) };
+  const { dir, svc, made } = await stopped.again(each.start);
+  return { dir, svc, ...made };
 };
 
 describe('a continuation after kill -9 at about 40 % into a target another ledger loaded', () => {
