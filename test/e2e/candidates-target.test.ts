@@ -4,7 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { twoExports } from '../../bench/two-exports.js';
-import { readReport, runCli } from './harness.js';
+import { readReport } from './harness.js';
+import { runAsCli } from './cli-in-process.js';
 import { perTest } from '../support/per-test.js';
 
 const t = perTest();
@@ -60,23 +61,18 @@ describe('duplicate candidates against the target', () => {
       ]),
     );
     const before = svc.service.requestCounts()['GET /v1/contacts/search'] ?? 0;
-    const run = await runCli(
-      [
-        'run',
-        'book.csv',
-        '--pipeline',
-        'generic',
-        '--dry-run',
-        '--target',
-        svc.service.url,
-        '--out',
-        'out',
-        '--state',
-        'state',
-      ],
-      { cwd: dir, env: { CONTACT_IMPORT_API_KEY: svc.key } },
-    );
-    expect(run.code, run.stderr).toBe(0);
+    // `run book.csv --pipeline generic --dry-run --target <svc> --out out --state state`, in this
+    // process: the pairs it writes are the library's.
+    const run = await runAsCli({
+      cwd: dir,
+      svc,
+      pipeline: 'generic',
+      inputs: ['book.csv'],
+      dryRun: true,
+      out: 'out',
+      state: 'state',
+    });
+    expect(run.report.exitCode, JSON.stringify(run.report.error)).toBe(0);
     const out = join(dir, 'out');
     const toCreate = csv(join(out, 'outcomes.csv')).filter((r) => r.outcome === 'would_create');
     // One name search per record to create (each has a last name), counted at the service.

@@ -19,9 +19,9 @@ const each = perTest();
 
 // Both steps leave the killed chunk itself pending (recorded and sent; answered and not yet
 // recorded), so a create is in flight at the kill whatever the other chunks were doing then.
-// 20 chunks of 20, the kill at the eighth: what is checked depends on the chunks, not their size.
-const ROWS = 400;
-const CHUNK = 20;
+// 20 chunks of 10, the kill at the eighth: what is checked depends on the chunks, not their size.
+const ROWS = 200;
+const CHUNK = 10;
 describe.each(['create-recorded', 'create-answered'])(
   'a continuation after kill -9 at %s:8, the file edited meanwhile',
   (step) => {

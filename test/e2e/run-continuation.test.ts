@@ -8,6 +8,7 @@ import { openLedger, scopeId } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
 import { killGenericRun, loadInProcess, readReport, runCli, type TestService } from './harness.js';
 import { keptMessages } from '../support/in-process-runs.js';
+import { keptKill } from '../support/kept-kill.js';
 
 /**
  * A continuation into a target its first run found empty: the same command after a kill -9 sends
@@ -203,6 +204,15 @@ describe(`a continuation after kill -9 at 40 % of ${SCALE_ROWS} rows, into a tar
  */
 const SMALL_PLAN: Plan = { rows: 100, chunk: 5, concurrency: 4 };
 
+/**
+ * The kill at 40 % of SMALL_PLAN, made once for the tests that start from it alike; each gets the
+ * service and the state folder back as the kill left them.
+ */
+const atFortyPercent = keptKill((svc, dir) => killAtFortyPercent(svc, dir, SMALL_PLAN), {
+  kept: ['state'],
+  dropped: ['next'],
+});
+
 describe.each([0.005, 0.1, 1])(
   'a continuation after kill -9 when another client stored %s of the people left meanwhile',
   (fraction) => {
@@ -210,10 +220,8 @@ describe.each([0.005, 0.1, 1])(
       'pages the target, searches the records left as a first run would, says why, and stores each person once',
       { timeout: 200_000 },
       async () => {
-        const dir = each.dir();
-        const svc = await each.start();
+        const { dir, svc, made: run } = await atFortyPercent.again(each.start);
         const plan = SMALL_PLAN;
-        const run = await killAtFortyPercent(svc, dir, plan);
         // The people not on the target, those of the creates in flight that had not reached it included.
         const left = run.rows.filter((p) => !run.onTarget.has(p.email.toLowerCase()));
         // Spread over all of them, at least one: 0.5 % of the 60 or so left is one person.

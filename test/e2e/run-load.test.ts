@@ -2,43 +2,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/run-report.js';
 import { runImport, type RunOptions } from '../../src/run/run.js';
-import {
-  outcomes,
-  readIssues,
-  readReport,
-  runCli,
-  startService,
-  tempDir,
-  type TestService,
-} from './harness.js';
+import { outcomes, readIssues, readReport, startService, tempDir, type TestService } from './harness.js';
 import { people, writeGenericCsv } from './generic-csv.js';
+import { refusalOf } from './cli-in-process.js';
+import { keptMessages } from '../support/in-process-runs.js';
 
 let svc: TestService;
 let dir: string;
 
-const run = (file: string, out: string, extra: string[] = [], key = svc.key, url = svc.service.url) =>
-  runCli(
-    [
-      'run',
-      'generic',
-      file,
-      '--target',
-      url,
-      '--state',
-      join(dir, 'state'),
-      '--out',
-      join(dir, out),
-      ...extra,
-    ],
-    {
-      cwd: dir,
-      env: { CONTACT_IMPORT_API_KEY: key },
-    },
-  );
-
 /**
- * The same run in this process: what the run loads, sends and reports is the library's; the
- * spawned runs here check what the command line adds (its exit code and output).
+ * `run generic <file> --target <svc> --state <dir>/state --out <dir>/<out>` in this process: what
+ * the run loads, sends and reports is the library's. What the command line adds (its exit code,
+ * its one line for a stop, what it prints) is checked where it is spawned: run-target.test.ts,
+ * run-while-reading.test.ts, crash-resume.test.ts.
  */
 const runHere = async (
   file: string,
@@ -76,9 +52,18 @@ describe('contact-import run against the local service', () => {
     svc = await startService();
     const rows = people(30);
     const file = writeGenericCsv(dir, 'people.csv', rows);
-    const result = await run(file, 'first');
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    // In this process, what it logged kept: the command line's stderr for it.
+    const { logger, messages } = keptMessages();
+    const { report: done } = await runImport({
+      pipeline: 'generic',
+      inputs: [file],
+      target: { url: svc.service.url, apiKey: svc.key },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, 'first'),
+      logger: logger.child({}, { level: 'warn' }),
+    });
+    expect(messages).toEqual([]);
+    expect(done.exitCode).toBe(0);
     const report = readReport(join(dir, 'first'));
     expect(report.totals).toMatchObject({ read: 30, created: 30, rejected: 0, failed: 0 });
     expect(report.groups).toEqual({ created: 3, existing: 0 });
@@ -203,8 +188,8 @@ describe('contact-import run against the local service', () => {
       { full_name: 'P5', contact_emails: [{ email: 'person.5@example.com' }] },
     ]);
     const file = writeGenericCsv(dir, 'people.csv', people(10));
-    const result = await run(file, 'dry', ['--dry-run']);
-    expect(result.code).toBe(0);
+    // In this process: what a dry run reports and sends is the library's.
+    expect((await runHere(file, 'dry', { dryRun: true })).exitCode).toBe(0);
     const report = readReport(join(dir, 'dry'));
     expect(report.dryRun).toBe(true);
     expect(report.totals).toMatchObject({ read: 10, created: 8, updated: 2 });
@@ -214,14 +199,23 @@ describe('contact-import run against the local service', () => {
     expect(readIssues(join(dir, 'dry'))).toEqual([]);
   });
 
+  // The command line's exit 2 and its one line for a refused key are run-target.test.ts's; the
+  // stop itself is the library's, in this process: the line it prints is this error's.
   it('stops with exit 2 and one clear line when the key is wrong, sending nothing', async () => {
     svc = await startService();
     const file = writeGenericCsv(dir, 'people.csv', people(5));
-    const result = await run(file, 'out', [], 'wrong-key-0123456789');
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/auth_failed/);
-    expect(result.stderr + result.stdout).not.toContain('wrong-key-0123456789');
+    const stop = await refusalOf(
+      runImport({
+        pipeline: 'generic',
+        inputs: [file],
+        target: { url: svc.service.url, apiKey: 'wrong-key-0123456789' },
+        stateDir: join(dir, 'state'),
+        outDir: join(dir, 'out'),
+      }),
+    );
+    expect(stop?.code).toBe('auth_failed');
+    expect(stop?.message).not.toContain('\n');
+    expect(stop?.message).not.toContain('wrong-key-0123456789');
     expect(await svc.client.local.contacts()).toHaveLength(0);
   });
 });

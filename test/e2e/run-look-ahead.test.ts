@@ -19,11 +19,11 @@ const each = perTest();
 
 // Small chunks keep the runs short: the order observed depends on how many batches the file
 // spans (five here), not on how many records a chunk holds.
-const CHUNK = 20;
+const CHUNK = 10;
 const CONCURRENCY = 2;
 const BATCH = CHUNK * CONCURRENCY * 2;
-const FOREIGN = 200;
-const ROWS = 400;
+const FOREIGN = 100;
+const ROWS = 200;
 
 describe('a run into a target that holds contacts', () => {
   it('searches batches ahead of the writes, and stores everyone once', { timeout: 120_000 }, async () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/per-test.js';
+import { keptKill } from '../support/kept-kill.js';
 import { expectExactlyLoaded, expectTruthfulReport } from '../reliability/helpers.js';
 import { LEDGER_FILE } from '../../src/state/index.js';
 import { people, writeGenericCsv, type Person } from './generic-csv.js';
@@ -21,7 +22,7 @@ const each = perTest();
 
 // Small chunks keep the runs short: what is checked depends on how many chunks and look-ahead
 // batches (chunk x concurrency x 2 records) the file spans, not on how many records they hold.
-const CHUNK = 10;
+const CHUNK = 5;
 const SEARCH = 'GET /v1/search/contacts';
 /** The name search (E3) that looks for candidates among the target's contacts. */
 const NAME_SEARCH = 'GET /v1/contacts/search';
@@ -125,16 +126,26 @@ const leftInLedger = (state: string) => {
   }
 };
 
-/** 20 chunks of the file, the first 5 its overlap with the other ledger's contacts. */
-const LAYOUT: Layout = { foreign: 100, rows: 200, overlap: 50 };
+/** 20 chunks of the file (2.5 look-ahead batches), the first 5 its overlap with the other ledger's contacts. */
+const LAYOUT: Layout = { foreign: 50, rows: 100, overlap: 25 };
 
-/** A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its ledger kept. */
+/**
+ * A service another ledger loaded, the file's first run SIGKILLed at about 40 %, and what its
+ * ledger kept: killed once for all the tests here, each getting the service and the state back as
+ * the kill left them.
+ */
+const stopped = keptKill(
+  async (svc, dir) => {
+    const run = await setUp(svc, dir, LAYOUT);
+    await killAtFortyPercent(svc, dir, run);
+    return { run, left: leftInLedger(run.state) };
+  },
+  { kept: ['state'], dropped: ['next'] },
+);
+
 const stoppedRun = async () => {
-  const dir = each.dir();
-  const svc = await each.start();
-  const run = await setUp(svc, dir, LAYOUT);
-  await killAtFortyPercent(svc, dir, run);
-  return { dir, svc, run, left: leftInLedger(run.state) };
+  const { dir, svc, made } = await stopped.again(each.start);
+  return { dir, svc, ...made };
 };
 
 describe('a continuation after kill -9 at about 40 % into a target another ledger loaded', () => {

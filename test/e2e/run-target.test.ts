@@ -6,6 +6,7 @@ import { runImport } from '../../src/run/run.js';
 import { startPeer, type Peer } from '../support/peer.js';
 import { people, writeGenericCsv } from './generic-csv.js';
 import { runCli, startService, type CliResult, type TestService } from './harness.js';
+import { refusalOf } from './cli-in-process.js';
 
 /** The target is checked before anything is read, in the user's terms. */
 let dir: string;
@@ -109,14 +110,14 @@ describe('run --target', () => {
     expect(await svc.client.local.contacts()).toHaveLength(0);
   });
 
+  // The stop and its message are the library's: in this process (how a stop reads on the command
+  // line, one line and no stack, is the other stops' here).
   it('stops at once on a refused connection (no retry), naming the URL and the cause', async () => {
     const gone = await startPeer(() => undefined);
     await gone.close();
-    const result = await run(gone.url, 'refused');
-    expect(result.code).toBe(2);
-    const line = oneLine(result);
-    expect(line).toContain(gone.url);
-    expect(line).toContain('connection refused');
+    const stop = await refusalOf(importHere(gone.url, 'refused'));
+    expect(stop?.message).toContain(gone.url);
+    expect(stop?.message).toContain('connection refused');
     // Nothing was read, so nothing is written: no report folder, no state folder.
     expect(existsSync(join(dir, 'refused'))).toBe(false);
     expect(existsSync(join(dir, 'state-refused'))).toBe(false);
@@ -152,11 +153,13 @@ describe('run --target', () => {
     const fromEnv = await run(svc.service.url, 'key-env', { CONTACT_IMPORT_API_KEY: wrong });
     expect(fromEnv.code).toBe(2);
     expect(oneLine(fromEnv)).toContain('the API key from CONTACT_IMPORT_API_KEY was refused');
+    expect(fromEnv.stderr).toMatch(/auth_failed/);
     const keyFile = join(dir, 'wrong.key');
     writeFileSync(keyFile, `${wrong}\n`);
     const fromFile = await run(svc.service.url, 'key-file', {}, ['--api-key-file', keyFile]);
     expect(fromFile.code).toBe(2);
     expect(oneLine(fromFile)).toContain(`the API key from --api-key-file ${keyFile} was refused`);
     for (const result of [fromEnv, fromFile]) expect(result.stdout + result.stderr).not.toContain(wrong);
+    expect(await svc.client.local.contacts()).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outcomes, readReport, runCli, startService, tempDir, type TestService } from './harness.js';
 import { runAsCli } from './cli-in-process.js';
 import { people } from './generic-csv.js';
+import { DETECT_BYTES } from '../../src/readers/limits.js';
 
 /**
  * A live run into an empty target loads while it reads (load/index.ts `reading`, staging.ts
@@ -17,8 +18,9 @@ import { people } from './generic-csv.js';
  * it is written is the command line's; the others go through the library in this process (what
  * is checked is what they loaded and reported).
  */
-// More than one load batch (chunk size 100 x 4 in flight x 2) of rows before the late ones.
-const COUNT = 2_000;
+// More than one load batch (chunk size 100 x 4 in flight x 2) of rows before the late ones, and
+// more than the bytes a reader of stdin takes in before it hands out a row (DETECT_BYTES).
+const COUNT = 1_000;
 const LATE = 10;
 
 let svc: TestService;
@@ -102,6 +104,7 @@ describe('a first run into an empty target loads while it reads', () => {
     // The rows come on stdin, the late duplicates only once the service holds contacts: they are
     // read after their first rows were sent, whatever the machine's speed.
     const { first, late } = rowsOf();
+    expect(first.length).toBeGreaterThan(DETECT_BYTES);
     const stdin = new PassThrough();
     let ended = false;
     const running = runFromStdin('first', stdin).finally(() => (ended = true));

@@ -25,6 +25,12 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// 50 chunks of 10: what is checked depends on the chunks in flight at the stop, not their size.
+const COUNT = 500;
+const CHUNK = 10;
+/** The contacts stored before the stop: the load is visibly under way, far from done. */
+const STOP_AFTER = 100;
+
 describe('graceful stop (SIGINT)', () => {
   it(
     'lets requests in flight finish, saves the ledger, reports interrupted with exit 130, and the next run continues',
@@ -34,7 +40,7 @@ describe('graceful stop (SIGINT)', () => {
       // Latency keeps the load going long enough to stop it in the middle (50 chunks, 4 in flight,
       // a tenth of a second each), waiting rather than working.
       svc = await startService({ latencyMs: 100 });
-      const rows = people(1000);
+      const rows = people(COUNT);
       const file = writeGenericCsv(dir, 'people.csv', rows);
       const state = join(dir, 'state');
       // --match none: the ledger alone must carry the rerun (and no per-record searches slow it down).
@@ -47,7 +53,7 @@ describe('graceful stop (SIGINT)', () => {
         '--state',
         state,
         '--chunk-size',
-        '20',
+        String(CHUNK),
         '--match',
         'none',
       ];
@@ -61,7 +67,8 @@ describe('graceful stop (SIGINT)', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       // Stop once the load is visibly under way: some contacts are stored.
-      while (child.exitCode === null && (await svc.client.local.contacts()).length < 200) await sleep(20);
+      while (child.exitCode === null && (await svc.client.local.contacts()).length < STOP_AFTER)
+        await sleep(20);
       child.kill('SIGINT');
       const code = await exited;
 
@@ -74,10 +81,10 @@ describe('graceful stop (SIGINT)', () => {
       // the rows not read are in no count, and the report says where reading stopped.
       const read = report.totals.read;
       expect(outcomes(report)).toBe(read);
-      expect(read).toBeLessThanOrEqual(1000);
-      if (read < 1000) expect(report.readingStopped?.file).toBe(file);
-      expect(report.totals.created).toBeGreaterThanOrEqual(200);
-      expect(report.totals.created).toBeLessThan(1000);
+      expect(read).toBeLessThanOrEqual(COUNT);
+      if (read < COUNT) expect(report.readingStopped?.file).toBe(file);
+      expect(report.totals.created).toBeGreaterThanOrEqual(STOP_AFTER);
+      expect(report.totals.created).toBeLessThan(COUNT);
       // Interrupted is not failed: what was not sent is pending, in no issue and no rejected file.
       expect(report.totals.failed).toBe(0);
       expect(report.totals.pending).toBe(read - report.totals.created);
@@ -108,16 +115,16 @@ describe('graceful stop (SIGINT)', () => {
         target: { url: svc.service.url, apiKey: svc.key },
         stateDir: state,
         outDir: join(dir, 'next'),
-        chunkSize: 20,
+        chunkSize: CHUNK,
         match: 'none',
       });
       expect(finished.exitCode).toBe(0);
       expect(finished.totals).toMatchObject({
         unchanged: report.totals.created,
-        created: 1000 - report.totals.created,
+        created: COUNT - report.totals.created,
         updated: 0,
       });
-      expectTruthfulReport(finished, await expectExactlyLoaded(svc.client, rows), 1000);
+      expectTruthfulReport(finished, await expectExactlyLoaded(svc.client, rows), COUNT);
     },
   );
 });

@@ -6,15 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_HOLDER_FILE, type LockHolder } from '../../src/state/index.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
-import {
-  cliArgs,
-  loadInProcess,
-  readReport,
-  runCli,
-  startService,
-  type TestService,
-} from '../e2e/harness.js';
+import { cliArgs, loadInProcess, readReport, startService, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded, expectTruthfulReport } from './helpers.js';
+import { refusalOf } from '../e2e/cli-in-process.js';
 
 /** One run per state directory, held by an OS lock that dies with the process. */
 let svc: TestService | undefined;
@@ -90,17 +84,26 @@ describe('one run per state directory', () => {
     { timeout: 120_000 },
     async () => {
       // A few chunks' worth: what matters is that the first run holds the directory while it waits.
-      const { dir, rows, args, env, start, heldBy, csv } = await setup(100);
+      const { dir, file, rows, state, start, heldBy, csv } = await setup(100);
       const first = start('first');
       const holder = await heldBy(first.child);
 
-      // At once: it ends (exit 2) while the first run still holds the directory, checked below.
-      const second = await runCli(args('second'), { cwd: dir, env });
-      expect(second.code).toBe(2);
-      const lines = second.stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('state_locked');
-      expect(lines[0]).toContain(`run ${holder.runId} (pid ${first.child.pid}, since ${holder.since})`);
+      // At once: it ends (exit 2) while the first run still holds the directory, checked below. In
+      // this process, another one than the holder's: the refusal is the library's, and the one line
+      // the command line prints for it is its `code: message` (as for every stop: run-target.test.ts).
+      const second = await refusalOf(
+        loadInProcess(
+          svc!,
+          file,
+          { stateDir: state, outDir: join(dir, 'second') },
+          { chunkSize: 20, concurrency: 2, match: 'none' },
+        ),
+      );
+      expect(second?.code).toBe('state_locked');
+      expect(second?.message).not.toContain('\n');
+      expect(second?.message).toContain(
+        `run ${holder.runId} (pid ${first.child.pid}, since ${holder.since})`,
+      );
       expect(existsSync(join(dir, 'second')), 'the refused run wrote nothing').toBe(false);
       expect(first.child.exitCode, 'the first run was still going').toBeNull();
 
@@ -129,7 +132,7 @@ describe('one run per state directory', () => {
       first.child.kill('SIGKILL');
       await first.exited;
 
-      // In this process (the refusal's exit code and message are the first test's): a directory
+      // In this process (the refusal is the first test's): a directory
       // still locked would make runImport throw state_locked before it writes anything.
       const next = await loadInProcess(
         svc!,

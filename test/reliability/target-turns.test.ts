@@ -6,11 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
 import { cliArgs, readReport, startService, type TestService } from '../e2e/harness.js';
 import { expectExactlyLoaded } from './helpers.js';
+import { keptMessages } from '../support/in-process-runs.js';
+import { runImport } from '../../src/run/run.js';
 
 /**
  * Two runs on different state directories, same target and user, at the same time.
  * Neither ledger knows what the other creates; on one machine they take turns on the target's
- * gate, and the second resolves against what the first stored.
+ * gate, and the second resolves against what the first stored. One run is the command line's, the
+ * other runs in this process with the same gates' folder (as the command line's host controls
+ * would choose it): two processes meet at the gate either way.
  */
 let svc: TestService | undefined;
 const dirs: string[] = [];
@@ -55,7 +59,20 @@ describe('two state directories, one target and user', () => {
       '10',
     ];
 
-    const [a, b] = await Promise.all([run(dir, args(fileA, 'a'), env), run(dir, args(fileB, 'b'), env)]);
+    const { logger, messages } = keptMessages();
+    const [a, b] = await Promise.all([
+      runImport({
+        pipeline: 'generic',
+        inputs: [fileA],
+        target: { url: svc.service.url, apiKey: svc.key },
+        stateDir: join(dir, 'state-a'),
+        outDir: join(dir, 'out-a'),
+        chunkSize: 10,
+        hostControls: { gateDir: env.CONTACT_IMPORT_LOCK_DIR },
+        logger,
+      }).then(({ report }) => ({ code: report.exitCode, stderr: messages.join('\n') })),
+      run(dir, args(fileB, 'b'), env),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const ra = readReport(join(dir, 'out-a'));
     const rb = readReport(join(dir, 'out-b'));
