@@ -34,8 +34,10 @@ const importFile = (
     // in the default chunks would.
     chunkSize: 10,
     // Short waits so the storm stays fast; enough retries that a run of bad luck is not the test.
-    // The timeout leaves a busy machine room to answer the start probe, which has no retry.
-    client: { timeoutMs: 1000, retries: 12, minRetryDelayMs: 5, maxRetryDelayMs: 50 },
+    // The start probe ends a run at its first timeout (no retry), and the storm's slow answers
+    // (2 s) fall on whichever request comes n-th, the probe of the second run too: the probe waits
+    // past them, on a machine of any load, and the storm's requests time out after 1 s.
+    client: { timeoutMs: 1000, probeTimeoutMs: 30_000, retries: 12, minRetryDelayMs: 5, maxRetryDelayMs: 50 },
     ...options,
   });
 
@@ -124,7 +126,13 @@ describe('fault storms', () => {
       let chunksDone = 0;
       const stopped: RunResult = await importFile(file, dir, 'down', {
         chunkSize: 5,
-        client: { timeoutMs: 2000, retries: 3, minRetryDelayMs: 10, maxRetryDelayMs: 50 },
+        client: {
+          timeoutMs: 2000,
+          probeTimeoutMs: 30_000,
+          retries: 3,
+          minRetryDelayMs: 10,
+          maxRetryDelayMs: 50,
+        },
         // Down once 40 are created (8 of 40 chunks): counted by chunk, since a run that loads while it reads
         // reports load progress only once reading ends, and by then it may have sent nearly all.
         hooks: {
