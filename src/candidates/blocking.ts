@@ -117,6 +117,8 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   while (shift <= people.length) shift *= 2;
   // A hash and a person number fitted a double's 53 bits together: hashes are taken in that range.
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
+  // A hash is below 2 ** 32 already: no division by a double for every key.
+  const wholeHash = hashRange === 2 ** 32;
   let hashes = new Uint32Array(Math.max(1024, people.length * 4));
   let persons = new Int32Array(hashes.length);
   let length = 0;
@@ -127,7 +129,7 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
       hashes = grown(hashes, new Uint32Array(hashes.length * 2));
       persons = grown(persons, new Int32Array(persons.length * 2));
     }
-    hashes[length] = hash % hashRange;
+    hashes[length] = wholeHash ? hash : hash % hashRange;
     persons[length++] = person;
   };
   for (; person < people.length; person++) keyHashesOf(people[person]!, add);
