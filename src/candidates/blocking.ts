@@ -101,7 +101,10 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
     visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
 };
 
-/** Blocks as lists: each block's members, flat (CSR), in order of person. */
+/**
+ * Blocks as lists: each block's members, flat (CSR), in order of person; a block compared in
+ * part is put in window order once the blocks are known (inWindowOrder).
+ */
 interface BlockLists {
   blockStart: Int32Array;
   members: Int32Array;
