@@ -11,7 +11,8 @@
  * that was compared whole.
  */
 import type { Prepared } from './prepare.js';
-import { PairList, sortedUnique, splitPairs } from './pair-list.js';
+import { partnersByPerson } from './blocking-partners.js';
+import { PairList, splitPairs } from './pair-list.js';
 import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
 import { orderRanks } from './window-order.js';
 
@@ -100,10 +101,11 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
     visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
 };
 
-/** Blocks as lists: each person's block numbers (ascending) and each block's members, flat (CSR). */
+/**
+ * Blocks as lists: each block's members, flat (CSR), in order of person; a block compared in
+ * part is put in window order once the blocks are known (inWindowOrder).
+ */
 interface BlockLists {
-  personStart: Int32Array;
-  blocksOfPerson: Int32Array;
   blockStart: Int32Array;
   members: Int32Array;
   blockCount: number;
@@ -118,6 +120,8 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   while (shift <= people.length) shift *= 2;
   // A hash and a person number fitted a double's 53 bits together: hashes are taken in that range.
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
+  // A hash is below 2 ** 32 already: no division by a double for every key.
+  const wholeHash = hashRange === 2 ** 32;
   let hashes = new Uint32Array(Math.max(1024, people.length * 4));
   let persons = new Int32Array(hashes.length);
   let length = 0;
@@ -128,7 +132,7 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
       hashes = grown(hashes, new Uint32Array(hashes.length * 2));
       persons = grown(persons, new Int32Array(persons.length * 2));
     }
-    hashes[length] = hash % hashRange;
+    hashes[length] = wholeHash ? hash : hash % hashRange;
     persons[length++] = person;
   };
   for (; person < people.length; person++) keyHashesOf(people[person]!, add);
@@ -148,25 +152,42 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
   }
   const members = new Int32Array(kept);
   const blockStart = new Int32Array(blockCount + 1);
-  const personStart = new Int32Array(people.length + 1);
   kept = 0;
   blockCount = 0;
   for (let k = 0; k < length; k++) {
     if (k > 0 && same(k)) continue;
     if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
-    const person = sortedPersons[k]!;
-    members[kept++] = person;
+    members[kept++] = sortedPersons[k]!;
     blockStart[blockCount] = kept;
-    personStart[person + 1]!++;
   }
-  for (let i = 0; i < people.length; i++) personStart[i + 1]! += personStart[i]!;
+  return { blockStart, members, blockCount };
+};
+
+/**
+ * Each person's blocks (ascending) and the person's place in each (an index into `members`),
+ * flat per person (CSR).
+ */
+interface PersonBlocks {
+  personStart: Int32Array;
+  blocksOfPerson: Int32Array;
+  placesOfPerson: Int32Array;
+}
+
+const personBlocks = ({ blockStart, members, blockCount }: BlockLists, people: number): PersonBlocks => {
+  const personStart = new Int32Array(people + 1);
+  for (let k = 0; k < members.length; k++) personStart[members[k]! + 1]!++;
+  for (let i = 0; i < people; i++) personStart[i + 1]! += personStart[i]!;
   // In order of block number, so each person's blocks come out ascending.
-  const blocksOfPerson = new Int32Array(kept);
-  const fillPerson = personStart.slice(0, people.length);
+  const blocksOfPerson = new Int32Array(members.length);
+  const placesOfPerson = new Int32Array(members.length);
+  const fill = personStart.slice(0, people);
   for (let id = 0; id < blockCount; id++)
-    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++)
-      blocksOfPerson[fillPerson[members[k]!]!++] = id;
-  return { personStart, blocksOfPerson, blockStart, members, blockCount };
+    for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
+      const at = fill[members[k]!]!++;
+      blocksOfPerson[at] = id;
+      placesOfPerson[at] = k;
+    }
+  return { personStart, blocksOfPerson, placesOfPerson };
 };
 
 const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
@@ -205,7 +226,8 @@ const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array
  * ones that can have compared a pair already.
  */
 const earlierWholeBlock = (
-  { personStart, blocksOfPerson, blockStart }: BlockLists,
+  { blockStart }: BlockLists,
+  { personStart, blocksOfPerson }: PersonBlocks,
   whole: Uint8Array,
 ): ((i: number, j: number, id: number) => boolean) => {
   const people = personStart.length - 1;
@@ -243,44 +265,85 @@ export const blockPairs = (
   options: BlockingOptions = DEFAULT_BLOCKING,
 ): BlockedPairs => {
   const lists = blockLists(people);
-  const { blockStart, members, blockCount } = lists;
+  const { blockStart, blockCount } = lists;
   const whole = new Uint8Array(blockCount);
   for (let id = 0; id < blockCount; id++)
     whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
-
-  const comparedBefore = earlierWholeBlock(lists, whole);
-
-  const found = new PairList();
-  const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
-  let blocksSkipped = 0;
-  /** Whether a pair from a block compared in part may repeat: those are made unique at the end. */
-  let repeats = false;
-  const emit = (i: number, j: number, id: number, inWindow: boolean): void => {
-    const a = i < j ? i : j;
-    const b = i < j ? j : i;
-    if (comparedBefore(a, b, id)) return;
-    if (inWindow) repeats = true;
-    found.push(a, b);
+  const blocksSkipped = inWindowOrder(people, lists, whole);
+  const byPerson = personBlocks(lists, people.length);
+  const comparedBefore = earlierWholeBlock(lists, byPerson, whole);
+  // Where a window holds a pair not compared in a whole block before, pairs may meet twice and
+  // are given once each in order of a then b: that is every pair of a whole block and of a
+  // window, gathered person by person. Otherwise only the whole blocks give pairs, in their order.
+  return {
+    ...(windowsAddPairs(lists, whole, options.window, comparedBefore)
+      ? partnersByPerson(lists, byPerson, whole, options.window)
+      : wholeBlockPairs(lists, whole, comparedBefore)),
+    blocksSkipped,
   };
-  for (let id = 0; id < blockCount; id++) {
+};
+
+/**
+ * Puts the people of each block compared in part in order of name and e-mail, in place; returns
+ * how many such blocks there are.
+ */
+const inWindowOrder = (
+  people: readonly Prepared[],
+  { blockStart, members }: BlockLists,
+  whole: Uint8Array,
+): number => {
+  const { rankOf, personAt } = orderRanks(people, blockStart, members, whole);
+  let skipped = 0;
+  for (let id = 0; id < whole.length; id++) {
     const start = blockStart[id]!;
     const end = blockStart[id + 1]!;
-    if (end - start < 2) continue;
-    if (whole[id]) {
-      for (let x = start; x < end; x++)
-        for (let y = x + 1; y < end; y++) emit(members[x]!, members[y]!, id, false);
-      continue;
-    }
-    blocksSkipped++;
-    // The block's people in order of name and e-mail: by their places in that order, sorted as numbers.
-    const ordered = Int32Array.from(members.subarray(start, end), (i) => rankOf[i]!).sort();
-    for (let x = 0; x < ordered.length; x++) ordered[x] = personAt[ordered[x]!]!;
-    for (let x = 0; x < ordered.length; x++) {
-      for (let y = x + 1; y < Math.min(ordered.length, x + 1 + options.window); y++)
-        emit(ordered[x]!, ordered[y]!, id, true);
-    }
+    if (whole[id] || end - start < 2) continue;
+    skipped++;
+    // By their places in that order, sorted as numbers.
+    for (let k = start; k < end; k++) members[k] = rankOf[members[k]!]!;
+    members.subarray(start, end).sort();
+    for (let k = start; k < end; k++) members[k] = personAt[members[k]!]!;
   }
+  return skipped;
+};
 
-  // Pairs compared in part may meet twice: put in order and made unique.
-  return { ...(repeats ? sortedUnique(found, people.length) : splitPairs(found)), blocksSkipped };
+/** Whether some pair of neighbours in a block compared in part shares no earlier whole block. */
+const windowsAddPairs = (
+  { blockStart, members }: BlockLists,
+  whole: Uint8Array,
+  window: number,
+  comparedBefore: (i: number, j: number, id: number) => boolean,
+): boolean => {
+  for (let id = 0; id < whole.length; id++) {
+    if (whole[id]) continue;
+    const end = blockStart[id + 1]!;
+    for (let x = blockStart[id]!; x < end; x++)
+      for (let y = x + 1; y < Math.min(end, x + 1 + window); y++) {
+        const i = members[x]!;
+        const j = members[y]!;
+        if (!comparedBefore(Math.min(i, j), Math.max(i, j), id)) return true;
+      }
+  }
+  return false;
+};
+
+/** The pairs of the whole blocks, in order of block, each in the first whole block holding it. */
+const wholeBlockPairs = (
+  { blockStart, members }: BlockLists,
+  whole: Uint8Array,
+  comparedBefore: (i: number, j: number, id: number) => boolean,
+): { a: Int32Array; b: Int32Array; count: number } => {
+  const found = new PairList();
+  for (let id = 0; id < whole.length; id++) {
+    if (!whole[id]) continue;
+    const end = blockStart[id + 1]!;
+    // Members are in order of person: a < b.
+    for (let x = blockStart[id]!; x < end; x++)
+      for (let y = x + 1; y < end; y++) {
+        const a = members[x]!;
+        const b = members[y]!;
+        if (!comparedBefore(a, b, id)) found.push(a, b);
+      }
+  }
+  return splitPairs(found);
 };

@@ -17,6 +17,7 @@ import {
   textLevel,
   TYPO,
 } from './comparisons.js';
+import { countingOrder } from './counting-order.js';
 import { LevelMemo } from './level-memo.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
@@ -109,12 +110,19 @@ export class ComparablePeople {
 
     // Most compared pairs share a name: laid out in order of name, their entries sit side by side
     // and stay cached from one pair to the next.
+    // Each person's size read in person order (the order the people sit in memory), then placed.
+    const sizes = new Int32Array(prepared.length);
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i]!;
+      sizes[i] = HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
+    }
     this.start = new Int32Array(prepared.length + 1);
     let size = 0;
-    for (const i of byName(firsts, lasts, numbers.size)) {
-      const p = prepared[i]!;
+    const order = byName(firsts, lasts, numbers.size);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
       this.start[i] = size;
-      size += HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
+      size += sizes[i]!;
     }
     this.start[prepared.length] = size;
     const entries = (this.entries = new Int32Array(size));
@@ -294,15 +302,9 @@ export class ComparablePeople {
     const xEmails = entries[x + EMAILS]!;
     const yEmails = entries[y + EMAILS]!;
     if (xEmails === 0 || yEmails === 0) return NULL;
+    if (this.shareAddress(i, j, x, y)) return 3;
     const xFrom = x + HEADER;
     const yFrom = y + HEADER;
-    for (let k = 0; k < xEmails; k++)
-      for (let l = 0; l < yEmails; l++)
-        if (
-          entries[xFrom + k] === entries[yFrom + l] &&
-          this.prepared[i]!.emails[k] === this.prepared[j]!.emails[l]
-        )
-          return 3;
     const xLocals = entries[x + LOCALS]!;
     const yLocals = entries[y + LOCALS]!;
     const xLocal = xFrom + xEmails;
@@ -328,6 +330,31 @@ export class ComparablePeople {
       }
     }
     return best;
+  }
+
+  /**
+   * The level emailLevel gives when only the same address counts (both sides' local parts are
+   * made from their names): 3 for the same address, NULL otherwise, with no local part compared.
+   */
+  sameAddressLevel(i: number, j: number, x: number, y: number): number {
+    return this.shareAddress(i, j, x, y) ? 3 : NULL;
+  }
+
+  /** Whether the two have an e-mail address in common. */
+  private shareAddress(i: number, j: number, x: number, y: number): boolean {
+    const { entries } = this;
+    const xEmails = entries[x + EMAILS]!;
+    const yEmails = entries[y + EMAILS]!;
+    const xFrom = x + HEADER;
+    const yFrom = y + HEADER;
+    for (let k = 0; k < xEmails; k++)
+      for (let l = 0; l < yEmails; l++)
+        if (
+          entries[xFrom + k] === entries[yFrom + l] &&
+          this.prepared[i]!.emails[k] === this.prepared[j]!.emails[l]
+        )
+          return true;
+    return false;
   }
 
   /** The same number, or the same last seven digits of numbers of seven digits or more. */
@@ -360,18 +387,9 @@ export class ComparablePeople {
 
 /** People in order of last name number, then first name number, then person (counted, not compared). */
 const byName = (firsts: Int32Array, lasts: Int32Array, names: number): Int32Array => {
-  const byFirst = countingOrder(Int32Array.from(firsts.keys()), firsts, names);
-  return countingOrder(byFirst, lasts, names);
-};
-
-/** `order` sorted stably by `keyOf` (numbers below `range`). */
-const countingOrder = (order: Int32Array, keyOf: Int32Array, range: number): Int32Array => {
-  const start = new Int32Array(range + 1);
-  for (const i of order) start[keyOf[i]! + 1]!++;
-  for (let k = 0; k < range; k++) start[k + 1]! += start[k]!;
-  const sorted = new Int32Array(order.length);
-  for (const i of order) sorted[start[keyOf[i]!]!++] = i;
-  return sorted;
+  const people = new Int32Array(firsts.length);
+  for (let i = 0; i < people.length; i++) people[i] = i;
+  return countingOrder(countingOrder(people, firsts, names), lasts, names);
 };
 
 /** exactLevel of two values by number. */

@@ -62,11 +62,12 @@ export const comparePair = (
   }
   into[at + FIELD.first] = first;
   into[at + FIELD.last] = last;
-  let email = people.emailLevel(i, j, x, y);
   // Local parts made from each side's own name say what the names say, agreeing or not; only the
   // same address is evidence of its own.
-  if (email >= 0 && email < 3 && people.localsFromName(x) && people.localsFromName(y)) email = NULL;
-  into[at + FIELD.email] = email;
+  into[at + FIELD.email] =
+    people.localsFromName(x) && people.localsFromName(y)
+      ? people.sameAddressLevel(i, j, x, y)
+      : people.emailLevel(i, j, x, y);
   const household = last >= 3 && first === 0;
   into[at + FIELD.phone] = household ? NULL : people.phoneLevel(i, j, x, y);
   into[at + FIELD.company] = people.companyLevel(i, j, x, y);

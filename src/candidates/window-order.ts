@@ -2,6 +2,7 @@
  * The order in which a block too large to compare whole is walked: by name, then e-mail local
  * part, so that each person's nearest neighbours are the likeliest to be the same person.
  */
+import { countingOrder } from './counting-order.js';
 import type { Prepared } from './prepare.js';
 
 /**
@@ -16,23 +17,23 @@ export const orderRanks = (
   whole: Uint8Array,
 ): { rankOf: Int32Array; personAt: Int32Array } => {
   const rankOf = new Int32Array(people.length).fill(-1);
-  const ranked: number[] = [];
+  let count = 0;
   for (let id = 0; id < whole.length; id++) {
     if (whole[id]) continue;
     for (let k = blockStart[id]!; k < blockStart[id + 1]!; k++) {
       const person = members[k]!;
       if (rankOf[person] === -1) {
         rankOf[person] = 0;
-        ranked.push(person);
+        count++;
       }
     }
   }
-  const order = orderedByName(people, ranked);
-  const personAt = new Int32Array(order.length);
-  order.forEach((person, rank) => {
-    personAt[rank] = person;
-    rankOf[person] = rank;
-  });
+  // In order of person: the orders below keep ties in that order.
+  const ranked = new Int32Array(count);
+  for (let person = 0, k = 0; person < people.length; person++)
+    if (rankOf[person] === 0) ranked[k++] = person;
+  const personAt = orderedByName(people, ranked);
+  for (let rank = 0; rank < personAt.length; rank++) rankOf[personAt[rank]!] = rank;
   return { rankOf, personAt };
 };
 
@@ -45,38 +46,38 @@ const holdsSpaceOrBelow = (value: string): boolean => {
 };
 
 /**
- * `ranked` in order of orderKeyOf, ties by person: by numbers for the last and
- * first names' places among the distinct names, then the few people of one name by local part.
- * Where a name holds a space or a character below it, the key's order is not the names' order:
- * then by the keys themselves.
+ * `ranked` (ascending) in order of orderKeyOf, ties by person: counted by the last and first
+ * names' places among the distinct names, then the few people of one name by local part. Where
+ * a name holds a space or a character below it, the key's order is not the names' order: then
+ * by the keys themselves.
  */
-const orderedByName = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
-  const lasts = distinctSorted(ranked, (person) => people[person]!.last);
-  const firsts = distinctSorted(ranked, (person) => people[person]!.first);
-  const names = lasts.size * firsts.size;
-  const shift = 2 ** Math.ceil(Math.log2(people.length + 1));
-  if (!lasts.plain || !firsts.plain || names * shift > Number.MAX_SAFE_INTEGER)
-    return orderedByKey(people, ranked);
-  const sorted = Float64Array.from(
-    ranked,
-    (person) =>
-      (lasts.place.get(people[person]!.last)! * firsts.size + firsts.place.get(people[person]!.first)!) *
-        shift +
-      person,
-  ).sort();
-  const order = Array.from(sorted, (value) => value % shift);
+const orderedByName = (people: readonly Prepared[], ranked: Int32Array): Int32Array => {
+  const lasts = namePlaces(people, ranked, (p) => p.last);
+  const firsts = namePlaces(people, ranked, (p) => p.first);
+  if (!lasts.plain || !firsts.plain) return orderedByKey(people, ranked);
+  const { placeOf: lastOf } = lasts;
+  const { placeOf: firstOf } = firsts;
+  const order = countingOrder(countingOrder(ranked, firstOf, firsts.size), lastOf, lasts.size);
   // People of one name: by local part, then person.
-  for (let from = 0; from < sorted.length;) {
-    const name = Math.floor(sorted[from]! / shift);
+  const group: number[] = [];
+  const locals: string[] = [];
+  const within: number[] = [];
+  const byLocal = (x: number, y: number): number =>
+    locals[x]! < locals[y]! ? -1 : locals[x]! > locals[y]! ? 1 : group[x]! - group[y]!;
+  for (let from = 0; from < order.length;) {
+    const last = lastOf[order[from]!]!;
+    const first = firstOf[order[from]!]!;
     let to = from + 1;
-    while (to < sorted.length && Math.floor(sorted[to]! / shift) === name) to++;
+    while (to < order.length && lastOf[order[to]!] === last && firstOf[order[to]!] === first) to++;
     if (to - from > 1) {
-      const group = order.slice(from, to);
-      const locals = group.map((person) => people[person]!.locals[0] ?? '');
-      const within = group.map((_, k) => k);
-      within.sort((x, y) =>
-        locals[x]! < locals[y]! ? -1 : locals[x]! > locals[y]! ? 1 : group[x]! - group[y]!,
-      );
+      group.length = locals.length = within.length = 0;
+      for (let k = from; k < to; k++) {
+        const person = order[k]!;
+        group.push(person);
+        locals.push(people[person]!.locals[0] ?? '');
+        within.push(k - from);
+      }
+      within.sort(byLocal);
       for (let k = 0; k < within.length; k++) order[from + k] = group[within[k]!]!;
     }
     from = to;
@@ -84,24 +85,43 @@ const orderedByName = (people: readonly Prepared[], ranked: readonly number[]): 
   return order;
 };
 
-/** The distinct values, their places in sorted order, and whether none holds a space or below. */
-const distinctSorted = (
-  ranked: readonly number[],
-  valueOf: (person: number) => string,
-): { place: Map<string, number>; size: number; plain: boolean } => {
-  const place = new Map<string, number>();
-  for (const person of ranked) place.set(valueOf(person), 0);
-  const values = [...place.keys()].sort();
-  values.forEach((value, k) => place.set(value, k));
-  return { place, size: values.length, plain: !values.some(holdsSpaceOrBelow) };
+/**
+ * Per person of `ranked`, the place of its name among the distinct names in sorted order; how
+ * many distinct names; whether none holds a space or below.
+ */
+const namePlaces = (
+  people: readonly Prepared[],
+  ranked: Int32Array,
+  nameOf: (p: Prepared) => string,
+): { placeOf: Int32Array; size: number; plain: boolean } => {
+  const numbers = new Map<string, number>();
+  const names: string[] = [];
+  const placeOf = new Int32Array(people.length);
+  for (let k = 0; k < ranked.length; k++) {
+    const person = ranked[k]!;
+    const name = nameOf(people[person]!);
+    let number = numbers.get(name);
+    if (number === undefined) {
+      numbers.set(name, (number = names.length));
+      names.push(name);
+    }
+    placeOf[person] = number;
+  }
+  const sorted = names
+    .map((_, number) => number)
+    .sort((x, y) => (names[x]! < names[y]! ? -1 : names[x]! > names[y]! ? 1 : 0));
+  const placeOfNumber = new Int32Array(names.length);
+  for (let place = 0; place < sorted.length; place++) placeOfNumber[sorted[place]!] = place;
+  for (let k = 0; k < ranked.length; k++) placeOf[ranked[k]!] = placeOfNumber[placeOf[ranked[k]!]!]!;
+  return { placeOf, size: names.length, plain: !names.some(holdsSpaceOrBelow) };
 };
 
 /** The same order, by order keys compared as strings. */
-const orderedByKey = (people: readonly Prepared[], ranked: readonly number[]): number[] => {
-  const keys = ranked.map((person) => orderKeyOf(people[person]!));
-  const order = ranked.map((_, k) => k);
+const orderedByKey = (people: readonly Prepared[], ranked: Int32Array): Int32Array => {
+  const keys = Array.from(ranked, (person) => orderKeyOf(people[person]!));
+  const order = Array.from(ranked, (_, k) => k);
   order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
-  return order.map((k) => ranked[k]!);
+  return Int32Array.from(order, (k) => ranked[k]!);
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
