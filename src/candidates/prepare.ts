@@ -271,12 +271,15 @@ const digitsOf = (local: string): string => {
 };
 
 /** A person's first and last name: as given, or split from the full name when neither is. */
-export const namesOf = (person: PersonFields, cache: PrepareCache): [PreparedName, PreparedName] => {
+export const namesOf = (
+  person: PersonFields,
+  cache: PrepareCache,
+): { firstName: PreparedName; lastName: PreparedName } => {
   const firstName = cache.name(person.firstName, true);
   const lastName = cache.name(person.lastName, false);
-  if (firstName.name !== '' || lastName.name !== '') return [firstName, lastName];
+  if (firstName.name !== '' || lastName.name !== '') return { firstName, lastName };
   const split = splitFullName(person.fullName);
-  return [cache.name(split.first, true), cache.name(split.last, false)];
+  return { firstName: cache.name(split.first, true), lastName: cache.name(split.last, false) };
 };
 
 /** What is prepared of a person value by value, before its e-mails' local parts are looked at. */
@@ -341,7 +344,7 @@ export const prepare = (
   nicknames: Nicknames,
   cache = new PrepareCache(nicknames),
 ): Prepared => {
-  const [firstName, lastName] = namesOf(person, cache);
+  const { firstName, lastName } = namesOf(person, cache);
   return preparedOf(
     {
       firstName,

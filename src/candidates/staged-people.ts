@@ -72,7 +72,7 @@ export class StagedPeople {
 
   add(person: PersonFields): void {
     const { cache } = this;
-    const [firstName, lastName] = namesOf(person, cache);
+    const { firstName, lastName } = namesOf(person, cache);
     this.firstNames.push(firstName);
     this.lastNames.push(lastName);
     pushMapped(person.emails, normalEmail, this.emails, this.emailEnds);
