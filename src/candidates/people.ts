@@ -2,14 +2,16 @@
  * The people of a run, collected as their records are staged (first of each identity only: a
  * duplicate is merged already), then matched: the run's candidates and candidates.csv.
  *
- * Each person is prepared as it is read and only that is kept, with where the record came from
- * and the name and first e-mail candidates.csv shows: a run of a few hundred thousand records
- * holds each person once, in the form the matcher reads.
+ * Of each person only what the matcher compares is kept (staged-people.ts), with where the record
+ * came from and the name and first e-mail candidates.csv shows: a run of a few hundred thousand
+ * records holds each person once, prepared in the form the matcher reads when matching starts.
  */
 import { findPreparedCandidates, type CandidateOptions } from './index.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
-import { prepare, PrepareCache, type Prepared } from './prepare.js';
+import { IntList } from './int-list.js';
+import { PrepareCache } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
+import { StagedPeople } from './staged-people.js';
 import { targetScorer, type TargetMatch, type TargetScorer } from './target-match.js';
 import {
   candidateRows,
@@ -46,25 +48,10 @@ const SHOWN = 100;
 /** Distinct names shown kept for sharing at most. */
 const SHOWN_NAMES_KEPT = 20_000;
 
-/** A growable list of 32-bit integers. */
-class IntList {
-  data = new Int32Array(1024);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
 export class CandidatePeople implements ShownPeople {
   private readonly nicknames: Nicknames;
-  private readonly cache: PrepareCache;
   /** Let go once matched: the rest of a run keeps only where each person came from and the pairs. */
-  private prepared: Prepared[] = [];
+  private readonly staged: StagedPeople;
   private count = 0;
   /** Input files, each once; a person names its file by number. */
   private readonly files: string[] = [];
@@ -81,7 +68,7 @@ export class CandidatePeople implements ShownPeople {
 
   constructor(private readonly options: CandidateOptions = {}) {
     this.nicknames = options.nicknames ?? shippedNicknames();
-    this.cache = new PrepareCache(this.nicknames);
+    this.staged = new StagedPeople(new PrepareCache(this.nicknames));
   }
 
   get size(): number {
@@ -99,7 +86,7 @@ export class CandidatePeople implements ShownPeople {
     this.seqs.push(seq ?? -1);
     this.names.push(this.shownName(person));
     this.emails.push(person.emails?.[0] ?? '');
-    this.prepared.push(prepare(person, this.nicknames, this.cache));
+    this.staged.add(person);
     this.count++;
   }
 
@@ -187,11 +174,10 @@ export class CandidatePeople implements ShownPeople {
    */
   match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
-    const { pairs, counts, model, frequencies } = findPreparedCandidates(this.prepared, {
+    const { pairs, counts, model, frequencies } = findPreparedCandidates(this.staged.prepareAll(), {
       ...options,
       nicknames: this.nicknames,
     });
-    this.prepared = [];
     collectGarbage?.();
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;

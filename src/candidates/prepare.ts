@@ -128,7 +128,7 @@ const codesOf = (name: string): string[] => {
 };
 
 /** What a first or last name gives, worked out once per distinct name as written. */
-interface PreparedName {
+export interface PreparedName {
   name: string;
   codes: string[];
   roots: readonly string[];
@@ -199,7 +199,7 @@ export class PrepareCache {
 }
 
 /** One list for every person without values: nothing allocated per person for an absent field. */
-const NONE: readonly string[] = Object.freeze([]);
+export const NONE: readonly string[] = Object.freeze([]);
 
 /**
  * The values of a list, each mapped, the empty ones left out; an array of exactly its length (a
@@ -234,7 +234,7 @@ const digitsOfEach = (locals: readonly string[]): readonly string[] => {
   return locals.map(digitsOf);
 };
 
-const normalEmail = (email: string): string => email.trim().toLowerCase();
+export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -244,7 +244,7 @@ const NOT_PHONE_DIGITS = /[^\d+]/gu;
 const PLUS = 0x2b;
 
 /** A phone's digits and `+`, when there are six or more; a phone given as E.164 is that already. */
-const phoneDigits = (phone: string): string => {
+export const phoneDigits = (phone: string): string => {
   let digits = phone;
   for (let i = 0; i < phone.length; i++) {
     const code = phone.charCodeAt(i);
@@ -270,24 +270,54 @@ const digitsOf = (local: string): string => {
   return local.slice(from, to);
 };
 
-export const prepare = (
+/** A person's first and last name: as given, or split from the full name when neither is. */
+export const namesOf = (
   person: PersonFields,
-  nicknames: Nicknames,
-  cache = new PrepareCache(nicknames),
-): Prepared => {
-  let firstName = cache.name(person.firstName, true);
-  let lastName = cache.name(person.lastName, false);
-  if (firstName.name === '' && lastName.name === '') {
-    const split = splitFullName(person.fullName);
-    firstName = cache.name(split.first, true);
-    lastName = cache.name(split.last, false);
-  }
+  cache: PrepareCache,
+): { firstName: PreparedName; lastName: PreparedName } => {
+  const firstName = cache.name(person.firstName, true);
+  const lastName = cache.name(person.lastName, false);
+  if (firstName.name !== '' || lastName.name !== '') return { firstName, lastName };
+  const split = splitFullName(person.fullName);
+  return { firstName: cache.name(split.first, true), lastName: cache.name(split.last, false) };
+};
+
+/** What is prepared of a person value by value, before its e-mails' local parts are looked at. */
+export interface PersonValues {
+  firstName: PreparedName;
+  lastName: PreparedName;
+  /** Normalized, the empty left out (mapped). */
+  emails: readonly string[];
+  phones: readonly string[];
+  company: string;
+  jobTitle: string;
+  birth: BirthDate | undefined;
+  street: string;
+  postcode: string;
+  city: string;
+}
+
+/** Whether every local part is made from the person's name (true when there is none). */
+const allFromName = (
+  locals: readonly string[],
+  first: string,
+  last: string,
+  firstRoots: readonly string[],
+  cache: PrepareCache,
+): boolean => {
+  if (locals.length === 0) return true;
+  const names = { first, last, firstRoots };
+  for (const local of locals) if (!cache.nameLocals.madeFromName(local, names)) return false;
+  return true;
+};
+
+/** The person as the comparisons read it, from its values. */
+export const preparedOf = (values: PersonValues, cache: PrepareCache): Prepared => {
+  const { firstName, lastName, emails } = values;
   const first = firstName.name;
   const last = lastName.name;
-  const emails = mapped(person.emails, normalEmail);
-  const locals = mapped(emails, localPart);
   const firstRoots = firstName.roots;
-  const names = { first, last, firstRoots };
+  const locals = mapped(emails, localPart);
   // Every field set, in one order: people share one object shape, with no room for more.
   return {
     first,
@@ -296,15 +326,38 @@ export const prepare = (
     lastCodes: lastName.codes,
     firstRoots,
     locals,
-    localsFromName: locals.every((local) => cache.nameLocals.madeFromName(local, names)),
+    localsFromName: allFromName(locals, first, last, firstRoots, cache),
     localDigits: digitsOfEach(locals),
     emails,
-    phones: mapped(person.phones, phoneDigits),
-    company: cache.company(person.company),
-    jobTitle: cache.text(person.jobTitle),
-    birth: cache.birthday(person.birthday),
-    street: fold(person.street),
-    postcode: squash(person.postcode),
-    city: cache.text(person.city),
+    phones: values.phones,
+    company: values.company,
+    jobTitle: values.jobTitle,
+    birth: values.birth,
+    street: values.street,
+    postcode: values.postcode,
+    city: values.city,
   };
+};
+
+export const prepare = (
+  person: PersonFields,
+  nicknames: Nicknames,
+  cache = new PrepareCache(nicknames),
+): Prepared => {
+  const { firstName, lastName } = namesOf(person, cache);
+  return preparedOf(
+    {
+      firstName,
+      lastName,
+      emails: mapped(person.emails, normalEmail),
+      phones: mapped(person.phones, phoneDigits),
+      company: cache.company(person.company),
+      jobTitle: cache.text(person.jobTitle),
+      birth: cache.birthday(person.birthday),
+      street: fold(person.street),
+      postcode: squash(person.postcode),
+      city: cache.text(person.city),
+    },
+    cache,
+  );
 };
