@@ -1,4 +1,5 @@
 /** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
+import { stringify } from 'csv-stringify/sync';
 import { writePiecesAtomic } from '../report/atomic-file.js';
 import { escapeFormula } from '../report/spreadsheet-safety.js';
 import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
@@ -77,46 +78,8 @@ export const targetRow = (
   '',
 ];
 
-/** Rows made into text and written at a time: the file is never held whole (pairs may be many). */
+/** Rows stringified and written at a time: the file is never held whole (pairs may be many). */
 const BATCH = 2_000;
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const LINE_FEED = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-
-/**
- * The characters a cell may start with for escapeFormula to change it (a formula's first
- * character, or the apostrophe of one guarded already): any other cell it returns as it is, so
- * that most cells are given back without it.
- */
-const GUARDED_FIRST = new Set(['=', '+', '-', '@', '\t', '\r', "'"].map((c) => c.charCodeAt(0)));
-
-/**
- * A cell as csv-stringify writes it with its defaults, formula-guarded first: quoted when it
- * holds a comma, a quote or a line break, its quotes doubled. Written here, without a
- * stringifier's options and per-field checks, as candidates.csv may have many rows; its bytes
- * are the same.
- */
-const csvCell = (value: string): string => {
-  const cell = value !== '' && GUARDED_FIRST.has(value.charCodeAt(0)) ? escapeFormula(value) : value;
-  for (let i = 0; i < cell.length; i++) {
-    const code = cell.charCodeAt(i);
-    if (code === QUOTE || code === COMMA || code === LINE_FEED || code === CARRIAGE_RETURN)
-      return `"${cell.replaceAll('"', '""')}"`;
-  }
-  return cell;
-};
-
-/** Rows as CSV text, each line ended by `\n`. */
-const csvLines = (rows: readonly (readonly string[])[]): string => {
-  let text = '';
-  for (const cells of rows) {
-    for (let i = 0; i < cells.length; i++) text += i === 0 ? csvCell(cells[i]!) : `,${csvCell(cells[i]!)}`;
-    text += '\n';
-  }
-  return text;
-};
 
 /**
  * candidates.csv through a temporary file (report/atomic-file.ts): the header, then `count` rows
@@ -128,9 +91,11 @@ const writeInBatches = (
   rows: (start: number, end: number) => string[][],
 ): void => {
   function* pieces(): Generator<string> {
-    yield csvLines([CANDIDATE_COLUMNS]);
-    for (let start = 0; start < count; start += BATCH)
-      yield csvLines(rows(start, Math.min(count, start + BATCH)));
+    yield stringify([[...CANDIDATE_COLUMNS]]);
+    for (let start = 0; start < count; start += BATCH) {
+      const batch = rows(start, Math.min(count, start + BATCH));
+      yield stringify(batch.map((cells) => cells.map(escapeFormula)));
+    }
   }
   writePiecesAtomic(path, pieces());
 };
