@@ -1,5 +1,8 @@
 import { afterAll, vi } from 'vitest';
 import { removeTempDirs } from './temp-dirs.js';
+import { useWorkerHome } from './worker-home.js';
+
+useWorkerHome();
 
 // A setup file runs before each test file, also when the files of a worker share their modules
 // (vitest `isolate: false`), so each file gets its own cleanup hook; a hook registered at a shared
