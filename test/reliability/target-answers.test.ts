@@ -269,6 +269,19 @@ const keptLog = (): { logger: Logger; lines: string[] } => {
 
 // How a stop reads on the command line is the spawned run's of 'two contacts swapped' above; what
 // a stop says is the run's message, the same in this process, with what it logs kept.
+/** What a run of five people through the proxy stops with (the library's message). */
+const stopOfFive = (dir: string, logger?: Logger) =>
+  stopOf(
+    runImport({
+      pipeline: 'generic',
+      inputs: [writeGenericCsv(dir, 'people.csv', people(5))],
+      target: { url: proxy!.url, apiKey: svc!.key },
+      stateDir: join(dir, 'state'),
+      outDir: join(dir, 'out'),
+      ...(logger ? { logger } : {}),
+    }).then((r) => r.report),
+  );
+
 describe('a target that is not the service', () => {
   it(
     'a redirect is named as one, with where it points (no credentials, no query)',
@@ -281,16 +294,7 @@ describe('a target that is not the service', () => {
         body: '<html>Moved Permanently</html>',
       });
       const { logger, lines } = keptLog();
-      const stop = await stopOf(
-        runImport({
-          pipeline: 'generic',
-          inputs: [writeGenericCsv(dir, 'people.csv', people(5))],
-          target: { url: proxy!.url, apiKey: svc!.key },
-          stateDir: join(dir, 'state'),
-          outDir: join(dir, 'out'),
-          logger,
-        }).then((r) => r.report),
-      );
+      const stop = await stopOfFive(dir, logger);
       const stderr = [...lines, stop].join('\n');
       expect(stop).toContain('a redirect to https://login.example.com/v1/search/contacts?...');
       expect(stderr).not.toContain("not the service's error envelope");
@@ -310,15 +314,7 @@ describe('a target that is not the service', () => {
         req.method === method && route.test(req.url)
           ? { status: 404, headers: { 'content-type': 'text/html' }, body: '<html>Not Found</html>' }
           : undefined;
-      const stop = await stopOf(
-        runImport({
-          pipeline: 'generic',
-          inputs: [writeGenericCsv(dir, 'people.csv', people(5))],
-          target: { url: proxy!.url, apiKey: svc!.key },
-          stateDir: join(dir, 'state'),
-          outDir: join(dir, 'out'),
-        }).then((r) => r.report),
-      );
+      const stop = await stopOfFive(dir);
       expect(stop).toContain(`the target has no ${named}`);
       expect(stop).toContain('is it the Contact Relationship Service, and which version?');
     },
