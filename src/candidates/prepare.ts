@@ -282,19 +282,33 @@ export const namesOf = (
   return { firstName: cache.name(split.first, true), lastName: cache.name(split.last, false) };
 };
 
-/** What is prepared of a person value by value, before its e-mails' local parts are looked at. */
-export interface PersonValues {
-  firstName: PreparedName;
-  lastName: PreparedName;
-  /** Normalized, the empty left out (mapped). */
-  emails: readonly string[];
-  phones: readonly string[];
+/** A person's single values as the comparisons read them. */
+export interface SingleValues {
   company: string;
   jobTitle: string;
   birth: BirthDate | undefined;
   street: string;
   postcode: string;
   city: string;
+}
+
+/** The single values of a person: one place for how each is made, prepared at once or staged. */
+export const singleValuesOf = (person: PersonFields, cache: PrepareCache): SingleValues => ({
+  company: cache.company(person.company),
+  jobTitle: cache.text(person.jobTitle),
+  birth: cache.birthday(person.birthday),
+  street: fold(person.street),
+  postcode: squash(person.postcode),
+  city: cache.text(person.city),
+});
+
+/** What is prepared of a person value by value, before its e-mails' local parts are looked at. */
+export interface PersonValues extends SingleValues {
+  firstName: PreparedName;
+  lastName: PreparedName;
+  /** Normalized, the empty left out (mapped). */
+  emails: readonly string[];
+  phones: readonly string[];
 }
 
 /** Whether every local part is made from the person's name (true when there is none). */
@@ -351,12 +365,7 @@ export const prepare = (
       lastName,
       emails: mapped(person.emails, normalEmail),
       phones: mapped(person.phones, phoneDigits),
-      company: cache.company(person.company),
-      jobTitle: cache.text(person.jobTitle),
-      birth: cache.birthday(person.birthday),
-      street: fold(person.street),
-      postcode: squash(person.postcode),
-      city: cache.text(person.city),
+      ...singleValuesOf(person, cache),
     },
     cache,
   );

@@ -18,12 +18,12 @@ import {
   normalEmail,
   phoneDigits,
   preparedOf,
+  singleValuesOf,
   type BirthDate,
   type PrepareCache,
   type Prepared,
   type PreparedName,
 } from './prepare.js';
-import { fold, squash } from './text.js';
 import type { PersonFields } from './types.js';
 
 /** Values each mapped, the empty ones left out, onto the end of a flat list; ended in `ends`. */
@@ -77,12 +77,13 @@ export class StagedPeople {
     this.lastNames.push(lastName);
     pushMapped(person.emails, normalEmail, this.emails, this.emailEnds);
     pushMapped(person.phones, phoneDigits, this.phones, this.phoneEnds);
-    this.companies.push(cache.company(person.company));
-    this.jobTitles.push(cache.text(person.jobTitle));
-    this.births.push(cache.birthday(person.birthday));
-    this.streets.push(fold(person.street));
-    this.postcodes.push(squash(person.postcode));
-    this.cities.push(cache.text(person.city));
+    const single = singleValuesOf(person, cache);
+    this.companies.push(single.company);
+    this.jobTitles.push(single.jobTitle);
+    this.births.push(single.birth);
+    this.streets.push(single.street);
+    this.postcodes.push(single.postcode);
+    this.cities.push(single.city);
   }
 
   /** Every person prepared, in the order added; the staged values are let go. */

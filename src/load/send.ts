@@ -1,6 +1,5 @@
 import type { ServiceClient } from '../client/index.js';
-import { answerLost } from '../client/errors.js';
-import { isRequestError, type RequestError } from '../client/errors.js';
+import { answerLost, isRequestError, type RequestError } from '../client/errors.js';
 import { ImportError, isImportError } from '../core/errors/index.js';
 import type {
   CreateJournal,
