@@ -33,11 +33,13 @@ const importFile = (
     // Small chunks: a few hundred rows make as many requests (and so as many faults) as thousands
     // in the default chunks would.
     chunkSize: 10,
-    // Short waits so the storm stays fast; enough retries that a run of bad luck is not the test.
-    // The start probe ends a run at its first timeout (no retry), and the storm's slow answers
-    // (2 s) fall on whichever request comes n-th, the probe of the second run too: the probe waits
-    // past them, on a machine of any load, and the storm's requests time out after 1 s.
-    client: { timeoutMs: 1000, probeTimeoutMs: 30_000, retries: 12, minRetryDelayMs: 5, maxRetryDelayMs: 50 },
+    // Short retry delays so the storm stays fast; enough retries that a run of bad luck is not the
+    // test. The service answers in this process, so on a busy machine an answer that is not slow
+    // may still take a second or two: the requests time out after 4 s, which only the storm's slow
+    // answers (8 s) reach. The start probe ends a run at its first timeout (no retry), and a slow
+    // answer falls on whichever request comes n-th, the second run's probe too: the probe waits
+    // past it.
+    client: { timeoutMs: 4000, probeTimeoutMs: 30_000, retries: 12, minRetryDelayMs: 5, maxRetryDelayMs: 50 },
     ...options,
   });
 
@@ -56,7 +58,7 @@ const sum = (c: FaultCounts) => c.failed + c.rateLimited + c.reset + c.cut + c.s
 describe('fault storms', () => {
   it(
     'loads everything exactly once through 503s, 429s, resets, cut-off answers and timeouts, and counts the retries',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const dir = tempDir();
       svc = await startService({
@@ -67,7 +69,7 @@ describe('fault storms', () => {
         resetRate: 0.05,
         cutRate: 0.05,
         slowRate: 0.03,
-        slowMs: 2000,
+        slowMs: 8000,
         seed: 6,
       });
 
