@@ -48,6 +48,12 @@ const SHOWN = 100;
 /** Distinct names shown kept for sharing at most. */
 const SHOWN_NAMES_KEPT = 20_000;
 
+/**
+ * People from which the matcher's lists are worth collecting as soon as it is done: for fewer, a
+ * full collection costs more than the little it frees.
+ */
+const COLLECT_FROM_PEOPLE = 10_000;
+
 export class CandidatePeople implements ShownPeople {
   private readonly nicknames: Nicknames;
   /** Let go once matched: the rest of a run keeps only where each person came from and the pairs. */
@@ -168,9 +174,9 @@ export class CandidatePeople implements ShownPeople {
   /**
    * Matches the people and writes candidates.csv at `path`; once, as the prepared people are let
    * go then (the largest thing a run holds, which the report written after need not carry).
-   * `collectGarbage`, the host's collector, is called once they are: the people and the match's
-   * working lists are then garbage that a heap grown to hold them would otherwise keep while
-   * candidates.csv and the report are written.
+   * `collectGarbage`, the host's collector, is called once they are, when they were many: the
+   * people and the match's working lists are then garbage that a heap grown to hold them would
+   * otherwise keep while candidates.csv and the report are written.
    */
   match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
@@ -178,7 +184,7 @@ export class CandidatePeople implements ShownPeople {
       ...options,
       nicknames: this.nicknames,
     });
-    collectGarbage?.();
+    if (this.count >= COLLECT_FROM_PEOPLE) collectGarbage?.();
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;
     return {

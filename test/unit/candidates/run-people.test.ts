@@ -37,12 +37,31 @@ const twoOfOnePerson = (): CandidatePeople => {
   return people;
 };
 
+/** Ten thousand people of distinct names and e-mails. */
+const manyPeople = (): CandidatePeople => {
+  const people = new CandidatePeople();
+  for (let i = 0; i < 10_000; i++)
+    people.add('many.csv', i + 2, {
+      firstName: `Given${i.toString(36)}`,
+      lastName: `Family${(i * 7919).toString(36)}`,
+      emails: [`person${i}@many.example`],
+    });
+  return people;
+};
+
 describe('candidates: the people of a run', () => {
-  it("calls the host's collector once, after the match, before candidates.csv is written", () => {
+  it("calls the host's collector once for many people, after the match, before candidates.csv is written", () => {
+    const path = somewhere();
+    const calls: boolean[] = [];
+    manyPeople().match(path, () => calls.push(existsSync(path)));
+    expect(calls).toEqual([false]);
+  });
+
+  it("leaves the host's collector alone for a few people: a full collection costs more than it frees", () => {
     const path = somewhere();
     const calls: boolean[] = [];
     const found = twoOfOnePerson().match(path, () => calls.push(existsSync(path)));
-    expect(calls).toEqual([false]);
+    expect(calls).toEqual([]);
     expect(found.pairs).toHaveLength(1);
     expect(found.pairs[0]).toMatchObject({ a: 0, b: 1 });
     expect(readFileSync(path, 'utf8')).toContain('crm.csv,2,book.csv,7,,Robert Smith,Bob Smith');
