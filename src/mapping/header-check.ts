@@ -1,5 +1,5 @@
 import type { Issue } from '../core/types.js';
-import { nearest } from '../core/nearest.js';
+import { nearestLowered } from '../core/nearest.js';
 import { isRejectColumn } from '../core/reject-columns.js';
 import { alternatives, ColumnIndex } from './columns.js';
 import type { Pipeline } from './pipeline.js';
@@ -135,6 +135,24 @@ export interface UnusedColumns {
  * pipeline column it is closest to among those the header lacks.
  */
 export const unusedColumns = (pipeline: Pipeline, header: readonly string[]): UnusedColumns => {
+  const { columns, missing } = unreadColumns(pipeline, header);
+  const nearestOf = nearestAmong(missing);
+  const suggestions: Record<string, string> = {};
+  for (const column of columns) {
+    const candidate = nearestOf(column);
+    if (candidate !== undefined) suggestions[column] = candidate;
+  }
+  return { columns, nearest: suggestions };
+};
+
+/**
+ * The header columns the pipeline reads nothing from, in file order (unusedColumns without the
+ * suggestions); and the pipeline's columns the header lacks.
+ */
+export const unreadColumns = (
+  pipeline: Pipeline,
+  header: readonly string[],
+): { columns: string[]; missing: string[] } => {
   const index = new ColumnIndex(header);
   const read = new Set<string>();
   const missing: string[] = [];
@@ -153,25 +171,29 @@ export const unusedColumns = (pipeline: Pipeline, header: readonly string[]): Un
       !read.has(name) &&
       !prefixes.some((prefix) => name.startsWith(prefix)),
   );
-  const suggestions: Record<string, string> = {};
-  for (const column of columns) {
-    const candidate = nearestColumn(column, missing);
-    if (candidate !== undefined) suggestions[column] = candidate;
-  }
-  return { columns, nearest: suggestions };
+  return { columns, missing };
 };
 
-/** A typo (edit distance), or one name holding the other (`name` in `full_name`, `e-mail` / `email`). */
-const nearestColumn = (column: string, candidates: string[]): string | undefined => {
-  const typo = nearest(column, candidates);
-  if (typo !== undefined) return typo;
-  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const wanted = plain(column);
-  if (wanted.length < 3) return undefined;
-  return candidates.find((candidate) => {
-    const other = plain(candidate);
-    return other === wanted || other.endsWith(wanted) || other.startsWith(wanted);
-  });
+const plain = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * For a column, a typo (edit distance) of one of the candidates, or a candidate holding it
+ * (`name` in `full_name`, `e-mail` / `email`). The candidates' forms are made once: a header may
+ * have a hundred thousand columns to look up.
+ */
+const nearestAmong = (candidates: readonly string[]): ((column: string) => string | undefined) => {
+  const lowered = candidates.map((candidate) => candidate.toLowerCase());
+  const plains = candidates.map(plain);
+  return (column) => {
+    const typo = nearestLowered(column.toLowerCase(), candidates, (_, index) => lowered[index]!);
+    if (typo !== undefined) return typo;
+    const wanted = plain(column);
+    if (wanted.length < 3) return undefined;
+    const at = plains.findIndex(
+      (other) => other === wanted || other.endsWith(wanted) || other.startsWith(wanted),
+    );
+    return at === -1 ? undefined : candidates[at];
+  };
 };
 
 /**

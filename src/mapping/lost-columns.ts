@@ -1,5 +1,5 @@
 import { guessColumn } from './draft/guess.js';
-import { unusedColumns } from './header-check.js';
+import { unreadColumns } from './header-check.js';
 import type { Pipeline } from './pipeline.js';
 
 /** What a column left unused would have given a contact. */
@@ -24,7 +24,7 @@ export const lostColumns = (
   samples: ReadonlyMap<string, readonly string[]>,
 ): LostColumn[] => {
   const lost: LostColumn[] = [];
-  for (const column of unusedColumns(pipeline, header).columns) {
+  for (const column of unreadColumns(pipeline, header).columns) {
     const values = samples.get(column) ?? [];
     if (!values.some((value) => value.trim() !== '')) continue;
     const guess = guessColumn(column, values);

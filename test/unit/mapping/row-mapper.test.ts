@@ -350,6 +350,21 @@ describe('pipeline options', () => {
     expect(unusedColumns(pipeline, ['Lead ID', 'First Name', 'Email', 'Rating']).columns).toEqual(['Rating']);
   });
 
+  it('suggests for each unused column the missing pipeline column it is a typo of, or that holds it', async () => {
+    const pipeline = await loadPipeline('generic');
+    const header = ['name', 'emial', 'compnay', 'Notes', 'e-mail', 'x'.repeat(20), 'ful_name'];
+    expect(unusedColumns(pipeline, header)).toEqual({
+      columns: header,
+      nearest: {
+        name: 'full_name',
+        emial: 'email',
+        compnay: 'company',
+        'e-mail': 'email',
+        ful_name: 'full_name',
+      },
+    });
+  });
+
   it('a per-column separator overrides the source one; false keeps the cell whole', () => {
     const pipeline = parsePipeline(
       'source:\n  multi_value_separator: ","\nphones:\n  - column: Phones\n  - column: Fax\n    separator: false\n    label: fax\ngroups:\n  - column: Tags\n    separator: "|"\n',
