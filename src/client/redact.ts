@@ -41,31 +41,49 @@ const BASE64_CHAR = '[A-Za-z0-9+/_-]';
 /**
  * The base64 text of the secret at each of the three alignments it can have inside a longer
  * encoded string (`base64(secret)`, `base64("Bearer " + secret)`, `base64("user:" + secret)`): the
- * characters that depend on the secret's bytes alone, with the one character on each side that
- * mixes in a neighbour's bits taken too. Standard and URL alphabets.
+ * characters that depend on the secret's bytes alone. Standard and URL alphabets.
  */
-const base64Forms = (secret: string): string[] => {
+const base64Cores = (secret: string): string[] => {
   const bytes = Buffer.from(secret, 'utf8');
-  const forms: string[] = [];
+  const cores = new Set<string>();
   for (let offset = 0; offset < 3; offset += 1) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
     const firstWhole = Math.ceil((8 * offset) / 6);
     const endWhole = Math.floor((8 * (offset + bytes.length)) / 6);
     const core = encoded.slice(firstWhole, endWhole);
-    const urlCore = core.replace(/\+/g, '-').replace(/\//g, '_');
-    for (const form of new Set([core, urlCore])) {
-      forms.push(`${BASE64_CHAR}?${escapeRegExp(form)}${BASE64_CHAR}?`);
-    }
+    cores.add(core);
+    cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return forms;
+  return [...cores];
 };
+
+/** Each base64 core with the one character on each side that mixes in a neighbour's bits. */
+const base64Forms = (secret: string): string[] =>
+  base64Cores(secret).map((core) => `${BASE64_CHAR}?${escapeRegExp(core)}${BASE64_CHAR}?`);
 
 /** The secret's UTF-8 bytes in hex, either case. */
 const hexForm = (secret: string): string =>
   [...Buffer.from(secret, 'utf8').toString('hex')].map(hexDigit).join('');
 
+/**
+ * What a text must contain for the secret's pattern to match in it: the secret as it is, a
+ * percent sign (a character of it encoded), a base64 core, or the hex form in any case. A text
+ * without any of these is left as it is without running the pattern, which V8 compiles on its
+ * first use (milliseconds for a long key's), so most texts a clean run redacts never compile it.
+ */
+const mayHoldOf = (secret: string): ((text: string) => boolean) => {
+  if (secret.length < MIN_SECRET_REPLACED_ANYWHERE) return (text) => text.includes(secret);
+  const cores = base64Cores(secret);
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  return (text) =>
+    text.includes(secret) ||
+    text.includes('%') ||
+    cores.some((core) => text.includes(core)) ||
+    text.toLowerCase().includes(hex);
+};
+
 /** Every form of one secret as one pattern (see MIN_SECRET_REPLACED_ANYWHERE). */
-const patternOf = (secret: string): RegExp => {
+export const patternOf = (secret: string): RegExp => {
   if (secret.length < MIN_SECRET_REPLACED_ANYWHERE) {
     return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu');
   }
@@ -91,9 +109,14 @@ export interface Redactor {
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const kept = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
-  const patterns = kept.map(patternOf);
-  const redactText = (text: string): string =>
-    patterns.reduce((result, pattern) => result.replace(pattern, REDACTED), text);
+  // A pattern is made when a text may hold its secret: most redactors of a run never need one.
+  const replacers = kept.map((secret) => {
+    const mayHold = mayHoldOf(secret);
+    let pattern: RegExp | undefined;
+    return (text: string): string =>
+      mayHold(text) ? text.replace((pattern ??= patternOf(secret)), REDACTED) : text;
+  });
+  const redactText = (text: string): string => replacers.reduce((result, replace) => replace(result), text);
   const long = kept.filter((secret) => secret.length >= MIN_SECRET_REPLACED_ANYWHERE);
   const excerpt = (text: string, maxChars: number): string => {
     const cut = redactText(text).slice(0, maxChars);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor, MIN_SECRET_REPLACED_ANYWHERE, redact, REDACTED } from '../../../src/client/index.js';
+import { patternOf } from '../../../src/client/redact.js';
 
 describe('redact', () => {
   it('replaces every occurrence of a secret', () => {
@@ -103,5 +104,38 @@ describe('redact: the key in disguise', () => {
     expect(redactor.excerpt(`denied: ${key.slice(0, 12)}`, 60)).toBe(`denied: ${REDACTED}`);
     // Fewer than 8 characters of the key say nothing of it and stay.
     expect(redactor.excerpt(`denied: ${key.slice(0, 5)}`, 60)).toBe(`denied: ${key.slice(0, 5)}`);
+  });
+});
+
+describe('redact: texts that cannot hold the key are left without running its pattern', () => {
+  it('answers what running every pattern answers, disguised, glued or absent', () => {
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
+    const secrets = ['net', 'k3y-abcd', 'sk_live/9f8e7d6c5b4a+Zq=', 'ÄpiKëy-ünïcode-42', 'AbCdEf0123456789'];
+    const disguises: ((secret: string) => string)[] = [
+      (secret) => secret,
+      (secret) => encodeURIComponent(secret),
+      (secret) => [...Buffer.from(secret)].map((b) => `%${b.toString(16)}`).join(''),
+      (secret) => Buffer.from(`Bearer ${secret}`).toString('base64'),
+      (secret) => Buffer.from(`user:${secret}`).toString('base64url'),
+      (secret) => Buffer.from(secret).toString('hex').toUpperCase(),
+      (secret) => secret.slice(0, 5),
+      () => 'nothing-to-see',
+    ];
+    const fillers = ['', ' ', 'x', '/api/v1/contacts/', 'é', '%', '%2', 'network', '=='];
+    for (let round = 0; round < 2_000; round++) {
+      const kept = secrets.filter(() => random(2) === 0);
+      const text = Array.from({ length: 1 + random(4) }, () =>
+        random(3) === 0 ? pick(disguises)(pick(secrets)) : pick(fillers),
+      ).join(pick(['', ' ', '&']));
+      const everyPattern = [...kept]
+        .sort((a, b) => b.length - a.length)
+        .reduce((result, secret) => result.replace(patternOf(secret), REDACTED), text);
+      expect(createRedactor(kept)(text), `${text} with ${kept.join(', ')}`).toBe(everyPattern);
+    }
   });
 });

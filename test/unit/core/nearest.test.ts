@@ -42,7 +42,7 @@ describe('nearest, skipping candidates too long or too short to be a typo', () =
     let seed = 7;
     const random = (n: number): number => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed % n;
+      return Math.floor((seed / 2 ** 31) * n);
     };
     const word = (): string => Array.from({ length: 1 + random(12) }, () => 'abcdeE_-'[random(8)]).join('');
     // A typo of a candidate: an edit or a few, so every distance up to and past the bound occurs.
