@@ -4,9 +4,9 @@
  *
  * Of each person only what the matcher compares is kept (staged-people.ts), with where the record
  * came from and the name and first e-mail candidates.csv shows: a run of a few hundred thousand
- * records holds each person once, prepared in the form the matcher reads when matching starts.
+ * records holds each person once, laid out as the matcher reads it when matching starts.
  */
-import { findPreparedCandidates, type CandidateOptions } from './index.js';
+import { matchPeople, type CandidateOptions } from './index.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
 import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
@@ -172,7 +172,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   /**
-   * Matches the people and writes candidates.csv at `path`; once, as the prepared people are let
+   * Matches the people and writes candidates.csv at `path`; once, as the people's lists are let
    * go then (the largest thing a run holds, which the report written after need not carry).
    * `collectGarbage`, the host's collector, is called once they are, when they were many: the
    * people and the match's working lists are then garbage that a heap grown to hold them would
@@ -180,7 +180,7 @@ export class CandidatePeople implements ShownPeople {
    */
   match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
-    const { pairs, counts, model, frequencies } = findPreparedCandidates(this.staged.prepareAll(), {
+    const { pairs, counts, model, frequencies } = matchPeople(this.staged.finish(), {
       ...options,
       nicknames: this.nicknames,
     });
