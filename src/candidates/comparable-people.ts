@@ -22,7 +22,7 @@ import { LevelMemo } from './level-memo.js';
 import type { Nicknames } from './nicknames.js';
 import type { FlatPeople } from './flat-people.js';
 import { similarOnce } from './similarity.js';
-import { hashOf } from './text.js';
+import { hashOf, hashOfDigits, sameDigits } from './text.js';
 
 /**
  * A person's entries from start[i]: numbers of its values, then its counts of e-mails, local
@@ -80,8 +80,7 @@ export class ComparablePeople {
 
   constructor(readonly people: FlatPeople) {
     const count = people.size;
-    const { firstNames, lastNames, emails, emailStart, locals, localDigits, localStart, phones, phoneStart } =
-      people;
+    const { firstNames, lastNames, emails, emailStart, locals, localStart, phones, phoneStart } = people;
     const numbers = new Map<string, number>([['', 0]]);
     const numberOf = (value: string): number => {
       let number = numbers.get(value);
@@ -144,7 +143,7 @@ export class ComparablePeople {
       at += HEADER;
       for (let k = emailStart[i]!; k < emailStart[i + 1]!; k++) entries[at++] = hashOf(emails[k]!);
       for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOf(locals[k]!);
-      for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOf(localDigits[k]!);
+      for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOfDigits(locals[k]!);
       for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) entries[at++] = hashOf(phones[k]!);
       for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) {
         const phone = phones[k]!;
@@ -312,7 +311,7 @@ export class ComparablePeople {
     const yLocals = entries[y + LOCALS]!;
     const xLocal = xFrom + xEmails;
     const yLocal = yFrom + yEmails;
-    const { locals, localDigits, localStart } = this.people;
+    const { locals, localStart } = this.people;
     const xText = localStart[i]!;
     const yText = localStart[j]!;
     let best = 0;
@@ -322,7 +321,7 @@ export class ComparablePeople {
         if (best < 1 && entries[xLocal + xLocals + k] === entries[yLocal + yLocals + l]) {
           const local = locals[xText + k]!;
           if (
-            localDigits[xText + k] === localDigits[yText + l] &&
+            sameDigits(local, locals[yText + l]!) &&
             local.length >= 4 &&
             similarOnce(local, locals[yText + l]!, TYPO)
           )

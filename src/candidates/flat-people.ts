@@ -7,10 +7,10 @@
  * the collector would have to walk and copy.
  *
  * Person i's e-mails are `emails[emailStart[i]]` up to `emailStart[i + 1]`; the same for local
- * parts (with their digits at the same places) and phones.
+ * parts and phones.
  */
 import { FIELD } from './comparisons.js';
-import type { BirthDate, Prepared, PreparedName } from './prepare.js';
+import { digitsOf, type BirthDate, type Prepared, type PreparedName } from './prepare.js';
 
 export interface PeopleColumns {
   firstNames: readonly PreparedName[];
@@ -23,9 +23,8 @@ export interface PeopleColumns {
   cities: readonly string[];
   emails: readonly string[];
   emailStart: Int32Array;
-  /** E-mail local parts (prepare.ts `localPart`), the empty left out, and the digits of each. */
+  /** E-mail local parts (prepare.ts `localPart`), the empty left out; their digits are read in place. */
   locals: readonly string[];
-  localDigits: readonly string[];
   localStart: Int32Array;
   phones: readonly string[];
   phoneStart: Int32Array;
@@ -56,7 +55,6 @@ export class FlatPeople implements PeopleColumns {
   readonly emails: readonly string[];
   readonly emailStart: Int32Array;
   readonly locals: readonly string[];
-  readonly localDigits: readonly string[];
   readonly localStart: Int32Array;
   readonly phones: readonly string[];
   readonly phoneStart: Int32Array;
@@ -74,7 +72,6 @@ export class FlatPeople implements PeopleColumns {
     this.emails = columns.emails;
     this.emailStart = columns.emailStart;
     this.locals = columns.locals;
-    this.localDigits = columns.localDigits;
     this.localStart = columns.localStart;
     this.phones = columns.phones;
     this.phoneStart = columns.phoneStart;
@@ -85,7 +82,6 @@ export class FlatPeople implements PeopleColumns {
   static of(prepared: readonly Prepared[]): FlatPeople {
     const emails: string[] = [];
     const locals: string[] = [];
-    const localDigits: string[] = [];
     const phones: string[] = [];
     const emailStart = new Int32Array(prepared.length + 1);
     const localStart = new Int32Array(prepared.length + 1);
@@ -93,7 +89,6 @@ export class FlatPeople implements PeopleColumns {
     prepared.forEach((p, i) => {
       emails.push(...p.emails);
       locals.push(...p.locals);
-      localDigits.push(...p.localDigits);
       phones.push(...p.phones);
       emailStart[i + 1] = emails.length;
       localStart[i + 1] = locals.length;
@@ -111,7 +106,6 @@ export class FlatPeople implements PeopleColumns {
       emails,
       emailStart,
       locals,
-      localDigits,
       localStart,
       phones,
       phoneStart,
@@ -169,7 +163,7 @@ export class FlatPeople implements PeopleColumns {
       firstRoots: first.roots,
       locals: slice(this.locals, this.localStart[i]!, this.localStart[i + 1]!),
       localsFromName: this.localsFromName[i] === 1,
-      localDigits: slice(this.localDigits, this.localStart[i]!, this.localStart[i + 1]!),
+      localDigits: slice(this.locals, this.localStart[i]!, this.localStart[i + 1]!).map(digitsOf),
       emails: slice(this.emails, this.emailStart[i]!, this.emailStart[i + 1]!),
       phones: slice(this.phones, this.phoneStart[i]!, this.phoneStart[i + 1]!),
       company: this.companies[i]!,

@@ -14,7 +14,6 @@
 import { IntList } from './int-list.js';
 import { FlatPeople } from './flat-people.js';
 import {
-  digitsOf,
   localPart,
   namesOf,
   normalEmail,
@@ -88,7 +87,6 @@ export class StagedPeople {
     const emailStart = startsOf(this.emailEnds, size);
     const localStart = new Int32Array(size + 1);
     const locals: string[] = [];
-    const localDigits: string[] = [];
     const localsFromName = new Uint8Array(size);
     const names = { first: '', last: '', firstRoots: [] as readonly string[] };
     for (let i = 0; i < size; i++) {
@@ -97,7 +95,6 @@ export class StagedPeople {
         const local = localPart(emails[k]!);
         if (local === '') continue;
         locals.push(local);
-        localDigits.push(digitsOf(local));
       }
       localStart[i + 1] = locals.length;
       // As prepare.ts `allFromName`: in order, up to the first local part not made from the name.
@@ -121,7 +118,6 @@ export class StagedPeople {
       emails,
       emailStart,
       locals,
-      localDigits,
       localStart,
       phones: this.phones,
       phoneStart: startsOf(this.phoneEnds, size),

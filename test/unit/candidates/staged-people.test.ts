@@ -5,9 +5,9 @@ import { comparePair, comparePrepared, newLevels } from '../../../src/candidates
 import { COMPARISONS } from '../../../src/candidates/comparisons.js';
 import { FlatPeople } from '../../../src/candidates/flat-people.js';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
-import { prepare, PrepareCache } from '../../../src/candidates/prepare.js';
+import { digitsOf, prepare, PrepareCache } from '../../../src/candidates/prepare.js';
 import { StagedPeople } from '../../../src/candidates/staged-people.js';
-import { hashOf } from '../../../src/candidates/text.js';
+import { hashOf, hashOfDigits, sameDigits } from '../../../src/candidates/text.js';
 import type { PersonFields } from '../../../src/candidates/types.js';
 import { seededRandom } from '../../../src/core/random.js';
 
@@ -111,5 +111,13 @@ describe('candidates: people staged, then laid out flat when matching starts', (
       });
       expect(flat.shownValues(i)).toEqual({ first: p.first, last: p.last, company: p.company, city: p.city });
     });
+  });
+
+  it("reads a local part's digits in place as digitsOf makes them", () => {
+    const locals = ['bsmith84', 'b1smith84', 'bsmith', '84', '8b4', 'b0', 'bsmith48', '', 'a1b2c3', '123'];
+    for (const x of locals) {
+      expect(hashOfDigits(x)).toBe(hashOf(digitsOf(x)));
+      for (const y of locals) expect(sameDigits(x, y)).toBe(digitsOf(x) === digitsOf(y));
+    }
   });
 });
