@@ -6,7 +6,7 @@
  * came from and the name and first e-mail candidates.csv shows: a run of a few hundred thousand
  * records holds each person once, laid out as the matcher reads it when matching starts.
  */
-import { matchPeople, type CandidateOptions } from './index.js';
+import { matchPeople, type CandidateOptions, type CandidateRun } from './index.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
 import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
@@ -56,8 +56,12 @@ const COLLECT_FROM_PEOPLE = 10_000;
 
 export class CandidatePeople implements ShownPeople {
   private readonly nicknames: Nicknames;
-  /** Let go once matched: the rest of a run keeps only where each person came from and the pairs. */
-  private readonly staged: StagedPeople;
+  /**
+   * Let go once matched, with the caches of its values (keyed by the values as read, which hold on
+   * to what they were read from): the rest of a run keeps only where each person came from and
+   * the pairs.
+   */
+  private staged: StagedPeople | undefined;
   private count = 0;
   /** Input files, each once; a person names its file by number. */
   private readonly files: string[] = [];
@@ -92,6 +96,7 @@ export class CandidatePeople implements ShownPeople {
     this.seqs.push(seq ?? -1);
     this.names.push(this.shownName(person));
     this.emails.push(person.emails?.[0] ?? '');
+    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     this.staged.add(person);
     this.count++;
   }
@@ -118,6 +123,17 @@ export class CandidatePeople implements ShownPeople {
       }
     }
     return name;
+  }
+
+  /**
+   * The match, in a call of its own: what it worked with is referred to by nothing once it
+   * returns, not even a temporary of the caller's frame, so the collector called then frees it.
+   */
+  private matched(): CandidateRun {
+    const staged = this.staged;
+    if (!staged) throw new Error('the candidates were matched twice');
+    this.staged = undefined;
+    return matchPeople(staged.finish(), { ...this.options, nicknames: this.nicknames });
   }
 
   fileAt(i: number): string {
@@ -180,10 +196,7 @@ export class CandidatePeople implements ShownPeople {
    */
   match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
-    const { pairs, counts, model, frequencies } = matchPeople(this.staged.finish(), {
-      ...options,
-      nicknames: this.nicknames,
-    });
+    const { pairs, counts, model, frequencies } = this.matched();
     if (this.count >= COLLECT_FROM_PEOPLE) collectGarbage?.();
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;
