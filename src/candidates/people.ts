@@ -8,6 +8,7 @@
  */
 import { matchPeople, type CandidateOptions, type CandidateRun } from './index.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
+import type { FlatPeople } from './flat-people.js';
 import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
@@ -111,10 +112,18 @@ export class CandidatePeople implements ShownPeople {
    * returns, not even a temporary of the caller's frame, so the collector called then frees it.
    */
   private matched(): CandidateRun {
+    return matchPeople(this.stagedPeople(), { ...this.options, nicknames: this.nicknames });
+  }
+
+  /**
+   * The staged people as the matcher reads them; the staging and its caches are let go here, in
+   * a call of its own, so that the match does not keep them.
+   */
+  private stagedPeople(): FlatPeople {
     const staged = this.staged;
     if (!staged) throw new Error('the candidates were matched twice');
     this.staged = undefined;
-    return matchPeople(staged.finish(), { ...this.options, nicknames: this.nicknames });
+    return staged.finish();
   }
 
   fileAt(i: number): string {
