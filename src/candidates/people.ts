@@ -46,6 +46,9 @@ export interface PersonPlace {
 /** Pairs report.html shows; candidates.csv has them all. */
 const SHOWN = 100;
 
+/** Distinct names shown kept for sharing at most. */
+const SHOWN_NAMES_KEPT = 20_000;
+
 /**
  * People from which the matcher's lists are worth collecting as soon as it is done: for fewer, a
  * full collection costs more than the little it frees.
@@ -68,14 +71,10 @@ export class CandidatePeople implements ShownPeople {
   private readonly rows = new IntList();
   /** -1: not staged. */
   private readonly seqs = new IntList();
-  /**
-   * The first and last name as written ('' for none), and the full name of a person with neither:
-   * the name candidates.csv shows is made of them when shown, for the few people in a pair,
-   * rather than made and looked up for every person as it is read.
-   */
-  private readonly firstNames: string[] = [];
-  private readonly lastNames: string[] = [];
-  private readonly fullNames = new Map<number, string>();
+  private readonly names: string[] = [];
+  /** The name shown, by first name then last name as written: people who share one share its string. */
+  private readonly shownNames = new Map<string, Map<string, string>>();
+  private shownNamesSize = 0;
   private readonly emails: string[] = [];
 
   constructor(private readonly options: CandidateOptions = {}) {
@@ -88,7 +87,6 @@ export class CandidatePeople implements ShownPeople {
   }
 
   add(file: string, row: number, person: PersonFields, seq?: number): void {
-    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     let number = this.fileNumbers.get(file);
     if (number === undefined) {
       number = this.files.push(file) - 1;
@@ -97,14 +95,35 @@ export class CandidatePeople implements ShownPeople {
     this.fileOf.push(number);
     this.rows.push(row);
     this.seqs.push(seq ?? -1);
-    const first = person.firstName || '';
-    const last = person.lastName || '';
-    this.firstNames.push(first);
-    this.lastNames.push(last);
-    if (first === '' && last === '' && person.fullName) this.fullNames.set(this.count, person.fullName);
+    this.names.push(this.shownName(person));
     this.emails.push(person.emails?.[0] ?? '');
+    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     this.staged.add(person);
     this.count++;
+  }
+
+  /**
+   * nameOf(person), made once per first and last name. The table is bounded: where names rarely
+   * repeat it would cost more than the strings it shares.
+   */
+  private shownName(person: PersonFields): string {
+    const first = person.firstName || '';
+    const last = person.lastName || '';
+    if (first === '' && last === '') return person.fullName ?? '';
+    let byLast = this.shownNames.get(first);
+    if (!byLast) this.shownNames.set(first, (byLast = new Map()));
+    let name = byLast.get(last);
+    if (name === undefined) {
+      name = nameOf(person);
+      if (this.shownNamesSize >= SHOWN_NAMES_KEPT) {
+        this.shownNames.clear();
+        this.shownNamesSize = 0;
+      } else {
+        byLast.set(last, name);
+        this.shownNamesSize++;
+      }
+    }
+    return name;
   }
 
   /**
@@ -135,11 +154,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   nameAt(i: number): string {
-    return nameOf({
-      firstName: this.firstNames[i],
-      lastName: this.lastNames[i],
-      fullName: this.fullNames.get(i),
-    });
+    return this.names[i]!;
   }
 
   emailAt(i: number): string {
