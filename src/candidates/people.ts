@@ -87,6 +87,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   add(file: string, row: number, person: PersonFields, seq?: number): void {
+    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     let number = this.fileNumbers.get(file);
     if (number === undefined) {
       number = this.files.push(file) - 1;
@@ -97,7 +98,6 @@ export class CandidatePeople implements ShownPeople {
     this.seqs.push(seq ?? -1);
     this.names.push(this.shownName(person));
     this.emails.push(person.emails?.[0] ?? '');
-    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     this.staged.add(person);
     this.count++;
   }
