@@ -6,7 +6,7 @@
  */
 import type { BlockedPairs } from './blocking.js';
 import { FIELD_COUNT } from './comparisons.js';
-import type { Prepared } from './prepare.js';
+import type { FlatPeople } from './flat-people.js';
 import { bandOf, PairScorer, reasonsOf, type Bands } from './scoring.js';
 import type { TermFrequencies } from './term-frequencies.js';
 import type { Model } from './training.js';
@@ -38,7 +38,7 @@ class BestScores {
 }
 
 export interface Compared {
-  prepared: readonly Prepared[];
+  people: FlatPeople;
   blocked: BlockedPairs;
   /** FIELD_COUNT levels per blocked pair. */
   levels: Int8Array;
@@ -51,14 +51,20 @@ export interface Compared {
 
 /** The pairs in a band, unsorted. */
 export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => {
-  const { prepared, blocked, levels, swapped, model, frequencies, keep } = compared;
+  const { people, blocked, levels, swapped, model, frequencies, keep } = compared;
   const pairs: CandidatePair[] = [];
-  const best = new BestScores(prepared.length);
+  const best = new BestScores(people.size);
   const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
   const below: { k: number; score: number }[] = [];
-  const scorer = new PairScorer(model, frequencies, prepared);
+  const scorer = new PairScorer(model, frequencies, people);
   const reasons = (k: number) =>
-    reasonsOf(levels, prepared[blocked.a[k]!]!, prepared[blocked.b[k]!]!, swapped[k] === 1, k * FIELD_COUNT);
+    reasonsOf(
+      levels,
+      people.shownValues(blocked.a[k]!),
+      people.shownValues(blocked.b[k]!),
+      swapped[k] === 1,
+      k * FIELD_COUNT,
+    );
   for (let k = 0; k < blocked.count; k++) {
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;

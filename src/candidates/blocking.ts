@@ -10,6 +10,7 @@
  * A pair sharing several keys is compared once: in the first block (by key number) both are in
  * that was compared whole.
  */
+import type { FlatPeople } from './flat-people.js';
 import type { Prepared } from './prepare.js';
 import { partnersByPerson } from './blocking-partners.js';
 import { PairList, splitPairs } from './pair-list.js';
@@ -68,22 +69,29 @@ const ADDRESS = prefix('a:');
 const ONLY_DIGITS = /^\d+$/u;
 
 /**
- * `hashOf` of each of keysOf(p), worked out from the parts without writing a key out (a key may
- * come twice: the blocks take a person once per hash).
+ * `hashOf` of each of keysOf(person i), worked out from the parts without writing a key out (a
+ * key may come twice: the blocks take a person once per hash).
  */
-export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void => {
-  const lastCode = p.lastCodes[0];
-  const firstCode = p.firstCodes[0];
-  if (lastCode && p.first !== '') {
+export const keyHashesOf = (people: FlatPeople, i: number, visit: (hash: number) => void): void => {
+  const firstName = people.firstNames[i]!;
+  const lastName = people.lastNames[i]!;
+  const first = firstName.name;
+  const last = lastName.name;
+  const lastCode = lastName.codes[0];
+  const firstCode = firstName.codes[0];
+  if (lastCode && first !== '') {
     const name = hashCharOn(hashOn(NAME, lastCode), PIPE);
-    for (const root of p.firstRoots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
+    for (const root of firstName.roots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
   }
-  if (firstCode && p.last !== '')
-    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), p.last, 0, Math.min(1, p.last.length)) >>> 0);
-  for (const local of p.locals)
+  if (firstCode && last !== '')
+    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), last, 0, Math.min(1, last.length)) >>> 0);
+  const { locals, localStart, phones, phoneStart } = people;
+  for (let k = localStart[i]!; k < localStart[i + 1]!; k++) {
+    const local = locals[k]!;
     if (local.length >= 3 && !ONLY_DIGITS.test(local)) visit(hashOn(EMAIL, local) >>> 0);
-  for (const phone of p.phones) visit(hashOn(PHONE, phone) >>> 0);
-  const birth = p.birth;
+  }
+  for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) visit(hashOn(PHONE, phones[k]!) >>> 0);
+  const birth = people.births[i];
   if (birth?.year !== undefined) {
     const year = birth.year;
     visit(
@@ -95,10 +103,12 @@ export const keyHashesOf = (p: Prepared, visit: (hash: number) => void): void =>
     if (lastCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0);
     if (firstCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0);
   }
-  const space = p.street.indexOf(' ');
-  const numberEnd = space < 0 ? p.street.length : space;
-  if (p.postcode !== '' && numberEnd > 0)
-    visit(hashOn(hashCharOn(hashOn(ADDRESS, p.postcode), PIPE), p.street, 0, numberEnd) >>> 0);
+  const street = people.streets[i]!;
+  const postcode = people.postcodes[i]!;
+  const space = street.indexOf(' ');
+  const numberEnd = space < 0 ? street.length : space;
+  if (postcode !== '' && numberEnd > 0)
+    visit(hashOn(hashCharOn(hashOn(ADDRESS, postcode), PIPE), street, 0, numberEnd) >>> 0);
 };
 
 /**
@@ -115,14 +125,14 @@ interface BlockLists {
  * Each person's keys as numbers (hash, then person) in one array sorted natively: no table of
  * key strings, which at a few hundred thousand people would be the largest thing held.
  */
-const blockLists = (people: readonly Prepared[]): BlockLists => {
+const blockLists = (people: FlatPeople): BlockLists => {
   let shift = 1;
-  while (shift <= people.length) shift *= 2;
+  while (shift <= people.size) shift *= 2;
   // A hash and a person number fitted a double's 53 bits together: hashes are taken in that range.
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   // A hash is below 2 ** 32 already: no division by a double for every key.
   const wholeHash = hashRange === 2 ** 32;
-  let hashes = new Uint32Array(Math.max(1024, people.length * 4));
+  let hashes = new Uint32Array(Math.max(1024, people.size * 4));
   let persons = new Int32Array(hashes.length);
   let length = 0;
   let person = 0;
@@ -135,7 +145,7 @@ const blockLists = (people: readonly Prepared[]): BlockLists => {
     hashes[length] = wholeHash ? hash : hash % hashRange;
     persons[length++] = person;
   };
-  for (; person < people.length; person++) keyHashesOf(people[person]!, add);
+  for (; person < people.size; person++) keyHashesOf(people, person, add);
   // In order of hash, then person (as added): sorted by the hash's digits, stably.
   const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
   const sortedHashes = sorted.hashes;
@@ -260,17 +270,14 @@ const earlierWholeBlock = (
   };
 };
 
-export const blockPairs = (
-  people: readonly Prepared[],
-  options: BlockingOptions = DEFAULT_BLOCKING,
-): BlockedPairs => {
+export const blockPairs = (people: FlatPeople, options: BlockingOptions = DEFAULT_BLOCKING): BlockedPairs => {
   const lists = blockLists(people);
   const { blockStart, blockCount } = lists;
   const whole = new Uint8Array(blockCount);
   for (let id = 0; id < blockCount; id++)
     whole[id] = blockStart[id + 1]! - blockStart[id]! <= options.maxBlock ? 1 : 0;
   const blocksSkipped = inWindowOrder(people, lists, whole);
-  const byPerson = personBlocks(lists, people.length);
+  const byPerson = personBlocks(lists, people.size);
   const comparedBefore = earlierWholeBlock(lists, byPerson, whole);
   // Where a window holds a pair not compared in a whole block before, pairs may meet twice and
   // are given once each in order of a then b: that is every pair of a whole block and of a
@@ -288,7 +295,7 @@ export const blockPairs = (
  * how many such blocks there are.
  */
 const inWindowOrder = (
-  people: readonly Prepared[],
+  people: FlatPeople,
   { blockStart, members }: BlockLists,
   whole: Uint8Array,
 ): number => {

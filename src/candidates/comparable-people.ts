@@ -20,9 +20,9 @@ import {
 import { countingOrder } from './counting-order.js';
 import { LevelMemo } from './level-memo.js';
 import type { Nicknames } from './nicknames.js';
-import type { Prepared } from './prepare.js';
+import type { FlatPeople } from './flat-people.js';
 import { similarOnce } from './similarity.js';
-import { hashOf } from './text.js';
+import { hashOf, hashOfDigits, sameDigits } from './text.js';
 
 /**
  * A person's entries from start[i]: numbers of its values, then its counts of e-mails, local
@@ -63,9 +63,6 @@ const sameLastSeven = (x: string, y: string): boolean => {
 const sameCodes = (x: readonly string[], y: readonly string[]): boolean =>
   x === y || (x.length === y.length && x.every((code, k) => code === y[k]));
 
-const companiesCompared = (a: Prepared, b: Prepared): number => companyLevel(a.company, b.company);
-const citiesCompared = (a: Prepared, b: Prepared): number => textLevel(a.city, b.city);
-
 export class ComparablePeople {
   /** Where each person's entries start in `entries`. */
   private readonly start: Int32Array;
@@ -81,7 +78,9 @@ export class ComparablePeople {
   /** The nicknames the first names' levels remembered were worked out with. */
   private nicknames: Nicknames | undefined;
 
-  constructor(readonly prepared: readonly Prepared[]) {
+  constructor(readonly people: FlatPeople) {
+    const count = people.size;
+    const { firstNames, lastNames, emails, emailStart, locals, localStart, phones, phoneStart } = people;
     const numbers = new Map<string, number>([['', 0]]);
     const numberOf = (value: string): number => {
       let number = numbers.get(value);
@@ -97,12 +96,11 @@ export class ComparablePeople {
       else if (!sameCodes(known, codes)) namesRemembered = false;
       return number;
     };
-    const firsts = new Int32Array(prepared.length);
-    const lasts = new Int32Array(prepared.length);
-    for (let i = 0; i < prepared.length; i++) {
-      const p = prepared[i]!;
-      firsts[i] = nameNumberOf(p.first, p.firstCodes);
-      lasts[i] = nameNumberOf(p.last, p.lastCodes);
+    const firsts = new Int32Array(count);
+    const lasts = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      firsts[i] = nameNumberOf(firstNames[i]!.name, firstNames[i]!.codes);
+      lasts[i] = nameNumberOf(lastNames[i]!.name, lastNames[i]!.codes);
     }
     this.namesRemembered = namesRemembered;
     const initials = (this.initials = new Int32Array(numbers.size));
@@ -110,53 +108,52 @@ export class ComparablePeople {
 
     // Most compared pairs share a name: laid out in order of name, their entries sit side by side
     // and stay cached from one pair to the next.
-    // Each person's size read in person order (the order the people sit in memory), then placed.
-    const sizes = new Int32Array(prepared.length);
-    for (let i = 0; i < prepared.length; i++) {
-      const p = prepared[i]!;
-      sizes[i] = HEADER + p.emails.length + 2 * p.locals.length + 2 * p.phones.length;
-    }
-    this.start = new Int32Array(prepared.length + 1);
+    this.start = new Int32Array(count + 1);
     let size = 0;
     const order = byName(firsts, lasts, numbers.size);
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
       this.start[i] = size;
-      size += sizes[i]!;
+      size +=
+        HEADER +
+        (emailStart[i + 1]! - emailStart[i]!) +
+        2 * (localStart[i + 1]! - localStart[i]!) +
+        2 * (phoneStart[i + 1]! - phoneStart[i]!);
     }
-    this.start[prepared.length] = size;
+    this.start[count] = size;
     const entries = (this.entries = new Int32Array(size));
-    for (let i = 0; i < prepared.length; i++) {
-      const p = prepared[i]!;
+    for (let i = 0; i < count; i++) {
       let at = this.start[i]!;
       entries[at + FIRST] = firsts[i]!;
       entries[at + LAST] = lasts[i]!;
-      entries[at + COMPANY] = numberOf(p.company);
-      entries[at + JOB] = numberOf(p.jobTitle);
-      entries[at + POSTCODE] = numberOf(p.postcode);
-      entries[at + CITY] = numberOf(p.city);
-      entries[at + STREET] = p.street === '' ? 0 : 1;
-      entries[at + LOCALS_FROM_NAME] = p.localsFromName ? 1 : 0;
-      const birth = p.birth;
+      entries[at + COMPANY] = numberOf(people.companies[i]!);
+      entries[at + JOB] = numberOf(people.jobTitles[i]!);
+      entries[at + POSTCODE] = numberOf(people.postcodes[i]!);
+      entries[at + CITY] = numberOf(people.cities[i]!);
+      entries[at + STREET] = people.streets[i] === '' ? 0 : 1;
+      entries[at + LOCALS_FROM_NAME] = people.localsFromName[i]!;
+      const birth = people.births[i];
       entries[at + BIRTH] = !birth ? 0 : birth.year === undefined ? 1 : 2;
       entries[at + YEAR] = birth?.year ?? 0;
       entries[at + MONTH] = birth?.month ?? 0;
       entries[at + DAY] = birth?.day ?? 0;
-      entries[at + EMAILS] = p.emails.length;
-      entries[at + LOCALS] = p.locals.length;
-      entries[at + PHONES] = p.phones.length;
+      entries[at + EMAILS] = emailStart[i + 1]! - emailStart[i]!;
+      entries[at + LOCALS] = localStart[i + 1]! - localStart[i]!;
+      entries[at + PHONES] = phoneStart[i + 1]! - phoneStart[i]!;
       at += HEADER;
-      for (const email of p.emails) entries[at++] = hashOf(email);
-      for (const local of p.locals) entries[at++] = hashOf(local);
-      for (const digits of p.localDigits) entries[at++] = hashOf(digits);
-      for (const phone of p.phones) entries[at++] = hashOf(phone);
-      for (const phone of p.phones)
+      for (let k = emailStart[i]!; k < emailStart[i + 1]!; k++) entries[at++] = hashOf(emails[k]!);
+      for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOf(locals[k]!);
+      for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOfDigits(locals[k]!);
+      for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) entries[at++] = hashOf(phones[k]!);
+      for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) {
+        const phone = phones[k]!;
         entries[at++] = phone.length >= LAST_SEVEN ? hashOf(phone, phone.length - LAST_SEVEN) : 0;
+      }
     }
   }
 
   get size(): number {
-    return this.prepared.length;
+    return this.people.size;
   }
 
   /** Where person i's entries start: what the methods below take. */
@@ -202,11 +199,8 @@ export class ComparablePeople {
     }
     const remembered = this.namesRemembered ? this.firstLevels.get(xName, yName) : undefined;
     if (remembered !== undefined) return remembered;
-    const a = this.prepared[i]!;
-    const b = this.prepared[j]!;
-    const level = swapped
-      ? firstNameLevel(a, b, b.last, b.lastCodes, nicknames)
-      : firstNameLevel(a, b, b.first, b.firstCodes, nicknames);
+    const { firstNames, lastNames } = this.people;
+    const level = firstNameLevel(firstNames[i]!, (swapped ? lastNames : firstNames)[j]!, nicknames);
     if (this.namesRemembered) this.firstLevels.set(xName, yName, level);
     return level;
   }
@@ -217,15 +211,22 @@ export class ComparablePeople {
     if (xName === yName) return 4;
     const remembered = this.namesRemembered ? this.lastLevels.get(xName, yName) : undefined;
     if (remembered !== undefined) return remembered;
-    const a = this.prepared[i]!;
-    const b = this.prepared[j]!;
-    const level = swapped ? lastNameLevel(a, b.first, b.firstCodes) : lastNameLevel(a, b.last, b.lastCodes);
+    const { firstNames, lastNames } = this.people;
+    const level = lastNameLevel(lastNames[i]!, (swapped ? firstNames : lastNames)[j]!);
     if (this.namesRemembered) this.lastLevels.set(xName, yName, level);
     return level;
   }
 
   companyLevel(i: number, j: number, x: number, y: number): number {
-    return this.rememberedLevel(i, j, x + COMPANY, y + COMPANY, this.companyLevels, companiesCompared);
+    return this.rememberedLevel(
+      i,
+      j,
+      x + COMPANY,
+      y + COMPANY,
+      this.companyLevels,
+      this.people.companies,
+      companyLevel,
+    );
   }
 
   jobLevel(x: number, y: number): number {
@@ -237,7 +238,7 @@ export class ComparablePeople {
   }
 
   cityLevel(i: number, j: number, x: number, y: number): number {
-    return this.rememberedLevel(i, j, x + CITY, y + CITY, this.cityLevels, citiesCompared);
+    return this.rememberedLevel(i, j, x + CITY, y + CITY, this.cityLevels, this.people.cities, cityLevel);
   }
 
   /**
@@ -250,7 +251,8 @@ export class ComparablePeople {
     xAt: number,
     yAt: number,
     memo: LevelMemo,
-    measure: (a: Prepared, b: Prepared) => number,
+    values: readonly string[],
+    measure: (x: string, y: string) => number,
   ): number {
     const xValue = this.entries[xAt]!;
     const yValue = this.entries[yAt]!;
@@ -258,7 +260,7 @@ export class ComparablePeople {
     if (xValue === yValue) return 2;
     const remembered = memo.get(xValue, yValue);
     if (remembered !== undefined) return remembered;
-    const level = measure(this.prepared[i]!, this.prepared[j]!);
+    const level = measure(values[i]!, values[j]!);
     memo.set(xValue, yValue, level);
     return level;
   }
@@ -266,7 +268,7 @@ export class ComparablePeople {
   /** Streets are nearly one per person: compared as text when both have one. */
   streetLevel(i: number, j: number, x: number, y: number): number {
     if (this.entries[x + STREET] === 0 || this.entries[y + STREET] === 0) return NULL;
-    return textLevel(this.prepared[i]!.street, this.prepared[j]!.street, STREET_SIMILAR);
+    return textLevel(this.people.streets[i]!, this.people.streets[j]!, STREET_SIMILAR);
   }
 
   /** birthdayLevel of the two birth dates, from their parts. */
@@ -309,21 +311,19 @@ export class ComparablePeople {
     const yLocals = entries[y + LOCALS]!;
     const xLocal = xFrom + xEmails;
     const yLocal = yFrom + yEmails;
+    const { locals, localStart } = this.people;
+    const xText = localStart[i]!;
+    const yText = localStart[j]!;
     let best = 0;
     for (let k = 0; k < xLocals; k++) {
       for (let l = 0; l < yLocals; l++) {
-        if (
-          entries[xLocal + k] === entries[yLocal + l] &&
-          this.prepared[i]!.locals[k] === this.prepared[j]!.locals[l]
-        )
-          return 2;
+        if (entries[xLocal + k] === entries[yLocal + l] && locals[xText + k] === locals[yText + l]) return 2;
         if (best < 1 && entries[xLocal + xLocals + k] === entries[yLocal + yLocals + l]) {
-          const a = this.prepared[i]!;
-          const b = this.prepared[j]!;
+          const local = locals[xText + k]!;
           if (
-            a.localDigits[k] === b.localDigits[l] &&
-            a.locals[k]!.length >= 4 &&
-            similarOnce(a.locals[k]!, b.locals[l]!, TYPO)
+            sameDigits(local, locals[yText + l]!) &&
+            local.length >= 4 &&
+            similarOnce(local, locals[yText + l]!, TYPO)
           )
             best = 1;
         }
@@ -347,13 +347,12 @@ export class ComparablePeople {
     const yEmails = entries[y + EMAILS]!;
     const xFrom = x + HEADER;
     const yFrom = y + HEADER;
+    const { emails, emailStart } = this.people;
+    const xText = emailStart[i]!;
+    const yText = emailStart[j]!;
     for (let k = 0; k < xEmails; k++)
       for (let l = 0; l < yEmails; l++)
-        if (
-          entries[xFrom + k] === entries[yFrom + l] &&
-          this.prepared[i]!.emails[k] === this.prepared[j]!.emails[l]
-        )
-          return true;
+        if (entries[xFrom + k] === entries[yFrom + l] && emails[xText + k] === emails[yText + l]) return true;
     return false;
   }
 
@@ -365,18 +364,17 @@ export class ComparablePeople {
     if (xPhones === 0 || yPhones === 0) return NULL;
     const xPhone = x + HEADER + entries[x + EMAILS]! + 2 * entries[x + LOCALS]!;
     const yPhone = y + HEADER + entries[y + EMAILS]! + 2 * entries[y + LOCALS]!;
+    const { phones, phoneStart } = this.people;
+    const xText = phoneStart[i]!;
+    const yText = phoneStart[j]!;
     let best = 0;
     for (let k = 0; k < xPhones; k++) {
       for (let l = 0; l < yPhones; l++) {
-        if (
-          entries[xPhone + k] === entries[yPhone + l] &&
-          this.prepared[i]!.phones[k] === this.prepared[j]!.phones[l]
-        )
-          return 2;
+        if (entries[xPhone + k] === entries[yPhone + l] && phones[xText + k] === phones[yText + l]) return 2;
         if (
           best === 0 &&
           entries[xPhone + xPhones + k] === entries[yPhone + yPhones + l] &&
-          sameLastSeven(this.prepared[i]!.phones[k]!, this.prepared[j]!.phones[l]!)
+          sameLastSeven(phones[xText + k]!, phones[yText + l]!)
         )
           best = 1;
       }
@@ -391,6 +389,8 @@ const byName = (firsts: Int32Array, lasts: Int32Array, names: number): Int32Arra
   for (let i = 0; i < people.length; i++) people[i] = i;
   return countingOrder(countingOrder(people, firsts, names), lasts, names);
 };
+
+const cityLevel = (x: string, y: string): number => textLevel(x, y);
 
 /** exactLevel of two values by number. */
 const exactNumberLevel = (x: number, y: number): number => (x === 0 || y === 0 ? NULL : x === y ? 1 : 0);

@@ -10,6 +10,7 @@
  */
 import { ComparablePeople } from './comparable-people.js';
 import { FIELD, FIELD_COUNT, NULL } from './comparisons.js';
+import { FlatPeople } from './flat-people.js';
 import type { Nicknames } from './nicknames.js';
 import type { Prepared } from './prepare.js';
 
@@ -86,7 +87,7 @@ export const comparePrepared = (
   nicknames: Nicknames,
   into: Int8Array,
   at = 0,
-): boolean => comparePair(new ComparablePeople([a, b]), 0, 1, nicknames, into, at);
+): boolean => comparePair(new ComparablePeople(FlatPeople.of([a, b])), 0, 1, nicknames, into, at);
 
 const agree = (level: number): boolean => level === NULL || level >= 2;
 const sum = (x: number, y: number): number => Math.max(x, 0) + Math.max(y, 0);

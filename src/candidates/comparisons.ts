@@ -5,7 +5,7 @@
  * pairs of two people (u).
  */
 import type { Nicknames } from './nicknames.js';
-import type { BirthDate, Prepared } from './prepare.js';
+import type { BirthDate, Prepared, PreparedName } from './prepare.js';
 import { similarity, soundsAlike } from './similarity.js';
 
 /** Level of a pair with a side missing: no evidence. */
@@ -111,35 +111,31 @@ const CLOSE = 0.85;
 /** Streets are written in more ways than names: a lower similarity is still one street. */
 export const STREET_SIMILAR = 0.88;
 
-export const firstNameLevel = (
-  a: Prepared,
-  b: Prepared,
-  bFirst: string,
-  bCodes: readonly string[],
-  nicknames: Nicknames,
-): number => {
-  const x = a.first;
-  const y = bFirst;
+/** A first name compared with another side's name (its first, or its last when swapped). */
+export const firstNameLevel = (a: PreparedName, b: PreparedName, nicknames: Nicknames): number => {
+  const x = a.name;
+  const y = b.name;
   if (x === '' || y === '') return NULL;
   if (x === y) return 5;
   if (nicknames.related(x, y)) return 4;
   if (x.length === 1 || y.length === 1) return x[0] === y[0] ? 1 : 0;
   const sim = similarity(x, y);
   if (sim >= TYPO) return 3;
-  if (sim >= CLOSE || soundsAlike(a.firstCodes, bCodes)) return 2;
+  if (sim >= CLOSE || soundsAlike(a.codes, b.codes)) return 2;
   // `rob` for `robert`: a prefix of three letters or more.
   if (x.length >= 3 && y.length >= 3 && (x.startsWith(y) || y.startsWith(x))) return 2;
   return 0;
 };
 
-export const lastNameLevel = (a: Prepared, bLast: string, bCodes: readonly string[]): number => {
-  const x = a.last;
-  const y = bLast;
+/** A last name compared with another side's name (its last, or its first when swapped). */
+export const lastNameLevel = (a: PreparedName, b: PreparedName): number => {
+  const x = a.name;
+  const y = b.name;
   if (x === '' || y === '') return NULL;
   if (x === y) return 4;
   const sim = similarity(x, y);
   if (sim >= TYPO) return 3;
-  if (sim >= CLOSE || soundsAlike(a.lastCodes, bCodes)) return 2;
+  if (sim >= CLOSE || soundsAlike(a.codes, b.codes)) return 2;
   if (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x))) return 1;
   return 0;
 };

@@ -9,6 +9,7 @@ import { assignClusters } from './clusters.js';
 import { ComparablePeople } from './comparable-people.js';
 import { comparePair } from './compare-pair.js';
 import { FIELD_COUNT } from './comparisons.js';
+import { FlatPeople } from './flat-people.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
 import { prepare, PrepareCache, type Prepared } from './prepare.js';
 import { DEFAULT_BANDS, type Bands } from './scoring.js';
@@ -57,44 +58,44 @@ export const findCandidates = (
   );
 };
 
-/**
- * The same, for people prepared already (with `options.nicknames`): a run prepares each person
- * as it is read and keeps only that.
- */
+/** The same, for people prepared already (with `options.nicknames`). */
 export const findPreparedCandidates = (
   prepared: readonly Prepared[],
   options: CandidateOptions = {},
-): CandidateRun => {
+): CandidateRun => matchPeople(FlatPeople.of(prepared), options);
+
+/**
+ * The same, for people laid out as the matcher reads them (with `options.nicknames`): what a run
+ * stages as it reads (staged-people.ts).
+ */
+export const matchPeople = (flat: FlatPeople, options: CandidateOptions = {}): CandidateRun => {
   const nicknames = options.nicknames ?? shippedNicknames();
   const bands = options.bands ?? DEFAULT_BANDS;
   const training = options.training ?? DEFAULT_TRAINING;
-  const blocked = blockPairs(prepared, options.blocking ?? DEFAULT_BLOCKING);
+  const count = flat.size;
+  const blocked = blockPairs(flat, options.blocking ?? DEFAULT_BLOCKING);
 
-  const people = new ComparablePeople(prepared);
+  const people = new ComparablePeople(flat);
   const levels = new Int8Array(blocked.count * FIELD_COUNT);
   const swapped = new Uint8Array(blocked.count);
   for (let k = 0; k < blocked.count; k++) {
     const swap = comparePair(people, blocked.a[k]!, blocked.b[k]!, nicknames, levels, k * FIELD_COUNT);
     swapped[k] = swap ? 1 : 0;
   }
-  const u = estimateU(
-    prepared.length,
-    (i, j, into, at) => comparePair(people, i, j, nicknames, into, at),
-    training,
-  );
+  const u = estimateU(count, (i, j, into, at) => comparePair(people, i, j, nicknames, into, at), training);
   // The distinct comparison vectors, counted once for every round of training.
   const patterns = patternsOf(levels, blocked.count);
-  let model = train(patterns, u, prepared.length, training);
+  let model = train(patterns, u, count, training);
   for (let round = 0; round < U_ROUNDS; round++)
-    model = train(patterns, withoutMatches(u, model, prepared.length, training), prepared.length, training);
-  const frequencies = new TermFrequencies(prepared);
+    model = train(patterns, withoutMatches(u, model, count, training), count, training);
+  const frequencies = new TermFrequencies(flat);
 
   const pairs = bandPairs(
-    { prepared, blocked, levels, swapped, model, frequencies, keep: options.keep },
+    { people: flat, blocked, levels, swapped, model, frequencies, keep: options.keep },
     bands,
   );
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
-  const clusters = assignClusters(pairs, prepared.length);
+  const clusters = assignClusters(pairs, count);
   const likely = pairs.filter((p) => p.band === 'likely').length;
   return {
     pairs,

@@ -4,10 +4,11 @@
  *
  * Of each person only what the matcher compares is kept (staged-people.ts), with where the record
  * came from and the name and first e-mail candidates.csv shows: a run of a few hundred thousand
- * records holds each person once, prepared in the form the matcher reads when matching starts.
+ * records holds each person once, laid out as the matcher reads it when matching starts.
  */
-import { findPreparedCandidates, type CandidateOptions } from './index.js';
+import { matchPeople, type CandidateOptions, type CandidateRun } from './index.js';
 import { shippedNicknames, type Nicknames } from './nicknames.js';
+import type { FlatPeople } from './flat-people.js';
 import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
@@ -56,8 +57,12 @@ const COLLECT_FROM_PEOPLE = 10_000;
 
 export class CandidatePeople implements ShownPeople {
   private readonly nicknames: Nicknames;
-  /** Let go once matched: the rest of a run keeps only where each person came from and the pairs. */
-  private readonly staged: StagedPeople;
+  /**
+   * Let go once matched, with the caches of its values (keyed by the values as read, which hold on
+   * to what they were read from): the rest of a run keeps only where each person came from and
+   * the pairs.
+   */
+  private staged: StagedPeople | undefined;
   private count = 0;
   /** Input files, each once; a person names its file by number. */
   private readonly files: string[] = [];
@@ -82,6 +87,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   add(file: string, row: number, person: PersonFields, seq?: number): void {
+    if (!this.staged) throw new Error('a person was added to the candidates after they were matched');
     let number = this.fileNumbers.get(file);
     if (number === undefined) {
       number = this.files.push(file) - 1;
@@ -118,6 +124,25 @@ export class CandidatePeople implements ShownPeople {
       }
     }
     return name;
+  }
+
+  /**
+   * The match, in a call of its own: what it worked with is referred to by nothing once it
+   * returns, not even a temporary of the caller's frame, so the collector called then frees it.
+   */
+  private matched(): CandidateRun {
+    return matchPeople(this.stagedPeople(), { ...this.options, nicknames: this.nicknames });
+  }
+
+  /**
+   * The staged people as the matcher reads them; the staging and its caches are let go here, in
+   * a call of its own, so that the match does not keep them.
+   */
+  private stagedPeople(): FlatPeople {
+    const staged = this.staged;
+    if (!staged) throw new Error('the candidates were matched twice');
+    this.staged = undefined;
+    return staged.finish();
   }
 
   fileAt(i: number): string {
@@ -172,7 +197,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   /**
-   * Matches the people and writes candidates.csv at `path`; once, as the prepared people are let
+   * Matches the people and writes candidates.csv at `path`; once, as the people's lists are let
    * go then (the largest thing a run holds, which the report written after need not carry).
    * `collectGarbage`, the host's collector, is called once they are, when they were many: the
    * people and the match's working lists are then garbage that a heap grown to hold them would
@@ -180,10 +205,7 @@ export class CandidatePeople implements ShownPeople {
    */
   match(path: string, collectGarbage?: () => void): RunCandidates {
     const { options } = this;
-    const { pairs, counts, model, frequencies } = findPreparedCandidates(this.staged.prepareAll(), {
-      ...options,
-      nicknames: this.nicknames,
-    });
+    const { pairs, counts, model, frequencies } = this.matched();
     if (this.count >= COLLECT_FROM_PEOPLE) collectGarbage?.();
     writeCandidatesFile(path, pairs, this);
     const { likely, possible, clusters, blocksSkipped } = counts;

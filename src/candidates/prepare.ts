@@ -259,7 +259,7 @@ export const phoneDigits = (phone: string): string => {
 const NOT_DIGITS = /\D+/gu;
 
 /** `bsmith84` -> `84`: the one run of digits most local parts have taken as it is, without a regex. */
-const digitsOf = (local: string): string => {
+export const digitsOf = (local: string): string => {
   let from = 0;
   while (from < local.length && !isDigit(local.charCodeAt(from))) from++;
   if (from === local.length) return '';

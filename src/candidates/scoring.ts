@@ -3,6 +3,7 @@
  * level of a name, postcode or city weighed by how rare the shared value is; and its band.
  */
 import { COMPARISONS, FIELD, FIELD_COUNT, NULL } from './comparisons.js';
+import type { FlatPeople, ShownValues } from './flat-people.js';
 import type { Prepared } from './prepare.js';
 import type { TermFrequencies } from './term-frequencies.js';
 import type { Model } from './training.js';
@@ -84,21 +85,26 @@ export class PairScorer {
   /** Per field weighed by rarity and person: 0 not worked out yet, 1 no term, 2 `terms` holds it. */
   private readonly known: Uint8Array;
   private readonly terms: Float64Array;
+  /** Per field weighed by rarity, each person's value of it. */
+  private readonly values: ((i: number) => string)[] = [];
 
   constructor(
     model: Model,
     private readonly frequencies: TermFrequencies,
-    private readonly people: readonly Prepared[],
+    private readonly people: FlatPeople,
   ) {
     this.weight = weights(model);
     this.priorLogOdds = Math.log(model.lambda / (1 - model.lambda));
     let rareFields = 0;
     COMPARISONS.forEach((comparison, f) => {
       this.best[f] = comparison.levels.length - 1;
-      if ('frequencyOf' in comparison) this.rare[f] = rareFields++;
+      if ('frequencyOf' in comparison) {
+        this.rare[f] = rareFields++;
+        this.values[f] = people.frequencyValues(f);
+      }
     });
-    this.known = new Uint8Array(rareFields * people.length);
-    this.terms = new Float64Array(rareFields * people.length);
+    this.known = new Uint8Array(rareFields * people.size);
+    this.terms = new Float64Array(rareFields * people.size);
   }
 
   /** scorePair of the vector at `at` of a pair of person `a` (by number), whose values are the shared ones. */
@@ -110,7 +116,7 @@ export class PairScorer {
       if (level === NULL) continue;
       logOdds += weight[f]![level]!;
       if (level === best[f] && rare[f]! >= 0) {
-        const slot = rare[f]! * this.people.length + a;
+        const slot = rare[f]! * this.people.size + a;
         if (this.known[slot] === 0) this.workOut(f, a, slot);
         if (this.known[slot] === 2) logOdds += this.terms[slot]!;
       }
@@ -120,9 +126,7 @@ export class PairScorer {
 
   /** As scorePair weighs A's value of field f. */
   private workOut(f: number, a: number, slot: number): void {
-    const comparison = COMPARISONS[f]!;
-    if (!('frequencyOf' in comparison)) return;
-    const share = this.frequencies.share(f, comparison.frequencyOf(this.people[a]!)) ?? 0;
+    const share = this.frequencies.share(f, this.values[f]!(a)) ?? 0;
     const average = this.frequencies.agreement[f]!;
     if (share > 0 && average > 0) {
       const rarity = Math.min(MAX_RARITY, Math.max(1 / MAX_RARITY, average / share));
@@ -143,8 +147,8 @@ const LABELS: readonly (readonly string[])[] = COMPARISONS.map((c) =>
 /** What each field's comparison found, for a person to check: `first_name: nickname bob~robert`. */
 export const reasonsOf = (
   levels: Int8Array,
-  a: Prepared,
-  b: Prepared,
+  a: ShownValues,
+  b: ShownValues,
   swapped: boolean,
   at = 0,
 ): string[] => {
@@ -160,7 +164,7 @@ export const reasonsOf = (
   return reasons;
 };
 
-const valuesOf = (field: number, a: Prepared, b: Prepared, swapped: boolean): string => {
+const valuesOf = (field: number, a: ShownValues, b: ShownValues, swapped: boolean): string => {
   switch (field) {
     case FIELD.first:
       return `${a.first}~${swapped ? b.last : b.first}`;

@@ -5,23 +5,22 @@
  * and dying young around it, so each is copied by the young generation's collections before it
  * settles in the old one. Kept here instead is, per person, a reference to each value the caches
  * share (names, company, job title, birth date, city) and its e-mails and phones in flat lists;
- * the Prepared people are made when matching starts, all at once, where what is made is all
- * kept and V8 allocates it in the old generation straight away.
+ * when matching starts, the local parts are added to them and the lists are what the matcher
+ * reads (flat-people.ts): no object is made per person.
  *
- * Preparing later gives the same people: the caches give each value what they gave when it was
- * read, and local parts are matched against names (name-locals.ts) in the same order as before.
+ * The lists give the people preparing each would: the caches give each value what they gave when
+ * it was read, and local parts are matched against names (name-locals.ts) in the same order.
  */
 import { IntList } from './int-list.js';
+import { FlatPeople } from './flat-people.js';
 import {
+  localPart,
   namesOf,
-  NONE,
   normalEmail,
   phoneDigits,
-  preparedOf,
   singleValuesOf,
   type BirthDate,
   type PrepareCache,
-  type Prepared,
   type PreparedName,
 } from './prepare.js';
 import type { PersonFields } from './types.js';
@@ -39,14 +38,6 @@ const pushMapped = (
       if (mappedValue !== '') into.push(mappedValue);
     }
   ends.push(into.length);
-};
-
-/** The values from `start` to `end` as a list of exactly that length (prepare.ts `mapped`), or NONE. */
-const listOf = (values: readonly string[], start: number, end: number): readonly string[] => {
-  if (end === start) return NONE;
-  if (end - start === 1) return [values[start]!];
-  if (end - start === 2) return [values[start]!, values[start + 1]!];
-  return values.slice(start, end);
 };
 
 export class StagedPeople {
@@ -86,33 +77,54 @@ export class StagedPeople {
     this.cities.push(single.city);
   }
 
-  /** Every person prepared, in the order added; the staged values are let go. */
-  prepareAll(): Prepared[] {
-    const { cache, emails, phones } = this;
-    const emailEnds = this.emailEnds.data;
-    const phoneEnds = this.phoneEnds.data;
-    const prepared: Prepared[] = [];
-    for (let i = 0; i < this.size; i++) {
-      prepared.push(
-        preparedOf(
-          {
-            firstName: this.firstNames[i]!,
-            lastName: this.lastNames[i]!,
-            emails: listOf(emails, i === 0 ? 0 : emailEnds[i - 1]!, emailEnds[i]!),
-            phones: listOf(phones, i === 0 ? 0 : phoneEnds[i - 1]!, phoneEnds[i]!),
-            company: this.companies[i]!,
-            jobTitle: this.jobTitles[i]!,
-            birth: this.births[i],
-            street: this.streets[i]!,
-            postcode: this.postcodes[i]!,
-            city: this.cities[i]!,
-          },
-          cache,
-        ),
-      );
+  /**
+   * The people as the matcher reads them, in the order added, with their e-mails' local parts;
+   * the staged lists are handed over and this is left empty.
+   */
+  finish(): FlatPeople {
+    const { cache, emails } = this;
+    const size = this.size;
+    const emailStart = startsOf(this.emailEnds, size);
+    const localStart = new Int32Array(size + 1);
+    const locals: string[] = [];
+    const localsFromName = new Uint8Array(size);
+    const names = { first: '', last: '', firstRoots: [] as readonly string[] };
+    for (let i = 0; i < size; i++) {
+      const from = locals.length;
+      for (let k = emailStart[i]!; k < emailStart[i + 1]!; k++) {
+        const local = localPart(emails[k]!);
+        if (local === '') continue;
+        locals.push(local);
+      }
+      localStart[i + 1] = locals.length;
+      // As prepare.ts `allFromName`: in order, up to the first local part not made from the name.
+      names.first = this.firstNames[i]!.name;
+      names.last = this.lastNames[i]!.name;
+      names.firstRoots = this.firstNames[i]!.roots;
+      let fromName = 1;
+      for (let k = from; k < locals.length && fromName === 1; k++)
+        if (!cache.nameLocals.madeFromName(locals[k]!, names)) fromName = 0;
+      localsFromName[i] = fromName;
     }
+    const people = new FlatPeople({
+      firstNames: this.firstNames,
+      lastNames: this.lastNames,
+      companies: this.companies,
+      jobTitles: this.jobTitles,
+      births: this.births,
+      streets: this.streets,
+      postcodes: this.postcodes,
+      cities: this.cities,
+      emails,
+      emailStart,
+      locals,
+      localStart,
+      phones: this.phones,
+      phoneStart: startsOf(this.phoneEnds, size),
+      localsFromName,
+    });
     this.clear();
-    return prepared;
+    return people;
   }
 
   private clear(): void {
@@ -130,3 +142,10 @@ export class StagedPeople {
     this.phoneEnds = new IntList();
   }
 }
+
+/** Where each of `size` people's values start, from where each ends: `size + 1` entries from 0. */
+const startsOf = (ends: IntList, size: number): Int32Array => {
+  const starts = new Int32Array(size + 1);
+  starts.set(ends.data.subarray(0, size), 1);
+  return starts;
+};

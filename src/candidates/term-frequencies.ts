@@ -3,7 +3,7 @@
  * (`Nakamura`) are likelier one person than two agreeing on `Smith`.
  */
 import { COMPARISONS } from './comparisons.js';
-import type { Prepared } from './prepare.js';
+import type { FlatPeople } from './flat-people.js';
 
 export class TermFrequencies {
   /** Per field with a frequency: count of each value, and of people with a value. */
@@ -12,15 +12,16 @@ export class TermFrequencies {
   /** Per field: the chance that two people picked at random agree, sum of squared shares. */
   readonly agreement: number[];
 
-  constructor(people: readonly Prepared[]) {
+  constructor(people: FlatPeople) {
     this.counts = COMPARISONS.map((c) => ('frequencyOf' in c ? new Map<string, number>() : undefined));
     this.totals = COMPARISONS.map(() => 0);
     this.agreement = COMPARISONS.map(() => 0);
     COMPARISONS.forEach((comparison, field) => {
       const counts = this.counts[field];
       if (!counts || !('frequencyOf' in comparison)) return;
-      for (const p of people) {
-        const value = comparison.frequencyOf(p);
+      const valueOf = people.frequencyValues(field);
+      for (let i = 0; i < people.size; i++) {
+        const value = valueOf(i);
         if (value === '') continue;
         counts.set(value, (counts.get(value) ?? 0) + 1);
         this.totals[field]!++;

@@ -51,6 +51,30 @@ export const hashCharOn = (hash: number, code: number): number => Math.imul(hash
 export const hashNumberOn = (hash: number, number: number): number =>
   hashCharOn(number >= 10 ? hashNumberOn(hash, Math.floor(number / 10)) : hash, ZERO + (number % 10));
 
+const isDigitCode = (code: number): boolean => code >= ZERO && code <= NINE;
+
+/** hashOf the digits of a value, one after another (`bsmith84` -> hashOf(`84`)), without making them. */
+export const hashOfDigits = (value: string): number => {
+  let hash = HASH_START;
+  for (let k = 0; k < value.length; k++) {
+    const code = value.charCodeAt(k);
+    if (isDigitCode(code)) hash = hashCharOn(hash, code);
+  }
+  return hash >>> 0;
+};
+
+/** Whether two values have the same digits in the same order, whatever else they hold. */
+export const sameDigits = (x: string, y: string): boolean => {
+  let k = 0;
+  let l = 0;
+  for (;;) {
+    while (k < x.length && !isDigitCode(x.charCodeAt(k))) k++;
+    while (l < y.length && !isDigitCode(y.charCodeAt(l))) l++;
+    if (k === x.length || l === y.length) return k === x.length && l === y.length;
+    if (x.charCodeAt(k++) !== y.charCodeAt(l++)) return false;
+  }
+};
+
 /**
  * FNV-1a: a 32-bit hash of a value's characters from `from` on. Equal values hash equal; two
  * values that hash equal may still differ, so a caller compares them when the hashes agree.

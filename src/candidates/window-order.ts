@@ -3,7 +3,8 @@
  * part, so that each person's nearest neighbours are the likeliest to be the same person.
  */
 import { countingOrder } from './counting-order.js';
-import type { Prepared } from './prepare.js';
+import type { FlatPeople } from './flat-people.js';
+import type { PreparedName } from './prepare.js';
 
 /**
  * Each person's place in the order of name and e-mail local part (ties by person number), and by
@@ -11,12 +12,12 @@ import type { Prepared } from './prepare.js';
  * once here rather than in every block they are in.
  */
 export const orderRanks = (
-  people: readonly Prepared[],
+  people: FlatPeople,
   blockStart: Int32Array,
   members: Int32Array,
   whole: Uint8Array,
 ): { rankOf: Int32Array; personAt: Int32Array } => {
-  const rankOf = new Int32Array(people.length).fill(-1);
+  const rankOf = new Int32Array(people.size).fill(-1);
   let count = 0;
   for (let id = 0; id < whole.length; id++) {
     if (whole[id]) continue;
@@ -30,8 +31,7 @@ export const orderRanks = (
   }
   // In order of person: the orders below keep ties in that order.
   const ranked = new Int32Array(count);
-  for (let person = 0, k = 0; person < people.length; person++)
-    if (rankOf[person] === 0) ranked[k++] = person;
+  for (let person = 0, k = 0; person < people.size; person++) if (rankOf[person] === 0) ranked[k++] = person;
   const personAt = orderedByName(people, ranked);
   for (let rank = 0; rank < personAt.length; rank++) rankOf[personAt[rank]!] = rank;
   return { rankOf, personAt };
@@ -51,9 +51,9 @@ const holdsSpaceOrBelow = (value: string): boolean => {
  * a name holds a space or a character below it, the key's order is not the names' order: then
  * by the keys themselves.
  */
-const orderedByName = (people: readonly Prepared[], ranked: Int32Array): Int32Array => {
-  const lasts = namePlaces(people, ranked, (p) => p.last);
-  const firsts = namePlaces(people, ranked, (p) => p.first);
+const orderedByName = (people: FlatPeople, ranked: Int32Array): Int32Array => {
+  const lasts = namePlaces(people, ranked, people.lastNames);
+  const firsts = namePlaces(people, ranked, people.firstNames);
   if (!lasts.plain || !firsts.plain) return orderedByKey(people, ranked);
   const { placeOf: lastOf } = lasts;
   const { placeOf: firstOf } = firsts;
@@ -74,7 +74,7 @@ const orderedByName = (people: readonly Prepared[], ranked: Int32Array): Int32Ar
       for (let k = from; k < to; k++) {
         const person = order[k]!;
         group.push(person);
-        locals.push(people[person]!.locals[0] ?? '');
+        locals.push(people.firstLocal(person));
         within.push(k - from);
       }
       within.sort(byLocal);
@@ -90,16 +90,16 @@ const orderedByName = (people: readonly Prepared[], ranked: Int32Array): Int32Ar
  * many distinct names; whether none holds a space or below.
  */
 const namePlaces = (
-  people: readonly Prepared[],
+  people: FlatPeople,
   ranked: Int32Array,
-  nameOf: (p: Prepared) => string,
+  namesOfPeople: readonly PreparedName[],
 ): { placeOf: Int32Array; size: number; plain: boolean } => {
   const numbers = new Map<string, number>();
   const names: string[] = [];
-  const placeOf = new Int32Array(people.length);
+  const placeOf = new Int32Array(people.size);
   for (let k = 0; k < ranked.length; k++) {
     const person = ranked[k]!;
-    const name = nameOf(people[person]!);
+    const name = namesOfPeople[person]!.name;
     let number = numbers.get(name);
     if (number === undefined) {
       numbers.set(name, (number = names.length));
@@ -117,12 +117,13 @@ const namePlaces = (
 };
 
 /** The same order, by order keys compared as strings. */
-const orderedByKey = (people: readonly Prepared[], ranked: Int32Array): Int32Array => {
-  const keys = Array.from(ranked, (person) => orderKeyOf(people[person]!));
+const orderedByKey = (people: FlatPeople, ranked: Int32Array): Int32Array => {
+  const keys = Array.from(ranked, (person) => orderKeyOf(people, person));
   const order = Array.from(ranked, (_, k) => k);
   order.sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : ranked[x]! - ranked[y]!));
   return Int32Array.from(order, (k) => ranked[k]!);
 };
 
 /** Name, then e-mail local part: within a block of one name, the same local part sorts together. */
-const orderKeyOf = (p: Prepared): string => `${p.last} ${p.first} ${p.locals[0] ?? ''}`;
+const orderKeyOf = (people: FlatPeople, i: number): string =>
+  `${people.lastNames[i]!.name} ${people.firstNames[i]!.name} ${people.firstLocal(i)}`;

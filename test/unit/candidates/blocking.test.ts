@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockPairs, keysOf, type BlockingOptions } from '../../../src/candidates/blocking.js';
+import { FlatPeople } from '../../../src/candidates/flat-people.js';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
 import { prepare, type Prepared } from '../../../src/candidates/prepare.js';
 import { hashOf } from '../../../src/candidates/text.js';
@@ -62,7 +63,7 @@ const inPairOrder = (pairs: readonly string[]): string[] =>
   });
 
 const pairsOf = (people: readonly Prepared[], options: BlockingOptions): string[] => {
-  const blocked = blockPairs(people, options);
+  const blocked = blockPairs(FlatPeople.of(people), options);
   return Array.from(blocked.a.subarray(0, blocked.count), (a, k) => `${a},${blocked.b[k]}`);
 };
 
@@ -90,7 +91,7 @@ describe('candidates: blocking gives the pairs its contract describes, in its or
       { maxBlock: 8, window: 3 },
       { maxBlock: 30, window: 4 },
     ]) {
-      const blocked = blockPairs(people, options);
+      const blocked = blockPairs(FlatPeople.of(people), options);
       expect(blocked.blocksSkipped).toBeGreaterThan(0);
       expect(pairsOf(people, options)).toEqual(plainly(people, options));
     }

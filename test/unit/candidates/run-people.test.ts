@@ -73,4 +73,15 @@ describe('candidates: the people of a run', () => {
     expect(without.pairs).toEqual(withCollector.pairs);
     expect(without.counts).toEqual(withCollector.counts);
   });
+
+  it('matches once: the staged people are let go then, so none is added or matched after', () => {
+    const people = twoOfOnePerson();
+    people.match(somewhere());
+    expect(() => people.add('book.csv', 9, { firstName: 'Ann', lastName: 'Lee' })).toThrow(
+      /after they were matched/,
+    );
+    expect(() => people.match(somewhere())).toThrow(/matched twice/);
+    // What candidates.csv shows of each person is kept.
+    expect(people.nameAt(1)).toBe('Bob Smith');
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shippedNicknames } from '../../../src/candidates/nicknames.js';
+import { FlatPeople } from '../../../src/candidates/flat-people.js';
 import { prepare, type Prepared } from '../../../src/candidates/prepare.js';
 import { seededRandom } from '../../../src/core/random.js';
 import { orderRanks } from '../../../src/candidates/window-order.js';
@@ -17,7 +18,12 @@ const byKey = (people: readonly Prepared[]): number[] => {
 /** Every person in one block too large to compare whole. */
 const walked = (people: readonly Prepared[]): number[] => {
   const members = Int32Array.from(people.keys());
-  const { personAt } = orderRanks(people, Int32Array.of(0, people.length), members, Uint8Array.of(0));
+  const { personAt } = orderRanks(
+    FlatPeople.of(people),
+    Int32Array.of(0, people.length),
+    members,
+    Uint8Array.of(0),
+  );
   return [...personAt];
 };
 
