@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor, MIN_SECRET_REPLACED_ANYWHERE, redact, REDACTED } from '../../../src/client/index.js';
 import { patternOf } from '../../../src/client/redact.js';
+import { seededRandom } from '../../../src/core/random.js';
 
 describe('redact', () => {
   it('replaces every occurrence of a secret', () => {
@@ -109,11 +110,8 @@ describe('redact: the key in disguise', () => {
 
 describe('redact: texts that cannot hold the key are left without running its pattern', () => {
   it('answers what running every pattern answers, disguised, glued or absent', () => {
-    let seed = 11;
-    const random = (n: number): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return Math.floor((seed / 2 ** 31) * n);
-    };
+    const next = seededRandom(11);
+    const random = (n: number): number => Math.floor(next() * n);
     const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
     const secrets = ['net', 'k3y-abcd', 'sk_live/9f8e7d6c5b4a+Zq=', 'ÄpiKëy-ünïcode-42', 'AbCdEf0123456789'];
     const disguises: ((secret: string) => string)[] = [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'fastest-levenshtein';
 import { nearest } from '../../../src/core/nearest.js';
+import { seededRandom } from '../../../src/core/random.js';
 
 describe('nearest', () => {
   const pipelines = ['address-book-csv', 'generic', 'mail-client-csv', 'vcard', 'worknet-connections'];
@@ -39,11 +40,8 @@ const measuringAll = (typed: string, candidates: readonly string[]): string | un
 
 describe('nearest, skipping candidates too long or too short to be a typo', () => {
   it('answers what measuring every candidate answers', () => {
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return Math.floor((seed / 2 ** 31) * n);
-    };
+    const next = seededRandom(7);
+    const random = (n: number): number => Math.floor(next() * n);
     const word = (): string => Array.from({ length: 1 + random(12) }, () => 'abcdeE_-'[random(8)]).join('');
     // A typo of a candidate: an edit or a few, so every distance up to and past the bound occurs.
     const typoOf = (text: string): string => {
