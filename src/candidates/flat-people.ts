@@ -40,9 +40,6 @@ export interface ShownValues {
   city: string;
 }
 
-/** The values from `start` to `end` as a list of exactly that length. */
-const slice = (values: readonly string[], start: number, end: number): string[] => values.slice(start, end);
-
 export class FlatPeople implements PeopleColumns {
   readonly firstNames: readonly PreparedName[];
   readonly lastNames: readonly PreparedName[];
@@ -155,17 +152,18 @@ export class FlatPeople implements PeopleColumns {
   preparedAt(i: number): Prepared {
     const first = this.firstNames[i]!;
     const last = this.lastNames[i]!;
+    const locals = this.locals.slice(this.localStart[i]!, this.localStart[i + 1]!);
     return {
       first: first.name,
       last: last.name,
       firstCodes: first.codes,
       lastCodes: last.codes,
       firstRoots: first.roots,
-      locals: slice(this.locals, this.localStart[i]!, this.localStart[i + 1]!),
+      locals,
       localsFromName: this.localsFromName[i] === 1,
-      localDigits: slice(this.locals, this.localStart[i]!, this.localStart[i + 1]!).map(digitsOf),
-      emails: slice(this.emails, this.emailStart[i]!, this.emailStart[i + 1]!),
-      phones: slice(this.phones, this.phoneStart[i]!, this.phoneStart[i + 1]!),
+      localDigits: locals.map(digitsOf),
+      emails: this.emails.slice(this.emailStart[i]!, this.emailStart[i + 1]!),
+      phones: this.phones.slice(this.phoneStart[i]!, this.phoneStart[i + 1]!),
       company: this.companies[i]!,
       jobTitle: this.jobTitles[i]!,
       birth: this.births[i],

@@ -61,9 +61,11 @@ const base64Cores = (secret: string): string[] => {
 const base64Forms = (secret: string): string[] =>
   base64Cores(secret).map((core) => `${BASE64_CHAR}?${escapeRegExp(core)}${BASE64_CHAR}?`);
 
-/** The secret's UTF-8 bytes in hex, either case. */
-const hexForm = (secret: string): string =>
-  [...Buffer.from(secret, 'utf8').toString('hex')].map(hexDigit).join('');
+/** The secret's UTF-8 bytes in lower-case hex. */
+const hexOf = (secret: string): string => Buffer.from(secret, 'utf8').toString('hex');
+
+/** The secret's hex, either case. */
+const hexForm = (secret: string): string => [...hexOf(secret)].map(hexDigit).join('');
 
 /**
  * What a text must contain for the secret's pattern to match in it: the secret as it is, a
@@ -74,7 +76,7 @@ const hexForm = (secret: string): string =>
 const mayHoldOf = (secret: string): ((text: string) => boolean) => {
   if (secret.length < MIN_SECRET_REPLACED_ANYWHERE) return (text) => text.includes(secret);
   const cores = base64Cores(secret);
-  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  const hex = hexOf(secret);
   return (text) =>
     text.includes(secret) ||
     text.includes('%') ||

@@ -13,21 +13,25 @@ const allowedEdits = (typed: string, candidate: string): number =>
  * measured: they are that many edits away at least, so neither the closest nor close enough.
  */
 export const nearest = (typed: string, candidates: readonly string[]): string | undefined =>
-  nearestLowered(typed.toLowerCase(), candidates, (candidate) => candidate.toLowerCase());
+  nearestLowered(
+    typed.toLowerCase(),
+    candidates,
+    candidates.map((candidate) => candidate.toLowerCase()),
+  );
 
 /**
  * nearest, for a caller that asks for many typed words among the same candidates: `typed`
- * lowercased already, and each candidate's lowercase form given by `lowered`.
+ * lowercased already, and `lowered[k]` the lowercase form of `candidates[k]`.
  */
 export const nearestLowered = (
   typed: string,
   candidates: readonly string[],
-  lowered: (candidate: string, index: number) => string,
+  lowered: readonly string[],
 ): string | undefined => {
   let best: string | undefined;
   let bestDistance = Infinity;
   candidates.forEach((candidate, index) => {
-    const other = lowered(candidate, index);
+    const other = lowered[index]!;
     if (Math.abs(other.length - typed.length) > MAX_EDITS) return;
     const d = distance(typed, other);
     if (d < bestDistance) {

@@ -185,7 +185,7 @@ const nearestAmong = (candidates: readonly string[]): ((column: string) => strin
   const lowered = candidates.map((candidate) => candidate.toLowerCase());
   const plains = candidates.map(plain);
   return (column) => {
-    const typo = nearestLowered(column.toLowerCase(), candidates, (_, index) => lowered[index]!);
+    const typo = nearestLowered(column.toLowerCase(), candidates, lowered);
     if (typo !== undefined) return typo;
     const wanted = plain(column);
     if (wanted.length < 3) return undefined;
