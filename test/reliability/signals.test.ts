@@ -11,9 +11,10 @@ import { runImport, type RunOptions } from '../../src/run/run.js';
 import type { RunReport } from '../../src/report/run-report.js';
 
 /**
- * Through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
- * 130 and SIGTERM 143 with an `interrupted` report, whether stdin is idle or a FIFO has no writer
- * (either would wait forever: the child is killed, and the test fails, after 60 s).
+ * A signal is honoured while an input blocks. Ctrl-C exits 130 and SIGTERM 143 with an
+ * `interrupted` report, whether stdin is idle (through the built CLI) or a FIFO has no writer (the
+ * same stop in this process); either would wait forever: the run is ended, and the test fails,
+ * after 60 s.
  */
 const dir = mkdtempSync(join(tmpdir(), 'ci-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
