@@ -98,15 +98,37 @@ export const regionForColumn = (
 
 /** Records sampled from each input: the check reads this many and no more. */
 const SAMPLED_RECORDS = 200;
+/**
+ * And no more of its bytes than this: records of megabytes each (a vCard with its photo, a row of a
+ * huge cell, a line the reader refuses only at its 16 MB bound) would have the check read much of
+ * the input once before the run reads it again.
+ */
+const SAMPLED_BYTES = 1024 * 1024;
 
 interface ColumnSample {
   phones: Map<string, string[]>;
   emails: string[];
 }
 
-/** The phone values of the first records of an input, by the column (field) they come from. */
-const samplePhones = async (input: string, pipeline: Pipeline): Promise<ColumnSample> => {
-  const source = await openSource(input, pipeline.dialect);
+/**
+ * The phone values of the first records of an input, by the column (field) they come from: the
+ * records read whole within its first SAMPLED_BYTES, none more once `signal` aborts (the run it
+ * precedes is stopping).
+ */
+const samplePhones = async (
+  input: string,
+  pipeline: Pipeline,
+  signal: AbortSignal | undefined,
+): Promise<ColumnSample> => {
+  const enough = new AbortController();
+  let bytes = 0;
+  const source = await openSource(input, pipeline.dialect, {
+    signal: signal ? AbortSignal.any([signal, enough.signal]) : enough.signal,
+    onBytes: (count) => {
+      bytes += count;
+      if (bytes >= SAMPLED_BYTES) enough.abort();
+    },
+  });
   const sample: ColumnSample = { phones: new Map(), emails: [] };
   try {
     const mapper = createRowMapper(pipeline, source.header, source.info.path);
@@ -123,6 +145,9 @@ const samplePhones = async (input: string, pipeline: Pipeline): Promise<ColumnSa
       for (const { value } of draft.emails) if (typeof value === 'string') sample.emails.push(value);
       if (++read >= SAMPLED_RECORDS) break;
     }
+  } catch (error) {
+    // Reading stopped at the sample's bound (or by the run's stop): the records before it are the sample.
+    if (!enough.signal.aborted && !signal?.aborted) throw error;
   } finally {
     await source.close?.();
   }
@@ -133,22 +158,27 @@ const samplePhones = async (input: string, pipeline: Pipeline): Promise<ColumnSa
  * Stops a run (before anything is read in earnest or sent) whose input has a phone column written
  * for another country than the run's region: its numbers would all be dropped. Checked when the
  * region is the pipeline's default (or none); a `--region` given on purpose is the user's word.
- * An input the sample cannot read is left to the run, which reports it.
+ * An input the sample cannot read is left to the run, which reports it. Once `signal` aborts, no
+ * more is sampled: the run it precedes ends as a stop without reading, so a signal during the
+ * check is not held up by it.
  */
 export const assertPhoneRegions = async (
   inputs: readonly string[],
   pipelines: readonly Pipeline[],
   region: string | undefined,
+  signal?: AbortSignal,
 ): Promise<void> => {
   if (region !== undefined) return;
   for (const [index, input] of inputs.entries()) {
+    if (signal?.aborted) return;
     const pipeline = pipelines[index]!;
     // Only a regular file can be read twice: a sample of stdin or a FIFO would take its records.
     if (input === '-' || pipeline.spec.phones.length === 0 || !isRegularFile(input)) continue;
-    const sample = await samplePhones(input, pipeline).catch((error: unknown) => {
+    const sample = await samplePhones(input, pipeline, signal).catch((error: unknown) => {
       if (isImportError(error)) return undefined;
       throw error;
     });
+    if (signal?.aborted) return;
     for (const [column, values] of sample?.phones ?? []) {
       const finding = regionForColumn(column, values, pipeline.region, {
         phones: [...sample!.phones].flatMap(([other, numbers]) => (other === column ? [] : numbers)),

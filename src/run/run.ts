@@ -85,7 +85,7 @@ export const runImport = async (options: RunOptions): Promise<RunResult> => {
       `inputPipelines names ${pipelines.length} pipelines for ${settings.inputs.length} inputs; expected one per input`,
     );
   // Numbers written for another country than the region would all be dropped: said before anything is written.
-  await assertPhoneRegions(settings.inputs, pipelines, settings.region);
+  await assertPhoneRegions(settings.inputs, pipelines, settings.region, options.signal);
   const started = new Date();
   const runId = newRunId(started);
   const outDir = resolve(settings.outDir ?? join('runs', runId));

@@ -116,9 +116,10 @@ describe('outputs that cannot be written', () => {
     { timeout: 120_000 },
     async () => {
       const cwd = tempDir();
-      // 1,500 rejected rows of 330 bytes: rejected.csv alone is past the 200 KiB limit.
-      const input = rejectedRows(cwd, 1500);
-      const result = await runLimited(200, ['validate', 'generic', input, '--out', 'out'], cwd);
+      // 100 rejected rows of 330 bytes: rejected.csv alone is past the 24 KiB limit (issues.csv and
+      // outcomes.csv, of shorter lines, stay below it).
+      const input = rejectedRows(cwd, 100);
+      const result = await runLimited(24, ['validate', 'generic', input, '--out', 'out'], cwd);
       expect(result.code, result.stderr).toBe(2);
       expect(oneLine(result)).toMatch(
         /output_error: .*(rejected|issues|outcomes)\.csv would be larger than the file-size limit.*EFBIG/,

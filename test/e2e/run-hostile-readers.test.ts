@@ -3,18 +3,12 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  outcomes,
-  readIssues,
-  readReport,
-  runCli,
-  startService,
-  tempDir,
-  type TestService,
-} from './harness.js';
+import { outcomes, readIssues, readReport, startService, tempDir, type TestService } from './harness.js';
 import { runImport } from '../../src/run/run.js';
 import type { RunOptions } from '../../src/run/run-types.js';
 import { inlineCell, workbookParts, zipOf } from '../support/zip-writer.js';
+import { keptMessages } from '../support/in-process-runs.js';
+import { stopOf } from './cli-in-process.js';
 
 let svc: TestService | undefined;
 afterEach(async () => {
@@ -24,9 +18,9 @@ afterEach(async () => {
 
 /**
  * What `run generic <file> --target <svc> --state state --out <out>` runs in `dir`, into a fresh
- * local service, in this process (what is checked is what the reader made of the bytes; the
- * command line's own part, one line on stderr, is checked below for the vCard and the workbook);
- * its exit code and what it stored, by e-mail.
+ * local service, in this process (what is checked is what the reader made of the bytes; how a
+ * stop reads on the command line is hostile-huge.test.ts's and validate-hostile.test.ts's); its
+ * exit code and what it stored, by e-mail.
  */
 const runInto = async (dir: string, file: string, out = 'out', hooks?: RunOptions['hooks']) => {
   svc ??= await startService();
@@ -166,13 +160,19 @@ describe('run: a vCard 2.1 card of several megabytes of quoted-printable', () =>
     expect(card.length).toBeGreaterThan(3_000_000);
     writeFileSync(join(dir, 'big.vcf'), card);
     svc = await startService();
-    const result = await runCli(['run', 'vcard', 'big.vcf', '--target', svc.service.url, '--out', 'out'], {
-      cwd: dir,
-      env: { CONTACT_IMPORT_API_KEY: svc.key },
-      timeoutMs: 120_000,
+    // `run vcard big.vcf --target <svc> --out out` in this process: what the command line would
+    // print on stderr at its default level (warnings and errors) kept, and none expected.
+    const { logger, messages } = keptMessages('warn');
+    const { report } = await runImport({
+      pipeline: 'vcard',
+      inputs: [join(dir, 'big.vcf')],
+      target: { url: svc.service.url, apiKey: svc.key },
+      stateDir: join(dir, '.contact-import'),
+      outDir: join(dir, 'out'),
+      logger,
     });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expect(messages).toEqual([]);
+    expect(report.exitCode, JSON.stringify(report.error)).toBe(0);
     expect(readReport(join(dir, 'out')).inputs[0]).toMatchObject({
       rows: 1,
       ignored: { PHOTO: 1 },
@@ -204,18 +204,21 @@ describe('run: a workbook whose shared strings inflate past the bound', () => {
     };
     writeFileSync(join(dir, 'bomb.xlsx'), zipOf(workbookParts(header + rows, bomb)));
     svc = await startService();
-    const result = await runCli(
-      ['run', 'generic', 'bomb.xlsx', '--target', svc.service.url, '--out', 'out'],
-      {
-        cwd: dir,
-        env: { CONTACT_IMPORT_API_KEY: svc.key },
-      },
+    // `run generic bomb.xlsx --target <svc> --out out` in this process: its stop is the line the
+    // command line prints as `contact-import: <code>: <message>`.
+    const stop = await stopOf(
+      runImport({
+        pipeline: 'generic',
+        inputs: [join(dir, 'bomb.xlsx')],
+        target: { url: svc.service.url, apiKey: svc.key },
+        stateDir: join(dir, '.contact-import'),
+        outDir: join(dir, 'out'),
+      }),
     );
-    expect(result.code).toBe(2);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^contact-import: input_unreadable: bomb\.xlsx: the part xl\/sharedStrings\.xml inflates to 3221225472 bytes, more than the 536870912 bytes a workbook part may/,
+    const line = `contact-import: ${stop?.code}: ${stop?.message}`;
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(
+      /^contact-import: input_unreadable: \S*bomb\.xlsx: the part xl\/sharedStrings\.xml inflates to 3221225472 bytes, more than the 536870912 bytes a workbook part may/,
     );
     expect(await svc.client.local.contacts()).toEqual([]);
   });

@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { formatSummary } from '../../src/report/summary.js';
+import { runImport } from '../../src/run/run.js';
 import { SAMPLES, readIssues, readRejected, readReport, runCli, startService, tempDir } from './harness.js';
 
 const SAMPLE = join(SAMPLES, 'generic.csv');
@@ -16,6 +18,9 @@ describe('the summary ends with the next step', () => {
     // The sample's validate on the command line (validate-samples.test.ts runs every sample in
     // process): the summary, and the report, issues and rejects it wrote.
     expect(result.stdout).toMatch(/Dry run .* completed/);
+    // A dry run speaks in "would" and shows no load rate.
+    expect(result.stdout).toMatch(/would be created 10/);
+    expect(result.stdout).not.toMatch(/records\/s loaded/);
     const report = readReport(join(cwd, 'out'));
     expect(report).toMatchObject({ dryRun: true, status: 'completed', pipeline: 'generic', exitCode: 1 });
     expect(report.totals).toMatchObject({ read: 12, rejected: 1, duplicates: 1 });
@@ -32,15 +37,27 @@ describe('the summary ends with the next step', () => {
     ]);
   });
 
-  it('a dry run speaks in "would" and shows no load rate', async () => {
+  it('a dry run within --max-rejects says so and that nothing was sent', async () => {
+    // The summary of `validate generic <sample> --out out --max-rejects 5`, made in this process as
+    // the command line makes it (its printing is checked on the command line above).
     const cwd = tempDir();
-    const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], {
-      cwd,
+    const result = await runImport({
+      pipeline: 'generic',
+      inputs: [SAMPLE],
+      dryRun: true,
+      stateDir: join(cwd, '.contact-import'),
+      outDir: join(cwd, 'out'),
+      maxRejects: 5,
     });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/would be created 10/);
-    expect(result.stdout).not.toMatch(/records\/s loaded/);
-    expect(result.stdout).toMatch(
+    expect(result.report.exitCode).toBe(0);
+    const summary = formatSummary(result.report, {
+      topIssues: result.topIssues,
+      files: [],
+      next: { maxRejects: '5', command: 'contact-import validate', pipeline: 'generic', rejectedPaths: [] },
+    });
+    expect(summary).toMatch(/would be created 10/);
+    expect(summary).not.toMatch(/records\/s loaded/);
+    expect(summary).toMatch(
       /Exit 0: Dry run completed: 1 would be rejected, within --max-rejects 5; nothing was sent\./,
     );
   });

@@ -1,16 +1,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, cliArgs, readReport, startService } from '../e2e/harness.js';
 import { stopWhileReading, writeHugeVcard } from '../support/huge-vcard.js';
-import { runImport } from '../../src/run/run.js';
+import { runImport, type RunOptions } from '../../src/run/run.js';
+import type { RunReport } from '../../src/report/run-report.js';
 
 /**
- * Through the built CLI: a signal is honoured while an input blocks. Ctrl-C exits
- * 130 and SIGTERM 143 with an `interrupted` report, whether stdin is idle or a FIFO has no writer
- * (either would wait forever: the child is killed, and the test fails, after 60 s).
+ * A signal is honoured while an input blocks. Ctrl-C exits 130 and SIGTERM 143 with an
+ * `interrupted` report, whether stdin is idle (through the built CLI) or a FIFO has no writer (the
+ * same stop in this process); either would wait forever: the run is ended, and the test fails,
+ * after 60 s.
  */
 const dir = mkdtempSync(join(tmpdir(), 'ci-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,6 +54,41 @@ const stopWhileWaiting = (args: string[], signal: NodeJS.Signals): Promise<Ended
     });
   });
 
+/**
+ * `validate|run generic <inputs> --out <outDir>` in this process, stopped as the command line stops
+ * it on `signal` (aborted with the signal's name) once it has started (its `run started` log line)
+ * and a moment more, so the reader is waiting for data; its report.
+ */
+const stopInProcess = async (
+  run: Pick<RunOptions, 'inputs' | 'dryRun' | 'stateDir' | 'outDir'>,
+  signal: NodeJS.Signals,
+): Promise<RunReport> => {
+  const stop = new AbortController();
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(line: Buffer, _encoding, done) {
+        if ((JSON.parse(line.toString()) as { msg?: string }).msg === 'run started')
+          setTimeout(() => stop.abort(signal), 300);
+        done();
+      },
+    }),
+  );
+  const guard = setTimeout(() => stop.abort('SIGKILL'), 60_000);
+  try {
+    const { report } = await runImport({
+      pipeline: 'generic',
+      stateDir: join(dir, `state-${basename(run.outDir!)}`),
+      ...run,
+      signal: stop.signal,
+      logger,
+    });
+    return report;
+  } finally {
+    clearTimeout(guard);
+  }
+};
+
 const fifo = (name: string): string => {
   const path = join(dir, name);
   execFileSync('mkfifo', [path]);
@@ -87,28 +126,22 @@ describe('signals while an input blocks', () => {
     },
   );
 
+  // The command line turns each signal into the run's stop (the tests above); that a FIFO with no
+  // writer gives way to it is the reader's: `validate` and `run` of one, stopped in this process.
   it(
-    'a FIFO without a writer: SIGTERM exits 143, Ctrl-C 130, for validate and run',
+    'a FIFO without a writer: SIGTERM ends it with 143, Ctrl-C with 130, for validate and run',
     { timeout: 120_000 },
     async () => {
-      const term = await stopWhileWaiting(
-        ['validate', 'generic', fifo('no-writer.csv'), '--out', join(dir, 'fifo-term')],
+      const term = await stopInProcess(
+        { inputs: [fifo('no-writer.csv')], dryRun: true, outDir: join(dir, 'fifo-term') },
         'SIGTERM',
       );
-      expect(term.code, term.stderr).toBe(143);
-      const int = await stopWhileWaiting(
-        [
-          'run',
-          'generic',
-          fifo('no-writer-2.csv'),
-          '--out',
-          join(dir, 'fifo-int'),
-          '--state',
-          join(dir, 'state'),
-        ],
+      expect(term.exitCode, JSON.stringify(term.error)).toBe(143);
+      const int = await stopInProcess(
+        { inputs: [fifo('no-writer-2.csv')], stateDir: join(dir, 'state'), outDir: join(dir, 'fifo-int') },
         'SIGINT',
       );
-      expect(int.code).toBe(130);
+      expect(int.exitCode).toBe(130);
       expect(readReport(join(dir, 'fifo-int'))).toMatchObject({ status: 'interrupted', exitCode: 130 });
     },
   );

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runImport, type RunOptions } from '../../src/run/run.js';
 import { people, writeGenericCsv } from '../e2e/generic-csv.js';
@@ -18,7 +20,7 @@ import { startRewritingProxy, type RewritingProxy } from '../support/rewriting-p
  * DESIGN.md "Trust": a target that asks for a long wait. A `Retry-After` (or a pace) longer than
  * `--max-wait` stops the run at once (exit 2, `target_busy`) saying when the target takes requests
  * again; a shorter one is waited for, said on stderr while it lasts, and Ctrl-C or SIGTERM end
- * it at once (130, 143). The target is the local service behind a proxy that answers 429 itself.
+ * it at once (130, 143: Ctrl-C through the command line, SIGTERM's stop in this process). The target is the local service behind a proxy that answers 429 itself.
  */
 let svc: TestService | undefined;
 let proxy: RewritingProxy | undefined;
@@ -63,7 +65,7 @@ const setup = async () => {
     ...more,
   ];
   const env = { CONTACT_IMPORT_API_KEY: svc.key };
-  const importHere = (out: string, settings: Pick<RunOptions, 'maxWait'> = {}) =>
+  const importHere = (out: string, settings: Pick<RunOptions, 'maxWait' | 'signal' | 'logger'> = {}) =>
     runImport({
       pipeline: 'generic',
       inputs: [file],
@@ -198,23 +200,54 @@ const stopWhileWaiting = (args: string[], env: Record<string, string>, cwd: stri
   });
 
 describe('Ctrl-C and SIGTERM while the run waits for the target', () => {
-  it.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)(
-    '%s during a Retry-After of 200 s on creates ends the run at once: exit %i',
+  const waitOnCreates = () => {
+    proxy!.answer = (req) => (req.method === 'POST' && CREATE.test(req.url) ? rateLimited('200') : undefined);
+  };
+  const expectStoppedWaiting = async (dir: string, expectRerunLoadsAll: () => Promise<void>) => {
+    const report = readReport(join(dir, 'stopped'));
+    expect(report.status).toBe('interrupted');
+    expect(report.totals).toMatchObject({ created: 0, failed: 0, pending: 30 });
+    await expectRerunLoadsAll();
+  };
+
+  it(
+    'Ctrl-C during a Retry-After of 200 s on creates ends the run at once: exit 130',
     { timeout: 60_000 },
-    async (signal, exit) => {
+    async () => {
       const { dir, args, env, expectRerunLoadsAll } = await setup();
-      proxy!.answer = (req) =>
-        req.method === 'POST' && CREATE.test(req.url) ? rateLimited('200') : undefined;
-      const stopped = await stopWhileWaiting(args('stopped'), env, dir, signal);
+      waitOnCreates();
+      const stopped = await stopWhileWaiting(args('stopped'), env, dir, 'SIGINT');
       expect(stopped.stderr).toMatch(/target asked to wait 200 s \(until \d{4}-\d\d-\d\dT/);
-      expect(stopped.code, stopped.stderr).toBe(exit);
-      const report = readReport(join(dir, 'stopped'));
-      expect(report.status).toBe('interrupted');
-      expect(report.totals).toMatchObject({ created: 0, failed: 0, pending: 30 });
-      await expectRerunLoadsAll();
+      expect(stopped.code, stopped.stderr).toBe(130);
+      await expectStoppedWaiting(dir, expectRerunLoadsAll);
+    },
+  );
+
+  // The command line turns a signal into the run's stop (its exit code by the signal's name,
+  // signals.test.ts); that the wait ends at once is the run's, in this process.
+  it(
+    'SIGTERM during a Retry-After of 200 s on creates ends the run at once: exit 143',
+    { timeout: 60_000 },
+    async () => {
+      const { dir, importHere, expectRerunLoadsAll } = await setup();
+      waitOnCreates();
+      const stop = new AbortController();
+      const said: string[] = [];
+      const logger = pino(
+        { level: 'warn' },
+        new Writable({
+          write(line: Buffer, _encoding, done) {
+            const { msg } = JSON.parse(line.toString()) as { msg: string };
+            said.push(msg);
+            if (msg.startsWith('target asked to wait')) stop.abort('SIGTERM');
+            done();
+          },
+        }),
+      );
+      const { report } = await importHere('stopped', { signal: stop.signal, logger });
+      expect(said.join('\n')).toMatch(/target asked to wait 200 s \(until \d{4}-\d\d-\d\dT/);
+      expect(report.exitCode, JSON.stringify(report.error)).toBe(143);
+      await expectStoppedWaiting(dir, expectRerunLoadsAll);
     },
   );
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
+import { pino, type Level, type Logger } from 'pino';
 import { undoRun, type UndoOptions, type UndoResult } from '../../src/undo/index.js';
 import type { TestService } from '../e2e/harness.js';
 
@@ -26,10 +26,10 @@ export const undoOn = (
   undoRun({ run, target: { url: svc.service.url, apiKey: svc.key }, ...dirs, ...settings });
 
 /**
- * A logger that keeps the messages a run logs at info and above: what the command line writes to
- * stderr for it, for a test to read.
+ * A logger that keeps the messages a run logs at `level` and above (info unless said; the command
+ * line's default is warn): what the command line writes to stderr for it, for a test to read.
  */
-export const keptMessages = (): { logger: Logger; messages: string[] } => {
+export const keptMessages = (level: Level = 'info'): { logger: Logger; messages: string[] } => {
   const messages: string[] = [];
   const sink = new Writable({
     write(line: Buffer, _encoding, done) {
@@ -37,5 +37,5 @@ export const keptMessages = (): { logger: Logger; messages: string[] } => {
       done();
     },
   });
-  return { logger: pino({ level: 'info' }, sink), messages };
+  return { logger: pino({ level }, sink), messages };
 };
