@@ -41,8 +41,9 @@ const newest = (dir: string): number => {
 /**
  * What the build writes after tsc: the CLI, the library the tests' hooked stand-ins of it load
  * (test/support/hooked-run.mjs), both by scripts/bundle-cli.js, and the parsed built-in pipelines
- * (scripts/parse-builtins.js). tsc's own files do not tell whether those are current: a tsc run
- * alone emits into dist/ and leaves these as they were.
+ * (scripts/parse-builtins.js). tsc's own files do not tell whether those are current: `npm test`'s
+ * type check (tsc -b) emits what changed in src/ into dist/ before vitest starts, and leaves these
+ * as they were.
  */
 const AFTER_TSC = [
   join('dist', 'cli', 'main.js'),
@@ -63,10 +64,11 @@ export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
   const built = oldest(AFTER_TSC.map((file) => join(root, file))) >= newest(join(root, 'src'));
   if (!built) {
-    // What `npm run build` does: tsc, the CLI and the hooked library bundled into dist/cli/, the
-    // built-in pipelines parsed.
+    // What `npm run build` does: tsc (forced: an incremental build would not emit again the
+    // dist/cli/main.js the bundle replaced), the CLI and the hooked library bundled into dist/cli/,
+    // the built-in pipelines parsed.
     const steps = [
-      [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
+      [resolve(root, 'node_modules/typescript/bin/tsc'), '-b', resolve(root, 'tsconfig.json'), '--force'],
       [resolve(root, 'scripts/bundle-cli.js')],
       [resolve(root, 'scripts/parse-builtins.js')],
     ];
