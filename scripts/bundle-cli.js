@@ -157,7 +157,9 @@ const hookedLibraryEntry = {
 
 const cliEntry = join(dist, 'cli', 'main.js');
 if (readFileSync(cliEntry, 'utf8').includes(MARK)) {
-  console.error(`${cliEntry} is already a bundle: run tsc -p tsconfig.json first (npm run build does both)`);
+  console.error(
+    `${cliEntry} is already a bundle: run tsc -b tsconfig.json --force first (npm run build does both)`,
+  );
   process.exit(1);
 }
 

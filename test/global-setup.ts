@@ -39,25 +39,36 @@ const newest = (dir: string): number => {
 };
 
 /**
- * What scripts/bundle-cli.js writes: the CLI, and the library the tests' hooked stand-ins of it
- * load (test/support/hooked-run.mjs): a dist/ built before it bundled the second is built again.
+ * What the build writes after tsc: the CLI, the library the tests' hooked stand-ins of it load
+ * (test/support/hooked-run.mjs), both by scripts/bundle-cli.js, and the parsed built-in pipelines
+ * (scripts/parse-builtins.js). tsc's own files do not tell whether those are current: `npm test`'s
+ * type check (tsc -b) emits what changed in src/ into dist/ before vitest starts, and leaves these
+ * as they were.
  */
-const BUNDLES = [join('dist', 'cli', 'main.js'), join('dist', 'cli', 'library.js')];
+const AFTER_TSC = [
+  join('dist', 'cli', 'main.js'),
+  join('dist', 'cli', 'library.js'),
+  join('dist', 'parsed-builtins.json'),
+];
+
+/** The oldest modification time of `files` (0 when one does not exist). */
+const oldest = (files: readonly string[]): number =>
+  Math.min(...files.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
 
 /**
- * End-to-end tests run the built CLI (the bundle), so every test run builds first, unless dist/ is
- * newer than every source file (as right after `npm ci`, whose prepare step built it).
+ * End-to-end tests run the built CLI (the bundle), so every test run builds first, unless what the
+ * build writes last is newer than every source file (as right after `npm ci`, whose prepare step
+ * built it).
  */
 export default function setup(): () => void {
   const root = resolve(import.meta.dirname, '..');
-  const built =
-    BUNDLES.every((bundle) => existsSync(join(root, bundle))) &&
-    newest(join(root, 'dist')) >= newest(join(root, 'src'));
+  const built = oldest(AFTER_TSC.map((file) => join(root, file))) >= newest(join(root, 'src'));
   if (!built) {
-    // What `npm run build` does: tsc, the CLI and the hooked library bundled into dist/cli/, the
-    // built-in pipelines parsed.
+    // What `npm run build` does: tsc (forced: an incremental build would not emit again the
+    // dist/cli/main.js the bundle replaced), the CLI and the hooked library bundled into dist/cli/,
+    // the built-in pipelines parsed.
     const steps = [
-      [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.json')],
+      [resolve(root, 'node_modules/typescript/bin/tsc'), '-b', resolve(root, 'tsconfig.json'), '--force'],
       [resolve(root, 'scripts/bundle-cli.js')],
       [resolve(root, 'scripts/parse-builtins.js')],
     ];
