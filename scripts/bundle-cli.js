@@ -41,39 +41,24 @@ const EXTERNAL = [
  * strings' folder and the folder it looks up package.json from (`--version`) from its own file's
  * URL, which in the bundle is a chunk's. The shim is given the path its file has in yargs'
  * installed copy instead, resolved at run time as an import of yargs would be.
- *
- * The shim also imports node:assert for the two checks yargs makes of its own state on every
- * parse, which pass unless yargs has a bug: node:assert and what it loads are a part of every
- * start that nothing else of `--help`, `--version` or a usage error needs. In the bundle each check
- * compares as node:assert would (Object.is) and loads node:assert only to report a failure, which
- * it then reports as before.
  */
 const YARGS_SHIM_OWN_PATH = 'const __dirname = fileURLToPath(import.meta.url);';
 const YARGS_SHIM_REQUIRE = 'const require = createRequire(import.meta.url);';
-const YARGS_SHIM_ASSERT = "import { notStrictEqual, strictEqual } from 'assert'";
-// `require` is the shim's own (createRequire), defined further down and called only later.
-const YARGS_SHIM_LAZY_ASSERT = [
-  'const notStrictEqual = (actual, expected, message) => { if (Object.is(actual, expected)) require("node:assert").notStrictEqual(actual, expected, message); };',
-  'const strictEqual = (actual, expected, message) => { if (!Object.is(actual, expected)) require("node:assert").strictEqual(actual, expected, message); };',
-].join('\n');
 const yargsShimInstalledPath = {
   name: 'yargs-shim-installed-path',
   setup(builder) {
     builder.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (
-        !source.includes(YARGS_SHIM_OWN_PATH) ||
-        !source.includes(YARGS_SHIM_REQUIRE) ||
-        !source.includes(YARGS_SHIM_ASSERT)
-      )
-        throw new Error(`${args.path} no longer reads as this build expects: see yargsShimInstalledPath`);
+      if (!source.includes(YARGS_SHIM_OWN_PATH) || !source.includes(YARGS_SHIM_REQUIRE))
+        throw new Error(
+          `${args.path} no longer reads its own path as this build expects: see yargsShimInstalledPath`,
+        );
       const contents = source
         .replace(
           YARGS_SHIM_OWN_PATH,
           "const __dirname = join(dirname(createRequire(import.meta.url).resolve('yargs/package.json')), 'lib', 'platform-shims', 'esm.mjs');",
         )
-        .replace(YARGS_SHIM_REQUIRE, 'const require = createRequire(__dirname);')
-        .replace(YARGS_SHIM_ASSERT, YARGS_SHIM_LAZY_ASSERT);
+        .replace(YARGS_SHIM_REQUIRE, 'const require = createRequire(__dirname);');
       return { contents, loader: 'js', resolveDir: dirname(args.path) };
     });
   },
