@@ -11,7 +11,7 @@
 // within each round, so a busy neighbour slows both alike; the table holds medians.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -32,13 +32,18 @@ const key = service.apiKeys[0];
 const cwd = mkdtempSync(join(tmpdir(), 'cli-start-'));
 writeFileSync(join(cwd, 'one.csv'), 'full_name,email\nAda Lovelace,ada@example.com\n');
 
+const loadStart = loadavg()[0].toFixed(2);
 let n = 0;
 const fresh = (name) => {
   n += 1;
   mkdirSync(join(cwd, `${name}-${n}`));
   return join(cwd, `${name}-${n}`);
 };
-/** The commands measured: a 1-row validate, a 1-row run against the local service (a fresh ledger each time), help, a usage error. */
+/**
+ * The commands measured: a 1-row validate, a 1-row run against the local service (a fresh ledger
+ * each time), a 1-row run to the local default target (the service in process, in a fresh folder
+ * each time: its database and key go in the working folder), help, a usage error.
+ */
 const COMMANDS = {
   'validate 1 row': () => [
     'validate',
@@ -62,6 +67,10 @@ const COMMANDS = {
     '--progress-interval',
     '0',
   ],
+  'run 1 row local': () => ({
+    cwd: fresh('local'),
+    args: ['run', 'generic', join(cwd, 'one.csv'), '--out', 'out', '--progress-interval', '0'],
+  }),
   '--help': () => ['--help'],
   'run --help': () => ['run', '--help'],
   'usage error': () => ['run', 'generic', 'one.csv', '--chunk-sise', '5'],
@@ -75,12 +84,18 @@ const childrenCpu = () => {
   return (Number(fields[13]) + Number(fields[14])) / TICK;
 };
 
-const once = (main, args) =>
+/** A command's arguments, with the folder it runs in when not the shared one. */
+const invocationOf = (made) =>
+  Array.isArray(made) ? { args: made, in: cwd } : { args: made.args, in: made.cwd };
+
+const once = (main, made) =>
   new Promise((done, fail) => {
+    const { args, in: folder } = invocationOf(made);
     const before = childrenCpu();
     const child = spawn(process.execPath, [main, ...args], {
-      cwd,
-      env: { ...process.env, CONTACT_IMPORT_API_KEY: key },
+      cwd: folder,
+      // The target gates of the local runs go in the bench's folder, not ~/.cache.
+      env: { ...process.env, CONTACT_IMPORT_API_KEY: key, XDG_CACHE_HOME: join(cwd, 'cache') },
       stdio: 'ignore',
     });
     child.on('error', fail);
@@ -104,7 +119,9 @@ rmSync(cwd, { recursive: true, force: true });
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const sides = Object.keys(builds);
-console.log(`CPU seconds a start (user + system), median of ${runs}, sides alternated`);
+console.log(
+  `CPU seconds a start (user + system), median of ${runs}, sides alternated; load average ${loadStart} -> ${loadavg()[0].toFixed(2)}`,
+);
 console.log(
   ['command'.padEnd(16), ...sides.map((s) => s.padStart(10)), values.before ? ' after/before' : ''].join(''),
 );

@@ -1,5 +1,5 @@
 import { describeIoProblem, isImportError } from '../core/errors/index.js';
-import { discardTemporaryFiles } from '../report/atomic-file.js';
+import { discardTemporaryFiles } from '../report/pending-temporaries.js';
 
 /** The exit codes the command line ends with (README "Exit codes"). */
 export const EXIT_CODES = { usage: 2, stopped: 2, internal: 70 } as const;

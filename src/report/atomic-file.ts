@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  closeSync,
-  createWriteStream,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-  type WriteStream,
-} from 'node:fs';
+import { closeSync, createWriteStream, openSync, renameSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describeIoProblem, ImportError } from '../core/errors/index.js';
+import { addPending, deletePending, discardFile } from './pending-temporaries.js';
+
+export { discardFile, discardTemporaryFiles } from './pending-temporaries.js';
 
 /**
  * Every file a run writes is written under a temporary name beside its final one and renamed into
@@ -25,16 +20,13 @@ import { describeIoProblem, ImportError } from '../core/errors/index.js';
  * - `temporaryPathFor` / `commitFile` / `discardFile`: a writer that writes the file itself.
  */
 
-/** Temporary files made and not yet renamed or removed: the command line removes them on any exit. */
-const pending = new Set<string>();
-
 /**
  * A short name beside `path` (`.3f9a1c.tmp`, the length of `report.json`), so a path that fits
  * the file system's limits has a temporary name that fits too. Registered until committed or discarded.
  */
 export const temporaryPathFor = (path: string): string => {
   const temporary = join(dirname(path), `.${randomBytes(3).toString('hex')}.tmp`);
-  pending.add(temporary);
+  addPending(temporary);
   return temporary;
 };
 
@@ -51,26 +43,11 @@ export const outputError = (path: string, error: unknown, flag = '--out'): unkno
   return new ImportError('output_error', message, { file: path }, { cause: error });
 };
 
-/** Removes a temporary file, whether or not it was made. */
-export const discardFile = (temporary: string): void => {
-  pending.delete(temporary);
-  try {
-    unlinkSync(temporary);
-  } catch {
-    // Never made, or already gone: nothing to remove.
-  }
-};
-
-/** Every temporary file still pending, removed (the command line's exit, whatever the cause). */
-export const discardTemporaryFiles = (): void => {
-  for (const temporary of [...pending]) discardFile(temporary);
-};
-
 /** Renames a finished temporary file to its final name (atomic within one folder). */
 export const commitFile = (temporary: string, path: string): void => {
   try {
     renameSync(temporary, path);
-    pending.delete(temporary);
+    deletePending(temporary);
   } catch (error) {
     discardFile(temporary);
     throw outputError(path, error);

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The library never changes its host process: no environment read, no exit, no signal handler, no
- * V8 flag, no priority. The command line (src/cli/) owns those and passes what it decided into the
- * library (src/run/host-controls.ts).
+ * V8 flag, no priority, no global redefined. The command line (src/cli/) owns those and passes what
+ * it decided into the library (src/run/host-controls.ts).
  */
 const SRC = resolve(import.meta.dirname, '../../src');
 
@@ -16,6 +16,7 @@ const HOST_CHANGES: readonly [string, RegExp][] = [
   ['sets a V8 flag', /\bsetFlagsFromString\b/],
   ['changes a priority', /\bsetPriority\(/],
   ['changes the working folder or umask', /\bprocess\.(chdir|umask)\(/],
+  ['changes a global', /\b(?:Object|Reflect)\.(?:defineProperty|deleteProperty)\(\s*globalThis\b/],
 ];
 
 const withoutComments = (text: string): string =>

@@ -16,6 +16,7 @@ import { ProgressDisplay, parseProgressInterval } from '../progress.js';
 import { restoreStdinDash } from '../stdin-dash.js';
 import { invocation } from '../invocation.js';
 import { stopOnSignals } from '../signals.js';
+import { preloadUndici } from '../undici-preload.js';
 import type { Pipeline } from '../../mapping/pipeline.js';
 import { splitPipelineArgument, type PipelineArgument } from './pipeline-argument.js';
 import { builtinNames } from '../../mapping/load.js';
@@ -54,6 +55,8 @@ export const executeRun = async (
     // Loaded here, not at startup, so `--help` and `pipelines` answer at once; and only once the
     // pipeline fits the inputs, so a run that stops on its inputs never loads the run's modules.
     const { runImport } = await import('../../run/run.js');
+    // A run that is not dry sends (to the local service or the target), so it loads undici.
+    if (!dryRun) await preloadUndici();
     // Inputs read with different pipelines: the rejected files of each are detected again.
     pipelineUsed = inputPipelines ? '' : (named ?? pipeline);
     const shown = progress;
