@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -8,6 +8,27 @@ export const SUITE_TMP_ENV = 'CONTACT_IMPORT_TEST_TMP_ROOT';
 
 const TMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
 
+/** A memory filesystem the suite's temp root may go on (Linux), and the room it must have free. */
+const MEMORY_FILESYSTEM = '/dev/shm';
+const MEMORY_ROOM_BYTES = 4 * 1024 ** 3;
+
+/**
+ * Where the suite's temp root is made: TMPDIR when the developer set one; else a memory filesystem
+ * with room to spare, as nothing the suite writes is meant to outlive it, and the disk's syncs that
+ * ledger commits wait for are not what the tests check; else the system's temp folder. A
+ * container's small /dev/shm (64 MB by default) is passed over.
+ */
+const tempParent = (): string => {
+  if (process.env.TMPDIR) return tmpdir();
+  try {
+    const { bavail, bsize } = statfsSync(MEMORY_FILESYSTEM);
+    if (bavail * bsize >= MEMORY_ROOM_BYTES) return MEMORY_FILESYSTEM;
+  } catch {
+    // No such filesystem here (macOS, Windows): the system's temp folder.
+  }
+  return tmpdir();
+};
+
 /**
  * Points every temp directory of the run (test workers, spawned CLIs, local services) at one
  * suite-level folder, so a test that forgets to clean up cannot leave anything behind:
@@ -15,7 +36,7 @@ const TMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
  */
 const redirectTempDirectory = (): (() => void) => {
   const saved = TMP_VARIABLES.map((name) => [name, process.env[name]] as const);
-  const root = mkdtempSync(join(tmpdir(), 'contact-import-tests-'));
+  const root = mkdtempSync(join(tempParent(), 'contact-import-tests-'));
   for (const name of TMP_VARIABLES) process.env[name] = root;
   process.env[SUITE_TMP_ENV] = root;
   return () => {
