@@ -1,6 +1,6 @@
 /** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
-import { stringify } from 'csv-stringify/sync';
 import { writePiecesAtomic } from '../report/atomic-file.js';
+import { csvRecord } from '../report/csv-record.js';
 import { escapeFormula } from '../report/spreadsheet-safety.js';
 import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
@@ -91,10 +91,12 @@ const writeInBatches = (
   rows: (start: number, end: number) => string[][],
 ): void => {
   function* pieces(): Generator<string> {
-    yield stringify([[...CANDIDATE_COLUMNS]]);
+    yield csvRecord(CANDIDATE_COLUMNS);
     for (let start = 0; start < count; start += BATCH) {
       const batch = rows(start, Math.min(count, start + BATCH));
-      yield stringify(batch.map((cells) => cells.map(escapeFormula)));
+      let text = '';
+      for (const cells of batch) text += csvRecord(cells.map(escapeFormula));
+      yield text;
     }
   }
   writePiecesAtomic(path, pieces());

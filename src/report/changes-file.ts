@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from './csv-record.js';
 import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula } from './spreadsheet-safety.js';
 import type { ChangeRow, ChangesModel } from './html/model.js';
@@ -28,7 +28,7 @@ export class ChangesFile {
     this.path = path;
     this.temporary = temporaryPathFor(path);
     this.fd = this.guarded(() => openSync(this.temporary, 'wx'));
-    this.batch.push(stringify([CHANGE_COLUMNS as unknown as string[]]));
+    this.batch.push(csvRecord(CHANGE_COLUMNS));
   }
 
   add(rows: readonly ChangeRow[]): void {
@@ -44,7 +44,7 @@ export class ChangesFile {
         row.old,
         row.new,
       ];
-      this.batch.push(stringify([cells.map(escapeFormula)]));
+      this.batch.push(csvRecord(cells.map(escapeFormula)));
       if (this.batch.length >= BATCH) this.flush();
     }
   }

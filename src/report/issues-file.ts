@@ -1,7 +1,7 @@
-import { stringify } from 'csv-stringify/sync';
 import type { Issue, IssueCount } from '../core/types.js';
 import type { FieldCount } from './types.js';
 import { AtomicWriteStream } from './atomic-file.js';
+import { csvRecord } from './csv-record.js';
 import { IssueTally } from './issue-tally.js';
 import { IssueSpool } from './issue-spool.js';
 import { escapeFormula } from './spreadsheet-safety.js';
@@ -54,7 +54,7 @@ export class IssuesFile {
       issue.code,
       issue.message,
     ];
-    this.spool.add(issue.file, issue.row, stringify([cells.map(escapeFormula)]));
+    this.spool.add(issue.file, issue.row, csvRecord(cells.map(escapeFormula)));
     if (issue.severity === 'error') this.errors += 1;
     else this.warnings += 1;
     this.tally.add(value === issue.value ? issue : { ...issue, value });
@@ -77,7 +77,7 @@ export class IssuesFile {
   async close(): Promise<void> {
     const out = new AtomicWriteStream(this.path);
     try {
-      let batch: string[] = [stringify([ISSUE_COLUMNS as unknown as string[]])];
+      let batch: string[] = [csvRecord(ISSUE_COLUMNS)];
       for (const row of this.spool.sorted()) {
         batch.push(row);
         if (batch.length < 512) continue;

@@ -1,6 +1,6 @@
 import { closeSync, createReadStream, openSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from './csv-record.js';
 import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
 import { escapeFormula, removeFormulaGuard } from './spreadsheet-safety.js';
 import type { OutcomeRow, OutcomeSink } from '../core/outcome-row.js';
@@ -47,7 +47,7 @@ export class OutcomesFile implements OutcomeSink {
     this.path = path;
     this.temporary = temporaryPathFor(path);
     this.fd = openSync(this.temporary, 'w');
-    this.batch.push(stringify([OUTCOME_COLUMNS as unknown as string[]]));
+    this.batch.push(csvRecord(OUTCOME_COLUMNS));
   }
 
   add(row: OutcomeRow): void {
@@ -63,7 +63,7 @@ export class OutcomesFile implements OutcomeSink {
       identityText(row.identity ?? ''),
       row.reason ?? '',
     ];
-    this.batch.push(stringify([cells.map(escapeFormula)]));
+    this.batch.push(csvRecord(cells.map(escapeFormula)));
     if (this.batch.length >= BATCH) this.flush();
   }
 

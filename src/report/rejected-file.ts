@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import { REJECT_COLUMNS } from '../core/reject-columns.js';
 import type { RejectedRecord } from '../core/types.js';
 import type { InputFormat } from '../readers/types.js';
 import { AtomicWriteStream } from './atomic-file.js';
+import { csvRecordOf, type CsvRecordOf } from './csv-record.js';
 import { escapeFormula, needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
@@ -31,6 +31,8 @@ export class RejectedFile {
   readonly path: string;
   private readonly options: RejectedFileOptions;
   private readonly delimiter: string;
+  /** A tab or carriage return is quoted too, so that a spreadsheet does not take it for a separator. */
+  private readonly record: CsvRecordOf;
   /** Where the records go until close() renames it to `path`; whole or not at all. */
   private out: AtomicWriteStream | undefined;
   private count = 0;
@@ -41,6 +43,7 @@ export class RejectedFile {
     this.options = options;
     this.path = options.path;
     this.delimiter = options.delimiter ?? (options.format === 'tsv' ? '\t' : ',');
+    this.record = csvRecordOf({ delimiter: this.delimiter, quoteAlso: /[\t\r]/ });
   }
 
   get records(): number {
@@ -124,10 +127,7 @@ export class RejectedFile {
 
   /** Cells as one CSV line, formula-escaped. */
   private line(cells: readonly string[]): string {
-    return stringify([cells.map(escapeFormula)], {
-      delimiter: this.delimiter,
-      quoted_match: /[\t\r]/,
-    }).replace(/\n$/, '');
+    return this.record(cells.map(escapeFormula)).slice(0, -1);
   }
 
   /** A record as read, unless a cell would run as a formula: then the record with that cell escaped. */
