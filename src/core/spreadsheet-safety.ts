@@ -43,7 +43,21 @@ export const isFormulaLeading = (cell: string): boolean =>
  * A cell that gets the guard: formula-leading, or formula-leading behind apostrophes (`'=x` as
  * data), so that removing one guard apostrophe gives back exactly what was written.
  */
-export const needsFormulaGuard = (cell: string): boolean => isFormulaLeading(cell.replace(/^'+/, ''));
+export const needsFormulaGuard = (cell: string): boolean =>
+  mayLeadFormula(cell.charCodeAt(0)) && isFormulaLeading(cell.replace(/^'+/, ''));
+
+/**
+ * Whether a cell starting with this character may need the guard: one of FORMULA_LEADING's, or the
+ * apostrophe before one. Most cells start with none of them and are passed without a pattern run.
+ */
+const mayLeadFormula = (code: number): boolean =>
+  code === 0x3d || // =
+  code === 0x2b || // +
+  code === 0x2d || // -
+  code === 0x40 || // @
+  code === 0x09 || // tab
+  code === 0x0d || // carriage return
+  code === 0x27; // '
 
 /** Prefixes a formula-leading cell with `'`, which spreadsheets show as text and do not evaluate. */
 export const escapeFormula = (cell: string): string => (needsFormulaGuard(cell) ? `'${cell}` : cell);

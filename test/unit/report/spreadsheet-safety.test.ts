@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/core/random.js';
 import {
   escapeFormula,
   isFormulaLeading,
+  needsFormulaGuard,
   removeFormulaGuard,
 } from '../../../src/report/spreadsheet-safety.js';
 
@@ -77,5 +79,43 @@ describe('removeFormulaGuard', () => {
   it('guards a value that is an apostrophe and a formula once more, so reading it back is exact', () => {
     expect(escapeFormula("'=already")).toBe("''=already");
     expect(removeFormulaGuard("'plain")).toBe("'plain");
+  });
+});
+
+describe('needsFormulaGuard', () => {
+  it('answers what the full check answers, its first-character shortcut included, over 20,000 random cells', () => {
+    const alphabet = [
+      '=',
+      '+',
+      '-',
+      '@',
+      '\t',
+      '\r',
+      "'",
+      '1',
+      '2',
+      ' ',
+      '(',
+      ')',
+      '.',
+      'a',
+      'Z',
+      'é',
+      '"',
+      ',',
+    ];
+    const random = seededRandom(11);
+    let guarded = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let cell = '';
+      const length = Math.floor(random() * 10);
+      for (let k = 0; k < length; k++) cell += alphabet[Math.floor(random() * alphabet.length)]!;
+      const expected = isFormulaLeading(cell.replace(/^'+/, ''));
+      expect(needsFormulaGuard(cell), JSON.stringify(cell)).toBe(expected);
+      if (expected) guarded++;
+    }
+    // The draw reaches both answers, many times each.
+    expect(guarded).toBeGreaterThan(2_000);
+    expect(guarded).toBeLessThan(18_000);
   });
 });
