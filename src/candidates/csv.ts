@@ -1,7 +1,6 @@
 /** candidates.csv: one row per pair, best first; formula-safe like every CSV we write. */
 import { writePiecesAtomic } from '../report/atomic-file.js';
 import { csvRecord } from '../report/csv-record.js';
-import { escapeFormula } from '../report/spreadsheet-safety.js';
 import type { CandidatePair, PersonFields, PlacedPerson } from './types.js';
 
 export const CANDIDATE_COLUMNS = [
@@ -95,7 +94,7 @@ const writeInBatches = (
     for (let start = 0; start < count; start += BATCH) {
       const batch = rows(start, Math.min(count, start + BATCH));
       let text = '';
-      for (const cells of batch) text += csvRecord(cells.map(escapeFormula));
+      for (const cells of batch) text += csvRecord(cells);
       yield text;
     }
   }

@@ -1,7 +1,6 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { csvRecord } from './csv-record.js';
 import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
-import { escapeFormula } from './spreadsheet-safety.js';
 import type { ChangeRow, ChangesModel } from './html/model.js';
 import { MAX_CHANGE_ROWS } from './html/page-data.js';
 import { basename } from 'node:path';
@@ -44,7 +43,7 @@ export class ChangesFile {
         row.old,
         row.new,
       ];
-      this.batch.push(csvRecord(cells.map(escapeFormula)));
+      this.batch.push(csvRecord(cells));
       if (this.batch.length >= BATCH) this.flush();
     }
   }

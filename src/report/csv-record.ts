@@ -1,13 +1,15 @@
 /**
- * One record of a CSV file we write: its cells joined by the delimiter, a cell quoted when it holds
- * the delimiter, a double quote or a line break (or matches `quoteAlso`), quotes inside doubled,
- * and `\n` after it. That is what csv-stringify writes with the same options, byte for byte
- * (test/unit/report/csv-record.test.ts compares the two over random cells). It is written here
+ * One record of a CSV file we write: each cell formula-guarded (spreadsheet-safety.ts: every CSV
+ * the tool writes is), the cells joined by the delimiter, a cell quoted when it holds the
+ * delimiter, a double quote or a line break (or matches `quoteAlso`), quotes inside doubled, and
+ * `\n` after it. That is what csv-stringify writes of the guarded cells with the same options, byte
+ * for byte (test/unit/report/csv-record.test.ts compares the two over random cells). It is written here
  * because csv-stringify, made for every option and for streams, allocates several objects per cell
  * and checks its options per call: for the hundreds of thousands of rows of an outcomes.csv or a
  * candidates.csv that was a measurable part of a whole run (bench/README.md, "CSV records").
  * Reading stays with csv-parse.
  */
+import { escapeFormula } from './spreadsheet-safety.js';
 
 export interface CsvDialect {
   /** One character; a comma unless given. */
@@ -16,7 +18,7 @@ export interface CsvDialect {
   quoteAlso?: RegExp;
 }
 
-/** Cells to one record of the dialect, `\n` included. */
+/** Cells to one formula-guarded record of the dialect, `\n` included. */
 export type CsvRecordOf = (cells: readonly string[]) => string;
 
 const QUOTE = '"';
@@ -34,7 +36,7 @@ export const csvRecordOf = ({ delimiter = ',', quoteAlso }: CsvDialect = {}): Cs
   return (cells) => {
     let record = '';
     for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i]!;
+      const cell = escapeFormula(cells[i]!);
       if (i > 0) record += delimiter;
       if (cell === '') record += empty;
       else record += quoted(cell) ? QUOTE + cell.replaceAll(QUOTE, TWO_QUOTES) + QUOTE : cell;

@@ -4,7 +4,6 @@ import { AtomicWriteStream } from './atomic-file.js';
 import { csvRecord } from './csv-record.js';
 import { IssueTally } from './issue-tally.js';
 import { IssueSpool } from './issue-spool.js';
-import { escapeFormula } from './spreadsheet-safety.js';
 
 export const ISSUE_COLUMNS = [
   'file',
@@ -54,7 +53,7 @@ export class IssuesFile {
       issue.code,
       issue.message,
     ];
-    this.spool.add(issue.file, issue.row, csvRecord(cells.map(escapeFormula)));
+    this.spool.add(issue.file, issue.row, csvRecord(cells));
     if (issue.severity === 'error') this.errors += 1;
     else this.warnings += 1;
     this.tally.add(value === issue.value ? issue : { ...issue, value });

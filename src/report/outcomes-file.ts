@@ -2,7 +2,7 @@ import { closeSync, createReadStream, openSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse';
 import { csvRecord } from './csv-record.js';
 import { commitFile, discardFile, outputError, temporaryPathFor } from './atomic-file.js';
-import { escapeFormula, removeFormulaGuard } from './spreadsheet-safety.js';
+import { removeFormulaGuard } from './spreadsheet-safety.js';
 import type { OutcomeRow, OutcomeSink } from '../core/outcome-row.js';
 
 export const OUTCOME_COLUMNS = [
@@ -63,7 +63,7 @@ export class OutcomesFile implements OutcomeSink {
       identityText(row.identity ?? ''),
       row.reason ?? '',
     ];
-    this.batch.push(csvRecord(cells.map(escapeFormula)));
+    this.batch.push(csvRecord(cells));
     if (this.batch.length >= BATCH) this.flush();
   }
 

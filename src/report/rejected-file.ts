@@ -4,7 +4,7 @@ import type { RejectedRecord } from '../core/types.js';
 import type { InputFormat } from '../readers/types.js';
 import { AtomicWriteStream } from './atomic-file.js';
 import { csvRecordOf, type CsvRecordOf } from './csv-record.js';
-import { escapeFormula, needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
+import { needsFormulaGuard, removeFormulaGuard } from './spreadsheet-safety.js';
 
 export interface RejectedFileOptions {
   path: string;
@@ -127,7 +127,7 @@ export class RejectedFile {
 
   /** Cells as one CSV line, formula-escaped. */
   private line(cells: readonly string[]): string {
-    return this.record(cells.map(escapeFormula)).slice(0, -1);
+    return this.record(cells).slice(0, -1);
   }
 
   /** A record as read, unless a cell would run as a formula: then the record with that cell escaped. */

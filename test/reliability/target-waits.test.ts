@@ -225,31 +225,27 @@ describe('Ctrl-C and SIGTERM while the run waits for the target', () => {
 
   // The command line turns a signal into the run's stop (its exit code by the signal's name,
   // signals.test.ts); that the wait ends at once is the run's, in this process.
-  it(
-    'SIGTERM during a Retry-After of 200 s on creates ends the run at once: exit 143',
-    { timeout: 60_000 },
-    async () => {
-      const { dir, importHere, expectRerunLoadsAll } = await setup();
-      waitOnCreates();
-      const stop = new AbortController();
-      const said: string[] = [];
-      const logger = pino(
-        { level: 'warn' },
-        new Writable({
-          write(line: Buffer, _encoding, done) {
-            const { msg } = JSON.parse(line.toString()) as { msg: string };
-            said.push(msg);
-            if (msg.startsWith('target asked to wait')) stop.abort('SIGTERM');
-            done();
-          },
-        }),
-      );
-      const { report } = await importHere('stopped', { signal: stop.signal, logger });
-      expect(said.join('\n')).toMatch(/target asked to wait 200 s \(until \d{4}-\d\d-\d\dT/);
-      expect(report.exitCode, JSON.stringify(report.error)).toBe(143);
-      await expectStoppedWaiting(dir, expectRerunLoadsAll);
-    },
-  );
+  it('SIGTERM during a Retry-After of 200 s on creates ends the run at once: exit 143', async () => {
+    const { dir, importHere, expectRerunLoadsAll } = await setup();
+    waitOnCreates();
+    const stop = new AbortController();
+    const said: string[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write(line: Buffer, _encoding, done) {
+          const { msg } = JSON.parse(line.toString()) as { msg: string };
+          said.push(msg);
+          if (msg.startsWith('target asked to wait')) stop.abort('SIGTERM');
+          done();
+        },
+      }),
+    );
+    const { report } = await importHere('stopped', { signal: stop.signal, logger });
+    expect(said.join('\n')).toMatch(/target asked to wait 200 s \(until \d{4}-\d\d-\d\dT/);
+    expect(report.exitCode, JSON.stringify(report.error)).toBe(143);
+    await expectStoppedWaiting(dir, expectRerunLoadsAll);
+  });
 
   it('Ctrl-C while the start probe waits for a Retry-After exits 130', { timeout: 60_000 }, async () => {
     const { dir, args, env } = await setup();

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/core/random.js';
 import { csvRecord, csvRecordOf, type CsvDialect } from '../../../src/report/csv-record.js';
+import { escapeFormula, removeFormulaGuard } from '../../../src/report/spreadsheet-safety.js';
 
 /** Characters a cell is drawn from: every one the quoting rule looks at, and some it must not. */
 const ALPHABET = [
@@ -51,7 +52,7 @@ const DIALECTS: CsvDialect[] = [
   { delimiter: ',', quoteAlso: /^$/ },
 ];
 
-describe('csvRecordOf: what csv-stringify writes with the same options', () => {
+describe('csvRecordOf: what csv-stringify writes of the formula-guarded cells with the same options', () => {
   for (const dialect of DIALECTS) {
     it(`${JSON.stringify(dialect.delimiter ?? ',')}${dialect.quoteAlso ? ` quoting ${String(dialect.quoteAlso)} too` : ''}: 3,000 random records, byte for byte, and csv-parse reads the cells back`, () => {
       const random = seededRandom(7);
@@ -63,12 +64,12 @@ describe('csvRecordOf: what csv-stringify writes with the same options', () => {
       for (let n = 0; n < 3_000; n++) {
         const cells = recordOf(random);
         const written = record(cells);
-        expect(written).toBe(stringify([cells], options));
+        expect(written).toBe(stringify([cells.map(escapeFormula)], options));
         const read = parse(written, {
           delimiter: dialect.delimiter ?? ',',
           relax_column_count: true,
         }) as string[][];
-        expect(read).toEqual([cells]);
+        expect(read.map((row) => row.map(removeFormulaGuard))).toEqual([cells]);
       }
     });
   }
@@ -78,6 +79,12 @@ describe('csvRecordOf: what csv-stringify writes with the same options', () => {
       'plain,,"a,b","say ""hi""","two\nlines","cr\r"\n',
     );
     expect(csvRecordOf({ delimiter: ';' })(['a,b', 'c;d'])).toBe('a,b;"c;d"\n');
+  });
+
+  it('guards a cell a spreadsheet would run as a formula, and not a phone number', () => {
+    expect(csvRecord(['=SUM(A1)', '@x', '+1 415 555 0100', "'=x"])).toBe(
+      "'=SUM(A1),'@x,+1 415 555 0100,''=x\n",
+    );
   });
 
   it('refuses a delimiter of other than one character', () => {
