@@ -12,12 +12,13 @@ import { runImport } from '../../src/run/run.js';
  * directory, never in the system's temp folder, and the next run removes what a killed one left.
  * One killed run per named step of src/run/hooks.ts (SIGKILLed the first time it passes the step,
  * test/support/hooked-run.mjs), with TMPDIR a fresh folder of its own; then the same command runs
- * to its end. Where that run is the command line's (a dry run, a live run, a sync run: each kind
- * of run once), its system temp folder is checked too; after the other kills the same live run
- * runs in this process, where what differs, the sweep of what the kill left, is checked (the
- * folder a complete run uses does not depend on where the run before it was killed). A sync
- * case's first week, which only sets up what its kill archives, runs in this process.
- * crash-resume.test.ts checks the same after a chain of kills.
+ * to its end. Where that run is the command line's (a dry run, and a sync run, which is a live run
+ * into the local service with an archive step more: each kind of run once), its system temp
+ * folder is checked too; after the other kills the same live run runs in this process, where what
+ * differs, the sweep of what the kill left, is checked (the folder a complete run uses does not
+ * depend on where the run before it was killed). A sync case's first week, which only sets up what
+ * its kill archives, runs in this process. crash-resume.test.ts checks the same after a chain of
+ * kills, the last one while reading and the command line's live run after it.
  */
 interface Kill {
   what: string;
@@ -32,7 +33,7 @@ interface Kill {
 const KILLS: Record<RunStep, Kill[]> = {
   read: [
     { what: 'a dry run, killed while it reads', dryRun: true, cliAfter: true },
-    { what: 'a run, killed while it reads', cliAfter: true },
+    { what: 'a run, killed while it reads' },
   ],
   group: [{ what: 'a run, killed with a group created on the target and not in the ledger' }],
   'create-recorded': [{ what: 'a run, killed with a create chunk in the ledger, not yet sent' }],
