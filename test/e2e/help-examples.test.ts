@@ -48,13 +48,16 @@ const checkout = (): string => {
 
 const isServe = (line: string): boolean => /main\.js serve\b/.test(line);
 
+/** A line that runs the command line, after environment assignments (a value may be `$(cat file)`). */
+const COMMAND_LINE = /^([A-Z_]+=(\$\([^)]*\)|\S+)\s+)*node dist\/cli\/main\.js /;
+
 /** The command-line examples of README.md's ```sh blocks. */
 const readmeExamples = (): Example[] => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
   return blocks
     .flatMap((block) => block.split('\n'))
-    .filter((line) => /^([A-Z_]+=\S+\s+)*node dist\/cli\/main\.js /.test(line))
+    .filter((line) => COMMAND_LINE.test(line))
     .map((line) => {
       const promised = /#\s*exit (\d+)\s*$/.exec(line);
       const command = line.replace(/\s+#.*$/, '');
