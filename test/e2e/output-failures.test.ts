@@ -3,16 +3,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runImport } from '../../src/run/run.js';
-import {
-  SAMPLES,
-  cliArgs,
-  outcomes,
-  readReport,
-  runCli,
-  startService,
-  tempDir,
-  type CliResult,
-} from './harness.js';
+import { SAMPLES, cliArgs, outcomes, readReport, startService, tempDir, type CliResult } from './harness.js';
+import { stopOf } from './cli-in-process.js';
 
 /**
  * Outputs that cannot be written (DESIGN.md "Trust"): a folder where report.json goes, a file-size
@@ -70,6 +62,33 @@ const rejectedRows = (dir: string, count: number): string => {
 
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * What `validate|run generic <sample> --out <out> [--state <state>] [--max-rejects N]` in `cwd`
+ * hands the library, in this process: the stops below are the library's, their message the line the
+ * command line prints (how such a line reads there, one line and no stack, is the file-size
+ * limits' below, whose runs are spawned).
+ */
+const sampleRun = (
+  cwd: string,
+  dirs: { outDir: string; stateDir?: string },
+  settings: { dryRun?: boolean; maxRejects?: number } = {},
+): ReturnType<typeof runImport> =>
+  runImport({
+    pipeline: 'generic',
+    inputs: [SAMPLE],
+    stateDir: join(cwd, '.contact-import'),
+    ...dirs,
+    ...settings,
+  });
+
+/** The line the command line prints for a stop: `<code>: <message>`, checked to be one line. */
+const lineOf = (stop: { code: string; message: string } | undefined): string => {
+  expect(stop, 'the run stopped with exit 2').toBeDefined();
+  const line = `${stop!.code}: ${stop!.message}`;
+  expect(line).not.toContain('\n');
+  return line;
+};
+
 describe.skipIf(!isRoot)('a read-only file system (root only: it mounts a read-only tmpfs)', () => {
   it(
     '--out or --state there: exit 2, one line saying read-only, not ENOENT',
@@ -80,18 +99,13 @@ describe.skipIf(!isRoot)('a read-only file system (root only: it mounts a read-o
       mkdirSync(readOnly);
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
       try {
-        const out = await runCli(['validate', 'generic', SAMPLE, '--out', join(readOnly, 'out')], { cwd });
-        expect(out.code).toBe(2);
-        expect(oneLine(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
-        const state = await runCli(
-          ['run', 'generic', SAMPLE, '--out', 'out', '--state', join(readOnly, 'state')],
-          {
-            cwd,
-          },
+        const out = await stopOf(sampleRun(cwd, { outDir: join(readOnly, 'out') }, { dryRun: true }));
+        expect(lineOf(out)).toMatch(/ro\/out is on a read-only file system; choose another --out .*EROFS/);
+        const state = await stopOf(
+          sampleRun(cwd, { outDir: join(cwd, 'out'), stateDir: join(readOnly, 'state') }),
         );
-        expect(state.code).toBe(2);
-        expect(oneLine(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
-        expect(state.stderr).not.toMatch(/ENOENT/);
+        expect(lineOf(state)).toMatch(/is on a read-only file system; choose another --state .*EROFS/);
+        expect(lineOf(state)).not.toMatch(/ENOENT/);
       } finally {
         execFileSync('umount', [readOnly]);
       }
@@ -103,11 +117,8 @@ describe('outputs that cannot be written', () => {
   it('report.json a folder: exit 2, one line naming it, no temporary file', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'out', 'report.json'), { recursive: true });
-    const result = await runCli(['validate', 'generic', SAMPLE, '--out', 'out', '--max-rejects', '5'], {
-      cwd,
-    });
-    expect(result.code).toBe(2);
-    expect(oneLine(result)).toMatch(/report\.json is a folder where a file should be written.*--out.*EISDIR/);
+    const stop = await stopOf(sampleRun(cwd, { outDir: join(cwd, 'out') }, { dryRun: true, maxRejects: 5 }));
+    expect(lineOf(stop)).toMatch(/report\.json is a folder where a file should be written.*--out.*EISDIR/);
     expect(leftovers(cwd)).toEqual([]);
   });
 
@@ -235,16 +246,9 @@ describe('outputs that cannot be written', () => {
     while (deep.length + 201 < 4080) deep = join(deep, 'd'.repeat(200));
     deep = join(deep, 'e'.repeat(4080 - deep.length - 1));
     expect(deep.length).toBe(4080);
-    // What `validate generic <sample> --out <deep> --max-rejects 5` writes, in this process; the
-    // command line's own part is the one line past the limit, below.
-    const fits = await runImport({
-      pipeline: 'generic',
-      inputs: [SAMPLE],
-      dryRun: true,
-      stateDir: join(cwd, '.contact-import'),
-      outDir: deep,
-      maxRejects: 5,
-    });
+    // What `validate generic <sample> --out <deep> --max-rejects 5` writes, and past the limit
+    // its stop, in this process.
+    const fits = await sampleRun(cwd, { outDir: deep }, { dryRun: true, maxRejects: 5 });
     expect(fits.report.exitCode, JSON.stringify(fits.report.error)).toBe(0);
     expect(readdirSync(deep).sort()).toEqual([
       'candidates.csv',
@@ -256,11 +260,8 @@ describe('outputs that cannot be written', () => {
     ]);
 
     const tooLong = join(deep, 'f'.repeat(20));
-    const result = await runCli(['validate', 'generic', SAMPLE, '--out', tooLong, '--max-rejects', '5'], {
-      cwd,
-    });
-    expect(result.code).toBe(2);
-    expect(oneLine(result)).toMatch(/too long for the file system.*--out.*ENAMETOOLONG/);
+    const stop = await stopOf(sampleRun(cwd, { outDir: tooLong }, { dryRun: true, maxRejects: 5 }));
+    expect(lineOf(stop)).toMatch(/too long for the file system.*--out.*ENAMETOOLONG/);
     expect(leftovers(cwd)).toEqual([]);
   });
 });
