@@ -13,6 +13,7 @@ import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
 import { StagedPeople } from './staged-people.js';
+import { TextList } from './text-list.js';
 import { targetScorer, type TargetMatch, type TargetScorer } from './target-match.js';
 import {
   candidateRows,
@@ -75,7 +76,11 @@ export class CandidatePeople implements ShownPeople {
   /** The name shown, by first name then last name as written: people who share one share its string. */
   private readonly shownNames = new Map<string, Map<string, string>>();
   private shownNamesSize = 0;
-  private readonly emails: string[] = [];
+  /**
+   * The first e-mail of each person as written, as characters: a string kept per person would be
+   * one sliced from the row read, keeping the whole row alive.
+   */
+  private readonly emails = new TextList();
 
   constructor(private readonly options: CandidateOptions = {}) {
     this.nicknames = options.nicknames ?? shippedNicknames();
@@ -158,7 +163,7 @@ export class CandidatePeople implements ShownPeople {
   }
 
   emailAt(i: number): string {
-    return this.emails[i]!;
+    return this.emails.at(i);
   }
 
   /** Where each person's record came from, in order: what a merge is planned and applied by. */
