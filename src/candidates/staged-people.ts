@@ -76,7 +76,11 @@ export class StagedPeople {
     return this.firstNumbers.length;
   }
 
-  add(person: PersonFields): void {
+  /**
+   * Stages a person; whether its first e-mail as written (the empty string when it has none) is
+   * its first e-mail staged, as nearly always: else the caller keeps the one written.
+   */
+  add(person: PersonFields): boolean {
     const { names } = this;
     // As prepare.ts `namesOf`: the names given, or split from the full name when neither is.
     let first = names.first(person.firstName);
@@ -88,7 +92,13 @@ export class StagedPeople {
     }
     this.firstNumbers.push(first);
     this.lastNumbers.push(last);
-    if (person.emails) for (const email of person.emails) appendEmail(email, this.emails);
+    const { emails } = person;
+    let firstAsWritten = !emails || emails.length === 0;
+    if (emails)
+      for (let k = 0; k < emails.length; k++) {
+        const asWritten = appendEmail(emails[k]!, this.emails);
+        if (k === 0) firstAsWritten = asWritten;
+      }
     this.emailEnds.push(this.emails.size);
     if (person.phones) for (const phone of person.phones) appendPhoneDigits(phone, this.phones);
     this.phoneEnds.push(this.phones.size);
@@ -98,6 +108,14 @@ export class StagedPeople {
     this.streets.push(fold(person.street));
     this.postcodeNumbers.push(this.postcodes.numberOf(person.postcode));
     this.cityNumbers.push(this.cities.numberOf(person.city));
+    return firstAsWritten;
+  }
+
+  /** Person i's first e-mail staged, or the empty string. */
+  firstEmail(i: number): string {
+    const ends = this.emailEnds.data;
+    const start = i === 0 ? 0 : ends[i - 1]!;
+    return start < ends[i]! ? this.emails.at(start) : '';
   }
 
   /**

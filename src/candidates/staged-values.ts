@@ -113,25 +113,31 @@ const isAsciiSpace = (code: number): boolean => code === SPACE || (code >= TAB &
 
 /**
  * normalEmail(email) onto the end of `into`, left out when empty: an e-mail of ASCII characters
- * (nearly all) is trimmed and lower-cased as it is copied, without making a string.
+ * (nearly all) is trimmed and lower-cased as it is copied, without making a string. Whether what
+ * was appended is the e-mail as written (normalizing it changed nothing, and it is not empty).
  */
-export const appendEmail = (email: string, into: TextList): void => {
+export const appendEmail = (email: string, into: TextList): boolean => {
   for (let k = 0; k < email.length; k++)
     if (email.charCodeAt(k) > ASCII_MAX) {
       const normal = normalEmail(email);
       if (normal !== '') into.push(normal);
-      return;
+      return normal === email;
     }
   let from = 0;
   let to = email.length;
   while (from < to && isAsciiSpace(email.charCodeAt(from))) from++;
   while (to > from && isAsciiSpace(email.charCodeAt(to - 1))) to--;
-  if (from === to) return;
+  if (from === to) return false;
+  let asWritten = from === 0 && to === email.length;
   for (let k = from; k < to; k++) {
     const code = email.charCodeAt(k);
-    into.append(code >= UPPER_A && code <= UPPER_Z ? code + TO_LOWER : code);
+    if (code >= UPPER_A && code <= UPPER_Z) {
+      into.append(code + TO_LOWER);
+      asWritten = false;
+    } else into.append(code);
   }
   into.commit();
+  return asWritten;
 };
 
 /** Digits a phone needs to be compared (prepare.ts `phoneDigits`). */

@@ -20,6 +20,8 @@ const LATIN1_MAX = 0xff;
 export class TextList {
   /** The characters, a byte each. */
   private bytes = new Uint8Array(1 << 16);
+  /** `bytes` as a Buffer, for decoding: made once per `bytes`. */
+  private view: Buffer | undefined;
   private used = 0;
   /** Where each text ends in `bytes`. */
   private readonly ends = new IntList();
@@ -42,6 +44,7 @@ export class TextList {
       const grown = new Uint8Array(this.bytes.length * 2);
       grown.set(this.bytes);
       this.bytes = grown;
+      this.view = undefined;
     }
     this.bytes[this.used++] = code;
   }
@@ -85,7 +88,8 @@ export class TextList {
 
   /** The characters from `start` to `end` as a string. */
   private latin1(start: number, end: number): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.used).toString('latin1', start, end);
+    this.view ??= Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    return this.view.toString('latin1', start, end);
   }
 
   /**
@@ -141,8 +145,14 @@ export class TextList {
   /** Whether texts k and l are the same. */
   same(k: number, l: number): boolean {
     if (this.wide.size > 0 && (this.wide.has(k) || this.wide.has(l))) return this.at(k) === this.at(l);
-    const length = this.lengthOf(k);
-    return this.lengthOf(l) === length && this.sameEnd(k, l, length);
+    const ends = this.ends.data;
+    let x = k === 0 ? 0 : ends[k - 1]!;
+    let y = l === 0 ? 0 : ends[l - 1]!;
+    const xEnd = ends[k]!;
+    if (xEnd - x !== ends[l]! - y) return false;
+    const { bytes } = this;
+    while (x < xEnd) if (bytes[x++] !== bytes[y++]) return false;
+    return true;
   }
 
   /** Whether texts k and l both have `count` characters or more and end with the same `count`. */
