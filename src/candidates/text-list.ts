@@ -20,6 +20,8 @@ const LATIN1_MAX = 0xff;
 export class TextList {
   /** The characters, a byte each. */
   private bytes = new Uint8Array(1 << 16);
+  /** Every text committed, decoded at once (`at`). */
+  private decoded: string | undefined;
   /** `bytes` as a Buffer, for decoding: made once per `bytes`. */
   private view: Buffer | undefined;
   private used = 0;
@@ -79,11 +81,17 @@ export class TextList {
     this.commit();
   }
 
-  /** Text number k. */
+  /**
+   * Text number k: a slice of every text decoded at once, for a list read many times once
+   * complete (a text added since is decoded with all the others again).
+   */
   at(k: number): string {
     const wide = this.wide.size === 0 ? undefined : this.wide.get(k);
     if (wide !== undefined) return wide;
-    return this.latin1(this.startOf(k), this.ends.data[k]!);
+    const end = this.ends.data[k]!;
+    if (this.decoded === undefined || end > this.decoded.length)
+      this.decoded = this.latin1(0, this.lastEnd());
+    return this.decoded.slice(this.startOf(k), end);
   }
 
   /** The characters from `start` to `end` as a string. */
