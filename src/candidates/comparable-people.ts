@@ -49,19 +49,8 @@ const PHONES = 14;
 /** Where a person's hashes start from its start. */
 const HEADER = 15;
 
-/** The last seven characters of a phone number of seven or more. */
+/** The last seven characters of a phone number of seven or more: `x.slice(-7) === y.slice(-7)`. */
 const LAST_SEVEN = 7;
-
-/** `x.slice(-7) === y.slice(-7)` for numbers of seven digits or more, without making the slices. */
-const sameLastSeven = (x: string, y: string): boolean => {
-  if (x.length < LAST_SEVEN || y.length < LAST_SEVEN) return false;
-  for (let i = 1; i <= LAST_SEVEN; i++)
-    if (x.charCodeAt(x.length - i) !== y.charCodeAt(y.length - i)) return false;
-  return true;
-};
-
-const sameCodes = (x: readonly string[], y: readonly string[]): boolean =>
-  x === y || (x.length === y.length && x.every((code, k) => code === y[k]));
 
 export class ComparablePeople {
   /** Where each person's entries start in `entries`. */
@@ -80,37 +69,17 @@ export class ComparablePeople {
 
   constructor(readonly people: FlatPeople) {
     const count = people.size;
-    const { firstNames, lastNames, emails, emailStart, locals, localStart, phones, phoneStart } = people;
-    const numbers = new Map<string, number>([['', 0]]);
-    const numberOf = (value: string): number => {
-      let number = numbers.get(value);
-      if (number === undefined) numbers.set(value, (number = numbers.size));
-      return number;
-    };
-    const codesOfName: (readonly string[] | undefined)[] = [];
-    let namesRemembered = true;
-    const nameNumberOf = (name: string, codes: readonly string[]): number => {
-      const number = numberOf(name);
-      const known = codesOfName[number];
-      if (known === undefined) codesOfName[number] = codes;
-      else if (!sameCodes(known, codes)) namesRemembered = false;
-      return number;
-    };
-    const firsts = new Int32Array(count);
-    const lasts = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      firsts[i] = nameNumberOf(firstNames[i]!.name, firstNames[i]!.codes);
-      lasts[i] = nameNumberOf(lastNames[i]!.name, lastNames[i]!.codes);
-    }
-    this.namesRemembered = namesRemembered;
-    const initials = (this.initials = new Int32Array(numbers.size));
-    for (const [name, number] of numbers) initials[number] = name === '' ? -1 : name.charCodeAt(0);
+    const { emailStart, emailTexts, locals, localStart, phoneTexts, phoneStart } = people;
+    const numbers = people.valueNumbers();
+    const { firsts, lasts } = numbers;
+    this.namesRemembered = numbers.namesRemembered;
+    this.initials = numbers.initials;
 
     // Most compared pairs share a name: laid out in order of name, their entries sit side by side
     // and stay cached from one pair to the next.
     this.start = new Int32Array(count + 1);
     let size = 0;
-    const order = byName(firsts, lasts, numbers.size);
+    const order = byName(firsts, lasts, numbers.nameCount);
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
       this.start[i] = size;
@@ -126,10 +95,10 @@ export class ComparablePeople {
       let at = this.start[i]!;
       entries[at + FIRST] = firsts[i]!;
       entries[at + LAST] = lasts[i]!;
-      entries[at + COMPANY] = numberOf(people.companies[i]!);
-      entries[at + JOB] = numberOf(people.jobTitles[i]!);
-      entries[at + POSTCODE] = numberOf(people.postcodes[i]!);
-      entries[at + CITY] = numberOf(people.cities[i]!);
+      entries[at + COMPANY] = numbers.companies[i]!;
+      entries[at + JOB] = numbers.jobTitles[i]!;
+      entries[at + POSTCODE] = numbers.postcodes[i]!;
+      entries[at + CITY] = numbers.cities[i]!;
       entries[at + STREET] = people.streets[i] === '' ? 0 : 1;
       entries[at + LOCALS_FROM_NAME] = people.localsFromName[i]!;
       const birth = people.births[i];
@@ -141,13 +110,13 @@ export class ComparablePeople {
       entries[at + LOCALS] = localStart[i + 1]! - localStart[i]!;
       entries[at + PHONES] = phoneStart[i + 1]! - phoneStart[i]!;
       at += HEADER;
-      for (let k = emailStart[i]!; k < emailStart[i + 1]!; k++) entries[at++] = hashOf(emails[k]!);
+      for (let k = emailStart[i]!; k < emailStart[i + 1]!; k++) entries[at++] = emailTexts.hashOf(k);
       for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOf(locals[k]!);
       for (let k = localStart[i]!; k < localStart[i + 1]!; k++) entries[at++] = hashOfDigits(locals[k]!);
-      for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) entries[at++] = hashOf(phones[k]!);
+      for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) entries[at++] = phoneTexts.hashOf(k);
       for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) {
-        const phone = phones[k]!;
-        entries[at++] = phone.length >= LAST_SEVEN ? hashOf(phone, phone.length - LAST_SEVEN) : 0;
+        const length = phoneTexts.lengthOf(k);
+        entries[at++] = length >= LAST_SEVEN ? phoneTexts.hashOf(k, length - LAST_SEVEN) : 0;
       }
     }
   }
@@ -347,12 +316,12 @@ export class ComparablePeople {
     const yEmails = entries[y + EMAILS]!;
     const xFrom = x + HEADER;
     const yFrom = y + HEADER;
-    const { emails, emailStart } = this.people;
+    const { emailTexts, emailStart } = this.people;
     const xText = emailStart[i]!;
     const yText = emailStart[j]!;
     for (let k = 0; k < xEmails; k++)
       for (let l = 0; l < yEmails; l++)
-        if (entries[xFrom + k] === entries[yFrom + l] && emails[xText + k] === emails[yText + l]) return true;
+        if (entries[xFrom + k] === entries[yFrom + l] && emailTexts.same(xText + k, yText + l)) return true;
     return false;
   }
 
@@ -364,17 +333,17 @@ export class ComparablePeople {
     if (xPhones === 0 || yPhones === 0) return NULL;
     const xPhone = x + HEADER + entries[x + EMAILS]! + 2 * entries[x + LOCALS]!;
     const yPhone = y + HEADER + entries[y + EMAILS]! + 2 * entries[y + LOCALS]!;
-    const { phones, phoneStart } = this.people;
+    const { phoneTexts, phoneStart } = this.people;
     const xText = phoneStart[i]!;
     const yText = phoneStart[j]!;
     let best = 0;
     for (let k = 0; k < xPhones; k++) {
       for (let l = 0; l < yPhones; l++) {
-        if (entries[xPhone + k] === entries[yPhone + l] && phones[xText + k] === phones[yText + l]) return 2;
+        if (entries[xPhone + k] === entries[yPhone + l] && phoneTexts.same(xText + k, yText + l)) return 2;
         if (
           best === 0 &&
           entries[xPhone + xPhones + k] === entries[yPhone + yPhones + l] &&
-          sameLastSeven(phones[xText + k]!, phones[yText + l]!)
+          phoneTexts.sameEnd(xText + k, yText + l, LAST_SEVEN)
         )
           best = 1;
       }

@@ -7,10 +7,13 @@
  * the collector would have to walk and copy.
  *
  * Person i's e-mails are `emails[emailStart[i]]` up to `emailStart[i + 1]`; the same for local
- * parts and phones.
+ * parts and phones. E-mails and phones are read as characters in place (text-list.ts): the
+ * matcher hashes and compares them there, with no string made of each.
  */
 import { FIELD } from './comparisons.js';
+import { TextList } from './text-list.js';
 import { digitsOf, type BirthDate, type Prepared, type PreparedName } from './prepare.js';
+import { numberValues, type ValueNumbers } from './value-numbers.js';
 
 export interface PeopleColumns {
   firstNames: readonly PreparedName[];
@@ -21,15 +24,17 @@ export interface PeopleColumns {
   streets: readonly string[];
   postcodes: readonly string[];
   cities: readonly string[];
-  emails: readonly string[];
+  emailTexts: TextList;
   emailStart: Int32Array;
   /** E-mail local parts (prepare.ts `localPart`), the empty left out; their digits are read in place. */
   locals: readonly string[];
   localStart: Int32Array;
-  phones: readonly string[];
+  phoneTexts: TextList;
   phoneStart: Int32Array;
   /** 1 when every local part of the person is made from its name (name-locals.ts). */
   localsFromName: Uint8Array;
+  /** The shared values by number, when the values were numbered as they were staged. */
+  numbers?: ValueNumbers | undefined;
 }
 
 /** The values reasons show of a person (scoring.ts `reasonsOf`). */
@@ -40,7 +45,7 @@ export interface ShownValues {
   city: string;
 }
 
-export class FlatPeople implements PeopleColumns {
+export class FlatPeople {
   readonly firstNames: readonly PreparedName[];
   readonly lastNames: readonly PreparedName[];
   readonly companies: readonly string[];
@@ -49,13 +54,16 @@ export class FlatPeople implements PeopleColumns {
   readonly streets: readonly string[];
   readonly postcodes: readonly string[];
   readonly cities: readonly string[];
-  readonly emails: readonly string[];
+  readonly emailTexts: TextList;
   readonly emailStart: Int32Array;
   readonly locals: readonly string[];
   readonly localStart: Int32Array;
-  readonly phones: readonly string[];
+  readonly phoneTexts: TextList;
   readonly phoneStart: Int32Array;
   readonly localsFromName: Uint8Array;
+  private numbered: ValueNumbers | undefined;
+  private emailStrings: readonly string[] | undefined;
+  private phoneStrings: readonly string[] | undefined;
 
   constructor(columns: PeopleColumns) {
     this.firstNames = columns.firstNames;
@@ -66,13 +74,28 @@ export class FlatPeople implements PeopleColumns {
     this.streets = columns.streets;
     this.postcodes = columns.postcodes;
     this.cities = columns.cities;
-    this.emails = columns.emails;
+    this.emailTexts = columns.emailTexts;
     this.emailStart = columns.emailStart;
     this.locals = columns.locals;
     this.localStart = columns.localStart;
-    this.phones = columns.phones;
+    this.phoneTexts = columns.phoneTexts;
     this.phoneStart = columns.phoneStart;
     this.localsFromName = columns.localsFromName;
+    this.numbered = columns.numbers;
+  }
+
+  /** Every e-mail as a string (made when first asked for: the matcher reads them in place). */
+  get emails(): readonly string[] {
+    return (this.emailStrings ??= this.emailTexts.texts());
+  }
+
+  get phones(): readonly string[] {
+    return (this.phoneStrings ??= this.phoneTexts.texts());
+  }
+
+  /** The values people share, by number (value-numbers.ts): numbered here unless staging did. */
+  valueNumbers(): ValueNumbers {
+    return (this.numbered ??= numberValues(this));
   }
 
   /** A few people prepared one by one (a record and target contacts, tests), laid out flat. */
@@ -100,11 +123,11 @@ export class FlatPeople implements PeopleColumns {
       streets: prepared.map((p) => p.street),
       postcodes: prepared.map((p) => p.postcode),
       cities: prepared.map((p) => p.city),
-      emails,
+      emailTexts: TextList.of(emails),
       emailStart,
       locals,
       localStart,
-      phones,
+      phoneTexts: TextList.of(phones),
       phoneStart,
       localsFromName: Uint8Array.from(prepared, (p) => (p.localsFromName ? 1 : 0)),
     });

@@ -13,6 +13,7 @@ import { IntList } from './int-list.js';
 import { PrepareCache } from './prepare.js';
 import { DEFAULT_BANDS } from './scoring.js';
 import { StagedPeople } from './staged-people.js';
+import type { TextList } from './text-list.js';
 import { targetScorer, type TargetMatch, type TargetScorer } from './target-match.js';
 import {
   candidateRows,
@@ -75,7 +76,14 @@ export class CandidatePeople implements ShownPeople {
   /** The name shown, by first name then last name as written: people who share one share its string. */
   private readonly shownNames = new Map<string, Map<string, string>>();
   private shownNamesSize = 0;
-  private readonly emails: string[] = [];
+  /**
+   * The e-mails staged, and where each person's start, once matched: the first e-mail of each
+   * person as written is nearly always its first staged, and read there; a string kept per person
+   * would be one sliced from the row read, keeping the whole row alive.
+   */
+  private stagedEmails: { texts: TextList; start: Int32Array } | undefined;
+  /** The first e-mail as written of the few people whose first staged e-mail is not that. */
+  private readonly emailsAside = new Map<number, string>();
 
   constructor(private readonly options: CandidateOptions = {}) {
     this.nicknames = options.nicknames ?? shippedNicknames();
@@ -97,8 +105,7 @@ export class CandidatePeople implements ShownPeople {
     this.rows.push(row);
     this.seqs.push(seq ?? -1);
     this.names.push(this.shownName(person));
-    this.emails.push(person.emails?.[0] ?? '');
-    this.staged.add(person);
+    if (!this.staged.add(person)) this.emailsAside.set(this.count, person.emails?.[0] ?? '');
     this.count++;
   }
 
@@ -142,7 +149,9 @@ export class CandidatePeople implements ShownPeople {
     const staged = this.staged;
     if (!staged) throw new Error('the candidates were matched twice');
     this.staged = undefined;
-    return staged.finish();
+    const people = staged.finish();
+    this.stagedEmails = { texts: people.emailTexts, start: people.emailStart };
+    return people;
   }
 
   fileAt(i: number): string {
@@ -158,7 +167,11 @@ export class CandidatePeople implements ShownPeople {
   }
 
   emailAt(i: number): string {
-    return this.emails[i]!;
+    const aside = this.emailsAside.get(i);
+    if (aside !== undefined) return aside;
+    if (this.staged) return this.staged.firstEmail(i);
+    const { texts, start } = this.stagedEmails!;
+    return start[i]! < start[i + 1]! ? texts.at(start[i]!) : '';
   }
 
   /** Where each person's record came from, in order: what a merge is planned and applied by. */

@@ -101,7 +101,7 @@ export const parseBirthday = (value: string | null | undefined): BirthDate | und
 };
 
 /** First and last name from a full name: `Smith, Bob` or `Bob J. Smith`. */
-const splitFullName = (full: string | null | undefined): { first: string; last: string } => {
+export const splitFullName = (full: string | null | undefined): { first: string; last: string } => {
   if (!full) return { first: '', last: '' };
   const comma = full.indexOf(',');
   if (comma > 0)

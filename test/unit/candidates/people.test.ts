@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nameOf } from '../../../src/candidates/csv.js';
 import { CandidatePeople } from '../../../src/candidates/people.js';
@@ -30,5 +33,34 @@ describe('candidates: the people of a run', () => {
     expect(people.nameAt(4)).toBe('Smith, Bob');
     expect(people.nameAt(5)).toBe('');
     expect(people.nameAt(added.length - 1)).toBe('Bob Smith');
+  });
+
+  it('shows each person by the first e-mail as written, before the match and after it', () => {
+    const people = new CandidatePeople();
+    const emails = [
+      ['bob@x.org', 'b@y.org'],
+      [' Bob@X.org'],
+      ['  ', 'rob@x.org'],
+      [],
+      undefined,
+      ['用户@例子.cn'],
+      ['jürgen@bücher.de'],
+      ['Jürgen@Bücher.de'],
+      [''],
+      ['BOB@x.org'],
+    ];
+    emails.forEach((list, i) =>
+      people.add('a.csv', i + 2, { firstName: 'Bob', lastName: 'Smith', emails: list }),
+    );
+    const expected = emails.map((list) => list?.[0] ?? '');
+    const shown = (): string[] => expected.map((_, i) => people.emailAt(i));
+    expect(shown()).toEqual(expected);
+    const dir = mkdtempSync(join(tmpdir(), 'people-'));
+    try {
+      people.match(join(dir, 'candidates.csv'));
+      expect(shown()).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

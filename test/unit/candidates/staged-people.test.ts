@@ -27,8 +27,15 @@ const somePeople = (): PersonFields[] => {
       '',
       '  ',
       'x@y',
+      // Characters a byte holds and those it does not, white space `trim` removes beyond ASCII.
+      'Jürgen.Groß@Bücher.de',
+      'İnci+tr@x.tr',
+      '用户@例子.cn',
+      '\u00a0Bob.Smith@X.org\u00a0',
+      'a\tb@x',
+      '++@x',
     ];
-    const phones = ['+14155550100', '(415) 555-0101', '12', '', '+44 20 7946 0958'];
+    const phones = ['+14155550100', '(415) 555-0101', '12', '', '+44 20 7946 0958', '١٢٣٤٥٦٧ 555-0102'];
     const people: PersonFields[] = [];
     for (let k = 0; k < 2_000; k++)
       people.push({
