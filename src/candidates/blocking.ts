@@ -66,49 +66,86 @@ const PHONE = prefix('p:');
 const BIRTH = prefix('b:');
 const YEAR = prefix('y:');
 const ADDRESS = prefix('a:');
-const ONLY_DIGITS = /^\d+$/u;
 
 /**
  * `hashOf` of each of keysOf(person i), worked out from the parts without writing a key out (a
  * key may come twice: the blocks take a person once per hash).
  */
 export const keyHashesOf = (people: FlatPeople, i: number, visit: (hash: number) => void): void => {
+  const into = new Uint32Array(mostKeysOf(people, i));
+  const count = keyHashesInto(people, i, into, 0);
+  for (let k = 0; k < count; k++) visit(into[k]!);
+};
+
+/** At least as many keys as person i has: what keyHashesInto may write. */
+const mostKeysOf = (people: FlatPeople, i: number): number =>
+  people.firstNames[i]!.roots.length +
+  (people.localStart[i + 1]! - people.localStart[i]!) +
+  (people.phoneStart[i + 1]! - people.phoneStart[i]!) +
+  FIXED_KEYS;
+
+/** Keys a person has at most besides one per nickname root, local part and phone. */
+const FIXED_KEYS = 5;
+
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** `/^\d+$/u.test(value)`, without running a pattern per local part. */
+const onlyDigits = (value: string): boolean => {
+  if (value.length === 0) return false;
+  for (let k = 0; k < value.length; k++) {
+    const code = value.charCodeAt(k);
+    if (code < ZERO || code > NINE) return false;
+  }
+  return true;
+};
+
+/**
+ * keyHashesOf written into `into` from `at` (room for mostKeysOf): returns how many. Written in
+ * place rather than handed to a callback, as it runs for every key of every person.
+ */
+const keyHashesInto = (people: FlatPeople, i: number, into: Uint32Array, at: number): number => {
   const firstName = people.firstNames[i]!;
   const lastName = people.lastNames[i]!;
   const first = firstName.name;
   const last = lastName.name;
   const lastCode = lastName.codes[0];
   const firstCode = firstName.codes[0];
+  let k = at;
   if (lastCode && first !== '') {
     const name = hashCharOn(hashOn(NAME, lastCode), PIPE);
-    for (const root of firstName.roots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
+    const roots = firstName.roots;
+    for (let r = 0; r < roots.length; r++) {
+      const root = roots[r]!;
+      into[k++] = hashOn(name, root, 0, Math.min(1, root.length)) >>> 0;
+    }
   }
   if (firstCode && last !== '')
-    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), last, 0, Math.min(1, last.length)) >>> 0);
+    into[k++] = hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), last, 0, Math.min(1, last.length)) >>> 0;
   const { locals, localStart, phones, phoneStart } = people;
-  for (let k = localStart[i]!; k < localStart[i + 1]!; k++) {
-    const local = locals[k]!;
-    if (local.length >= 3 && !ONLY_DIGITS.test(local)) visit(hashOn(EMAIL, local) >>> 0);
+  for (let l = localStart[i]!; l < localStart[i + 1]!; l++) {
+    const local = locals[l]!;
+    if (local.length >= 3 && !onlyDigits(local)) into[k++] = hashOn(EMAIL, local) >>> 0;
   }
-  for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) visit(hashOn(PHONE, phones[k]!) >>> 0);
+  for (let l = phoneStart[i]!; l < phoneStart[i + 1]!; l++) into[k++] = hashOn(PHONE, phones[l]!) >>> 0;
   const birth = people.births[i];
   if (birth?.year !== undefined) {
     const year = birth.year;
-    visit(
+    into[k++] =
       hashNumberOn(
         hashCharOn(hashNumberOn(hashCharOn(hashNumberOn(BIRTH, year), DASH), birth.month), DASH),
         birth.day,
-      ) >>> 0,
-    );
-    if (lastCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0);
-    if (firstCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0);
+      ) >>> 0;
+    if (lastCode) into[k++] = hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0;
+    if (firstCode) into[k++] = hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0;
   }
   const street = people.streets[i]!;
   const postcode = people.postcodes[i]!;
   const space = street.indexOf(' ');
   const numberEnd = space < 0 ? street.length : space;
   if (postcode !== '' && numberEnd > 0)
-    visit(hashOn(hashCharOn(hashOn(ADDRESS, postcode), PIPE), street, 0, numberEnd) >>> 0);
+    into[k++] = hashOn(hashCharOn(hashOn(ADDRESS, postcode), PIPE), street, 0, numberEnd) >>> 0;
+  return k - at;
 };
 
 /**
@@ -135,17 +172,20 @@ const blockLists = (people: FlatPeople): BlockLists => {
   let hashes = new Uint32Array(Math.max(1024, people.size * 4));
   let persons = new Int32Array(hashes.length);
   let length = 0;
-  let person = 0;
   // Two keys of one hash share a block: a few more pairs compared.
-  const add = (hash: number): void => {
-    if (length === hashes.length) {
-      hashes = grown(hashes, new Uint32Array(hashes.length * 2));
-      persons = grown(persons, new Int32Array(persons.length * 2));
+  for (let person = 0; person < people.size; person++) {
+    const most = length + mostKeysOf(people, person);
+    if (most > hashes.length) {
+      const capacity = Math.max(most, hashes.length * 2);
+      hashes = grown(hashes, new Uint32Array(capacity));
+      persons = grown(persons, new Int32Array(capacity));
     }
-    hashes[length] = wholeHash ? hash : hash % hashRange;
-    persons[length++] = person;
-  };
-  for (; person < people.size; person++) keyHashesOf(people, person, add);
+    const end = length + keyHashesInto(people, person, hashes, length);
+    for (; length < end; length++) {
+      if (!wholeHash) hashes[length] = hashes[length]! % hashRange;
+      persons[length] = person;
+    }
+  }
   // In order of hash, then person (as added): sorted by the hash's digits, stably.
   const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
   const sortedHashes = sorted.hashes;
@@ -205,23 +245,35 @@ const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
   return to;
 };
 
-const DIGIT_BITS = 16;
+/** A hash's digits for sorting, lowest first: three passes whose counts stay in the fastest cache. */
+const DIGIT_SHIFTS = [0, 11, 22] as const;
+const DIGIT_BITS = 11;
 const DIGITS = 1 << DIGIT_BITS;
 
-/** The entries sorted by hash, stably (a radix sort by the hash's two 16-bit halves). */
+/** The entries sorted by hash, stably (a radix sort by the hash's three digits). */
 const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array; persons: Int32Array } => {
+  const length = hashes.length;
+  // Every digit's counts in one pass, then each count turned into where its entries start.
+  const starts = DIGIT_SHIFTS.map(() => new Int32Array(DIGITS + 1));
+  const [low, middle, high] = starts as [Int32Array, Int32Array, Int32Array];
+  for (let k = 0; k < length; k++) {
+    const hash = hashes[k]!;
+    low[(hash & (DIGITS - 1)) + 1]!++;
+    middle[((hash >>> DIGIT_SHIFTS[1]) & (DIGITS - 1)) + 1]!++;
+    high[((hash >>> DIGIT_SHIFTS[2]) & (DIGITS - 1)) + 1]!++;
+  }
+  for (const start of starts) for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
   let fromHashes = hashes;
   let fromPersons = persons;
-  let toHashes: Uint32Array = new Uint32Array(hashes.length);
-  let toPersons: Int32Array = new Int32Array(hashes.length);
-  const start = new Int32Array(DIGITS + 1);
-  for (let bits = 0; bits < 32; bits += DIGIT_BITS) {
-    start.fill(0);
-    for (let k = 0; k < fromHashes.length; k++) start[((fromHashes[k]! >>> bits) & (DIGITS - 1)) + 1]!++;
-    for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
-    for (let k = 0; k < fromHashes.length; k++) {
-      const at = start[(fromHashes[k]! >>> bits) & (DIGITS - 1)]!++;
-      toHashes[at] = fromHashes[k]!;
+  let toHashes: Uint32Array = new Uint32Array(length);
+  let toPersons: Int32Array = new Int32Array(length);
+  for (let digit = 0; digit < DIGIT_SHIFTS.length; digit++) {
+    const start = starts[digit]!;
+    const shift = DIGIT_SHIFTS[digit]!;
+    for (let k = 0; k < length; k++) {
+      const hash = fromHashes[k]!;
+      const at = start[(hash >>> shift) & (DIGITS - 1)]!++;
+      toHashes[at] = hash;
       toPersons[at] = fromPersons[k]!;
     }
     [fromHashes, toHashes] = [toHashes, fromHashes];

@@ -29,6 +29,7 @@ export const DEFAULT_BANDS: Bands = { likely: 0.99, possible: 0.5, eachOthersBes
 
 /** A rare value's weight may grow (and a common one's shrink) by this factor at most. */
 const MAX_RARITY = 50;
+const MOST_RARITY_TERM = Math.log(MAX_RARITY);
 
 /** Each field's level weights, log(m / u), taken once per model instead of once per pair. */
 const weightsOf = new WeakMap<Model, readonly Float64Array[]>();
@@ -122,6 +123,22 @@ export class PairScorer {
       }
     }
     return 1 / (1 + Math.exp(-logOdds));
+  }
+
+  /**
+   * At least the log-odds `score` adds up for any pair with the vector at `at`, whatever the rarity
+   * of its values: each rarity term is at most log(MAX_RARITY).
+   */
+  mostLogOdds(levels: Int8Array, at: number): number {
+    const { weight, best, rare } = this;
+    let logOdds = this.priorLogOdds;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const level = levels[at + f]!;
+      if (level === NULL) continue;
+      logOdds += weight[f]![level]!;
+      if (level === best[f] && rare[f]! >= 0) logOdds += MOST_RARITY_TERM;
+    }
+    return logOdds;
   }
 
   /** As scorePair weighs A's value of field f. */
