@@ -6,6 +6,7 @@
  */
 import type { BlockedPairs } from './blocking.js';
 import { FIELD_COUNT } from './comparisons.js';
+import { IntList } from './int-list.js';
 import type { FlatPeople } from './flat-people.js';
 import { bandOf, PairScorer, reasonsOf, type Bands } from './scoring.js';
 import type { TermFrequencies } from './term-frequencies.js';
@@ -75,7 +76,9 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
   const pairs: CandidatePair[] = [];
   const best = new BestScores(people.size);
   const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
-  const below: { k: number; score: number }[] = [];
+  /** Pairs below `possible` that may be each other's best: their numbers, and their scores. */
+  const below = new IntList();
+  const belowScores: number[] = [];
   const scorer = new PairScorer(model, frequencies, people);
   // The lowest score that is in a band or may be anyone's best candidate there.
   const lowest = Math.min(floor, bands.likely);
@@ -100,9 +103,14 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
     best.see(b, score);
     const band = bandOf(score, bands);
     if (band) pairs.push({ a, b, score, band, reasons: reasons(k) });
-    else if (score >= floor) below.push({ k, score });
+    else if (score >= floor) {
+      below.push(k);
+      belowScores.push(score);
+    }
   }
-  for (const { k, score } of below) {
+  for (let n = 0; n < below.length; n++) {
+    const k = below.data[n]!;
+    const score = belowScores[n]!;
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (!best.onlyBest(a, score) || !best.onlyBest(b, score)) continue;

@@ -149,8 +149,8 @@ const keyHashesInto = (people: FlatPeople, i: number, into: Uint32Array, at: num
 };
 
 /**
- * Blocks as lists: each block's members, flat (CSR), in order of person; a block compared in
- * part is put in window order once the blocks are known (inWindowOrder).
+ * Blocks of two people or more as lists: each block's members, flat (CSR), in order of person; a
+ * block compared in part is put in window order once the blocks are known (inWindowOrder).
  */
 interface BlockLists {
   blockStart: Int32Array;
@@ -190,25 +190,39 @@ const blockLists = (people: FlatPeople): BlockLists => {
   const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
   const sortedHashes = sorted.hashes;
   const sortedPersons = sorted.persons;
-  const same = (k: number): boolean =>
-    sortedHashes[k] === sortedHashes[k - 1] && sortedPersons[k] === sortedPersons[k - 1];
-  // Two passes over the sorted keys, the first to count: every list is made at its final size.
+  // Two passes over the runs of one hash, the first to count: every list is made at its final
+  // size. A block of one person gives no pair and is left out; two keys of one person with one
+  // hash sit side by side, and count once.
+  const runEnd = (from: number): number => {
+    let to = from + 1;
+    while (to < length && sortedHashes[to] === sortedHashes[from]) to++;
+    return to;
+  };
+  const peopleIn = (from: number, to: number): number => {
+    let count = 1;
+    for (let k = from + 1; k < to; k++) if (sortedPersons[k] !== sortedPersons[k - 1]) count++;
+    return count;
+  };
   let kept = 0;
   let blockCount = 0;
-  for (let k = 0; k < length; k++) {
-    if (k > 0 && same(k)) continue; // two keys of one person with one hash
-    kept++;
-    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
+  for (let from = 0, to = 0; from < length; from = to) {
+    to = runEnd(from);
+    const size = peopleIn(from, to);
+    if (size < 2) continue;
+    kept += size;
+    blockCount++;
   }
   const members = new Int32Array(kept);
   const blockStart = new Int32Array(blockCount + 1);
   kept = 0;
   blockCount = 0;
-  for (let k = 0; k < length; k++) {
-    if (k > 0 && same(k)) continue;
-    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
-    members[kept++] = sortedPersons[k]!;
-    blockStart[blockCount] = kept;
+  for (let from = 0, to = 0; from < length; from = to) {
+    to = runEnd(from);
+    if (peopleIn(from, to) < 2) continue;
+    members[kept++] = sortedPersons[from]!;
+    for (let k = from + 1; k < to; k++)
+      if (sortedPersons[k] !== sortedPersons[k - 1]) members[kept++] = sortedPersons[k]!;
+    blockStart[++blockCount] = kept;
   }
   return { blockStart, members, blockCount };
 };
