@@ -169,17 +169,14 @@ const blockLists = (people: FlatPeople): BlockLists => {
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   // A hash is below 2 ** 32 already: no division by a double for every key.
   const wholeHash = hashRange === 2 ** 32;
-  let hashes = new Uint32Array(Math.max(1024, people.size * 4));
-  let persons = new Int32Array(hashes.length);
+  // Room for every key, counted first: the lists are made once, at their final size.
+  let room = 0;
+  for (let person = 0; person < people.size; person++) room += mostKeysOf(people, person);
+  const hashes = new Uint32Array(room);
+  const persons = new Int32Array(room);
   let length = 0;
   // Two keys of one hash share a block: a few more pairs compared.
   for (let person = 0; person < people.size; person++) {
-    const most = length + mostKeysOf(people, person);
-    if (most > hashes.length) {
-      const capacity = Math.max(most, hashes.length * 2);
-      hashes = grown(hashes, new Uint32Array(capacity));
-      persons = grown(persons, new Int32Array(capacity));
-    }
     const end = length + keyHashesInto(people, person, hashes, length);
     for (; length < end; length++) {
       if (!wholeHash) hashes[length] = hashes[length]! % hashRange;
@@ -252,11 +249,6 @@ const personBlocks = ({ blockStart, members, blockCount }: BlockLists, people: n
       placesOfPerson[at] = k;
     }
   return { personStart, blocksOfPerson, placesOfPerson };
-};
-
-const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
-  to.set(from);
-  return to;
 };
 
 /** A hash's digits for sorting, lowest first: three passes whose counts stay in the fastest cache. */
