@@ -251,35 +251,23 @@ const personBlocks = ({ blockStart, members, blockCount }: BlockLists, people: n
   return { personStart, blocksOfPerson, placesOfPerson };
 };
 
-/** A hash's digits for sorting, lowest first: three passes whose counts stay in the fastest cache. */
-const DIGIT_SHIFTS = [0, 11, 22] as const;
-const DIGIT_BITS = 11;
+const DIGIT_BITS = 16;
 const DIGITS = 1 << DIGIT_BITS;
 
-/** The entries sorted by hash, stably (a radix sort by the hash's three digits). */
+/** The entries sorted by hash, stably (a radix sort by the hash's two 16-bit halves). */
 const byHash = (hashes: Uint32Array, persons: Int32Array): { hashes: Uint32Array; persons: Int32Array } => {
-  const length = hashes.length;
-  // Every digit's counts in one pass, then each count turned into where its entries start.
-  const starts = DIGIT_SHIFTS.map(() => new Int32Array(DIGITS + 1));
-  const [low, middle, high] = starts as [Int32Array, Int32Array, Int32Array];
-  for (let k = 0; k < length; k++) {
-    const hash = hashes[k]!;
-    low[(hash & (DIGITS - 1)) + 1]!++;
-    middle[((hash >>> DIGIT_SHIFTS[1]) & (DIGITS - 1)) + 1]!++;
-    high[((hash >>> DIGIT_SHIFTS[2]) & (DIGITS - 1)) + 1]!++;
-  }
-  for (const start of starts) for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
   let fromHashes = hashes;
   let fromPersons = persons;
-  let toHashes: Uint32Array = new Uint32Array(length);
-  let toPersons: Int32Array = new Int32Array(length);
-  for (let digit = 0; digit < DIGIT_SHIFTS.length; digit++) {
-    const start = starts[digit]!;
-    const shift = DIGIT_SHIFTS[digit]!;
-    for (let k = 0; k < length; k++) {
-      const hash = fromHashes[k]!;
-      const at = start[(hash >>> shift) & (DIGITS - 1)]!++;
-      toHashes[at] = hash;
+  let toHashes: Uint32Array = new Uint32Array(hashes.length);
+  let toPersons: Int32Array = new Int32Array(hashes.length);
+  const start = new Int32Array(DIGITS + 1);
+  for (let bits = 0; bits < 32; bits += DIGIT_BITS) {
+    start.fill(0);
+    for (let k = 0; k < fromHashes.length; k++) start[((fromHashes[k]! >>> bits) & (DIGITS - 1)) + 1]!++;
+    for (let d = 0; d < DIGITS; d++) start[d + 1]! += start[d]!;
+    for (let k = 0; k < fromHashes.length; k++) {
+      const at = start[(fromHashes[k]! >>> bits) & (DIGITS - 1)]!++;
+      toHashes[at] = fromHashes[k]!;
       toPersons[at] = fromPersons[k]!;
     }
     [fromHashes, toHashes] = [toHashes, fromHashes];

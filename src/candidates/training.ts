@@ -139,8 +139,11 @@ export interface Patterns {
   /** Compared pairs in all. */
   count: number;
   /** Per compared pair, the number of its vector among `patterns`. */
-  patternOf: Int32Array;
+  patternOf: Uint16Array | Int32Array;
 }
+
+/** Vectors numbered in two bytes. */
+const FEW_PATTERNS = 1 << 16;
 
 /** What an empty slot of the table of vectors holds: a vector's key is never negative. */
 const NO_KEY = -1;
@@ -152,7 +155,8 @@ export const patternsOf = (levels: Int8Array, count: number): Patterns => {
   let numbers = new Int32Array(keys.length);
   const firsts = new IntList();
   const counts = new IntList();
-  const patternOf = new Int32Array(count);
+  // Numbers of two bytes while there are few vectors, as there are: the list is one per pair.
+  let patternOf: Uint16Array | Int32Array = new Uint16Array(count);
   const place = (key: number, number: number): void => {
     const mask = keys.length - 1;
     let slot = slotOfKey(key, mask);
@@ -173,6 +177,7 @@ export const patternsOf = (levels: Int8Array, count: number): Patterns => {
       counts.data[number]!++;
     } else {
       number = counts.length;
+      if (number === FEW_PATTERNS) patternOf = Int32Array.from(patternOf);
       firsts.push(k);
       counts.push(1);
       if (2 * counts.length > keys.length) {
