@@ -17,18 +17,8 @@ const MAX_SIZE = 1 << 20;
 const INITIAL_CAPACITY = 1 << 10;
 /** What an empty slot holds: levels run from NULL (-1) up. */
 const EMPTY = -128;
-/**
- * Values numbered below this are paired in a table indexed by the two numbers, with no hashing
- * and no probing: the values met first are the most common ones, whose pairs recur the most.
- */
-const DIRECT_BITS = 8;
-const DIRECT = 1 << DIRECT_BITS;
-/** Levels set before that table is made: a memo of a pair or two (a record and a contact) never makes it. */
-const DIRECT_AFTER = 256;
 
 export class LevelMemo {
-  private direct: Int8Array | undefined;
-  private sets = 0;
   private xs = new Int32Array(INITIAL_CAPACITY);
   private ys = new Int32Array(INITIAL_CAPACITY);
   private levels = new Int8Array(INITIAL_CAPACITY).fill(EMPTY);
@@ -38,12 +28,6 @@ export class LevelMemo {
   /** The level of (x, y) remembered, or undefined. */
   get(x: number, y: number): number | undefined {
     if (this.generation !== similarityGeneration()) this.forget();
-    const direct = this.direct;
-    if (direct !== undefined && (x | y) >>> 0 < DIRECT) {
-      const level = direct[(x << DIRECT_BITS) | y]!;
-      // Else it may have been set before the table was made.
-      if (level !== EMPTY) return level;
-    }
     const mask = this.xs.length - 1;
     for (let slot = slotOf(x, y, mask); ; slot = (slot + 1) & mask) {
       const level = this.levels[slot]!;
@@ -56,12 +40,6 @@ export class LevelMemo {
   set(x: number, y: number, level: number): void {
     // Working it out may have emptied the similarity table: what was remembered before is stale.
     if (this.generation !== similarityGeneration()) this.forget();
-    if (this.direct === undefined && ++this.sets > DIRECT_AFTER)
-      this.direct = new Int8Array(DIRECT * DIRECT).fill(EMPTY);
-    if (this.direct !== undefined && (x | y) >>> 0 < DIRECT) {
-      this.direct[(x << DIRECT_BITS) | y] = level;
-      return;
-    }
     if (this.size >= MAX_SIZE) this.forget();
     if (2 * (this.size + 1) > this.xs.length) this.grow();
     this.place(x, y, level);
@@ -87,7 +65,6 @@ export class LevelMemo {
   }
 
   private forget(): void {
-    this.direct?.fill(EMPTY);
     this.levels.fill(EMPTY);
     this.size = 0;
     this.generation = similarityGeneration();
