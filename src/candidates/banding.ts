@@ -6,10 +6,11 @@
  */
 import type { BlockedPairs } from './blocking.js';
 import { FIELD_COUNT } from './comparisons.js';
+import { IntList } from './int-list.js';
 import type { FlatPeople } from './flat-people.js';
 import { bandOf, PairScorer, reasonsOf, type Bands } from './scoring.js';
 import type { TermFrequencies } from './term-frequencies.js';
-import type { Model } from './training.js';
+import type { Model, Patterns } from './training.js';
 import type { CandidatePair } from './types.js';
 
 export const EACH_OTHERS_BEST = "each other's best candidate";
@@ -47,7 +48,27 @@ export interface Compared {
   model: Model;
   frequencies: TermFrequencies;
   keep?: ((a: number, b: number) => boolean) | undefined;
+  /** The pairs' distinct vectors (training.ts): pairs whose vector cannot reach a band are not scored. */
+  patterns?: Patterns | undefined;
 }
+
+/**
+ * Log-odds this far below a band's are surely below it once summed again in another order: the
+ * sums' rounding is many orders smaller.
+ */
+const ROUNDING = 1e-6;
+
+/**
+ * Per distinct vector, whether a pair with it may score `floor` or more: the others are in no band,
+ * and no pair that is is anyone's best candidate for them, so they need not be scored at all.
+ */
+const reachable = (patterns: Patterns, scorer: PairScorer, floor: number): Uint8Array => {
+  const floorLogOdds = Math.log(floor / (1 - floor));
+  const may = new Uint8Array(patterns.weights.length);
+  for (let i = 0; i < may.length; i++)
+    may[i] = scorer.mostLogOdds(patterns.patterns, i * FIELD_COUNT) >= floorLogOdds - ROUNDING ? 1 : 0;
+  return may;
+};
 
 /** The pairs in a band, unsorted. */
 export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => {
@@ -55,8 +76,15 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
   const pairs: CandidatePair[] = [];
   const best = new BestScores(people.size);
   const floor = Math.min(bands.possible, bands.eachOthersBest ?? bands.possible);
-  const below: { k: number; score: number }[] = [];
+  /** Pairs below `possible` that may be each other's best: their numbers, and their scores. */
+  const below = new IntList();
+  const belowScores: number[] = [];
   const scorer = new PairScorer(model, frequencies, people);
+  // The lowest score that is in a band or may be anyone's best candidate there.
+  const lowest = Math.min(floor, bands.likely);
+  const may =
+    compared.patterns && lowest > 0 && lowest < 1 ? reachable(compared.patterns, scorer, lowest) : undefined;
+  const patternOf = compared.patterns?.patternOf;
   const reasons = (k: number) =>
     reasonsOf(
       levels,
@@ -69,14 +97,20 @@ export const bandPairs = (compared: Compared, bands: Bands): CandidatePair[] => 
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (keep && !keep(a, b)) continue;
+    if (may && may[patternOf![k]!] === 0) continue;
     const score = scorer.score(levels, a, k * FIELD_COUNT);
     best.see(a, score);
     best.see(b, score);
     const band = bandOf(score, bands);
     if (band) pairs.push({ a, b, score, band, reasons: reasons(k) });
-    else if (score >= floor) below.push({ k, score });
+    else if (score >= floor) {
+      below.push(k);
+      belowScores.push(score);
+    }
   }
-  for (const { k, score } of below) {
+  for (let n = 0; n < below.length; n++) {
+    const k = below.data[n]!;
+    const score = belowScores[n]!;
     const a = blocked.a[k]!;
     const b = blocked.b[k]!;
     if (!best.onlyBest(a, score) || !best.onlyBest(b, score)) continue;

@@ -11,16 +11,17 @@
  * that was compared whole.
  */
 import type { FlatPeople } from './flat-people.js';
-import type { Prepared } from './prepare.js';
+import { keyHashesInto, mostKeysOf } from './blocking-keys.js';
 import { partnersByPerson } from './blocking-partners.js';
 import { PairList, splitPairs } from './pair-list.js';
-import { hashCharOn, HASH_START, hashNumberOn, hashOn } from './text.js';
 import { orderRanks } from './window-order.js';
 
 export interface BlockingOptions {
   maxBlock: number;
   window: number;
 }
+
+export { keyHashesOf, keysOf } from './blocking-keys.js';
 
 export const DEFAULT_BLOCKING: BlockingOptions = { maxBlock: 30, window: 4 };
 
@@ -32,88 +33,9 @@ export interface BlockedPairs {
   blocksSkipped: number;
 }
 
-const initialOf = (name: string): string => name[0] ?? '';
-
-/** The blocking keys of one person; `lookup` numbers a key (the same number for the same key). */
-export const keysOf = (p: Prepared): string[] => {
-  const keys: string[] = [];
-  const lastCode = p.lastCodes[0];
-  const firstCode = p.firstCodes[0];
-  if (lastCode && p.first !== '') {
-    for (const root of p.firstRoots) keys.push(`n:${lastCode}|${initialOf(root)}`);
-  }
-  if (firstCode && p.last !== '') keys.push(`n:${firstCode}|${initialOf(p.last)}`);
-  for (const local of p.locals) if (local.length >= 3 && !/^\d+$/u.test(local)) keys.push(`e:${local}`);
-  for (const phone of p.phones) keys.push(`p:${phone}`);
-  const year = p.birth?.year;
-  if (year !== undefined) {
-    keys.push(`b:${year}-${p.birth!.month}-${p.birth!.day}`);
-    // A typo in one name and a wrong day: the other name's sound and the year still agree.
-    if (lastCode) keys.push(`y:${lastCode}|${year}`);
-    if (firstCode) keys.push(`y:${firstCode}|${year}`);
-  }
-  const number = p.street.split(' ')[0];
-  if (p.postcode !== '' && number) keys.push(`a:${p.postcode}|${number}`);
-  return [...new Set(keys)];
-};
-
-const PIPE = 0x7c;
-const DASH = 0x2d;
-const prefix = (tag: string): number => hashOn(HASH_START, tag);
-const NAME = prefix('n:');
-const EMAIL = prefix('e:');
-const PHONE = prefix('p:');
-const BIRTH = prefix('b:');
-const YEAR = prefix('y:');
-const ADDRESS = prefix('a:');
-const ONLY_DIGITS = /^\d+$/u;
-
 /**
- * `hashOf` of each of keysOf(person i), worked out from the parts without writing a key out (a
- * key may come twice: the blocks take a person once per hash).
- */
-export const keyHashesOf = (people: FlatPeople, i: number, visit: (hash: number) => void): void => {
-  const firstName = people.firstNames[i]!;
-  const lastName = people.lastNames[i]!;
-  const first = firstName.name;
-  const last = lastName.name;
-  const lastCode = lastName.codes[0];
-  const firstCode = firstName.codes[0];
-  if (lastCode && first !== '') {
-    const name = hashCharOn(hashOn(NAME, lastCode), PIPE);
-    for (const root of firstName.roots) visit(hashOn(name, root, 0, Math.min(1, root.length)) >>> 0);
-  }
-  if (firstCode && last !== '')
-    visit(hashOn(hashCharOn(hashOn(NAME, firstCode), PIPE), last, 0, Math.min(1, last.length)) >>> 0);
-  const { locals, localStart, phones, phoneStart } = people;
-  for (let k = localStart[i]!; k < localStart[i + 1]!; k++) {
-    const local = locals[k]!;
-    if (local.length >= 3 && !ONLY_DIGITS.test(local)) visit(hashOn(EMAIL, local) >>> 0);
-  }
-  for (let k = phoneStart[i]!; k < phoneStart[i + 1]!; k++) visit(hashOn(PHONE, phones[k]!) >>> 0);
-  const birth = people.births[i];
-  if (birth?.year !== undefined) {
-    const year = birth.year;
-    visit(
-      hashNumberOn(
-        hashCharOn(hashNumberOn(hashCharOn(hashNumberOn(BIRTH, year), DASH), birth.month), DASH),
-        birth.day,
-      ) >>> 0,
-    );
-    if (lastCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, lastCode), PIPE), year) >>> 0);
-    if (firstCode) visit(hashNumberOn(hashCharOn(hashOn(YEAR, firstCode), PIPE), year) >>> 0);
-  }
-  const street = people.streets[i]!;
-  const postcode = people.postcodes[i]!;
-  const space = street.indexOf(' ');
-  const numberEnd = space < 0 ? street.length : space;
-  if (postcode !== '' && numberEnd > 0)
-    visit(hashOn(hashCharOn(hashOn(ADDRESS, postcode), PIPE), street, 0, numberEnd) >>> 0);
-};
-
-/**
- * Blocks as lists: each block's members, flat (CSR), in order of person; a block compared in
- * part is put in window order once the blocks are known (inWindowOrder).
+ * Blocks of two people or more as lists: each block's members, flat (CSR), in order of person; a
+ * block compared in part is put in window order once the blocks are known (inWindowOrder).
  */
 interface BlockLists {
   blockStart: Int32Array;
@@ -132,43 +54,57 @@ const blockLists = (people: FlatPeople): BlockLists => {
   const hashRange = Math.min(2 ** 32, 2 ** 53 / shift);
   // A hash is below 2 ** 32 already: no division by a double for every key.
   const wholeHash = hashRange === 2 ** 32;
-  let hashes = new Uint32Array(Math.max(1024, people.size * 4));
-  let persons = new Int32Array(hashes.length);
+  // Room for every key, counted first: the lists are made once, at their final size.
+  let room = 0;
+  for (let person = 0; person < people.size; person++) room += mostKeysOf(people, person);
+  const hashes = new Uint32Array(room);
+  const persons = new Int32Array(room);
   let length = 0;
-  let person = 0;
   // Two keys of one hash share a block: a few more pairs compared.
-  const add = (hash: number): void => {
-    if (length === hashes.length) {
-      hashes = grown(hashes, new Uint32Array(hashes.length * 2));
-      persons = grown(persons, new Int32Array(persons.length * 2));
+  for (let person = 0; person < people.size; person++) {
+    const end = length + keyHashesInto(people, person, hashes, length);
+    for (; length < end; length++) {
+      if (!wholeHash) hashes[length] = hashes[length]! % hashRange;
+      persons[length] = person;
     }
-    hashes[length] = wholeHash ? hash : hash % hashRange;
-    persons[length++] = person;
-  };
-  for (; person < people.size; person++) keyHashesOf(people, person, add);
+  }
   // In order of hash, then person (as added): sorted by the hash's digits, stably.
   const sorted = byHash(hashes.subarray(0, length), persons.subarray(0, length));
   const sortedHashes = sorted.hashes;
   const sortedPersons = sorted.persons;
-  const same = (k: number): boolean =>
-    sortedHashes[k] === sortedHashes[k - 1] && sortedPersons[k] === sortedPersons[k - 1];
-  // Two passes over the sorted keys, the first to count: every list is made at its final size.
+  // Two passes over the runs of one hash, the first to count: every list is made at its final
+  // size. A block of one person gives no pair and is left out; two keys of one person with one
+  // hash sit side by side, and count once.
+  const runEnd = (from: number): number => {
+    let to = from + 1;
+    while (to < length && sortedHashes[to] === sortedHashes[from]) to++;
+    return to;
+  };
+  const peopleIn = (from: number, to: number): number => {
+    let count = 1;
+    for (let k = from + 1; k < to; k++) if (sortedPersons[k] !== sortedPersons[k - 1]) count++;
+    return count;
+  };
   let kept = 0;
   let blockCount = 0;
-  for (let k = 0; k < length; k++) {
-    if (k > 0 && same(k)) continue; // two keys of one person with one hash
-    kept++;
-    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
+  for (let from = 0, to = 0; from < length; from = to) {
+    to = runEnd(from);
+    const size = peopleIn(from, to);
+    if (size < 2) continue;
+    kept += size;
+    blockCount++;
   }
   const members = new Int32Array(kept);
   const blockStart = new Int32Array(blockCount + 1);
   kept = 0;
   blockCount = 0;
-  for (let k = 0; k < length; k++) {
-    if (k > 0 && same(k)) continue;
-    if (k === 0 || sortedHashes[k] !== sortedHashes[k - 1]) blockCount++;
-    members[kept++] = sortedPersons[k]!;
-    blockStart[blockCount] = kept;
+  for (let from = 0, to = 0; from < length; from = to) {
+    to = runEnd(from);
+    if (peopleIn(from, to) < 2) continue;
+    members[kept++] = sortedPersons[from]!;
+    for (let k = from + 1; k < to; k++)
+      if (sortedPersons[k] !== sortedPersons[k - 1]) members[kept++] = sortedPersons[k]!;
+    blockStart[++blockCount] = kept;
   }
   return { blockStart, members, blockCount };
 };
@@ -198,11 +134,6 @@ const personBlocks = ({ blockStart, members, blockCount }: BlockLists, people: n
       placesOfPerson[at] = k;
     }
   return { personStart, blocksOfPerson, placesOfPerson };
-};
-
-const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
-  to.set(from);
-  return to;
 };
 
 const DIGIT_BITS = 16;

@@ -91,7 +91,7 @@ export const matchPeople = (flat: FlatPeople, options: CandidateOptions = {}): C
   const frequencies = new TermFrequencies(flat);
 
   const pairs = bandPairs(
-    { people: flat, blocked, levels, swapped, model, frequencies, keep: options.keep },
+    { people: flat, blocked, levels, swapped, model, frequencies, keep: options.keep, patterns },
     bands,
   );
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);

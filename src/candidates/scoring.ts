@@ -87,6 +87,8 @@ export class PairScorer {
   private readonly terms: Float64Array;
   /** Per field weighed by rarity, each person's value of it. */
   private readonly values: ((i: number) => string)[] = [];
+  /** Per field, the largest rarity term (mostLogOdds), worked out when first asked for. */
+  private mostTerms: Float64Array | undefined;
 
   constructor(
     model: Model,
@@ -122,6 +124,36 @@ export class PairScorer {
       }
     }
     return 1 / (1 + Math.exp(-logOdds));
+  }
+
+  /**
+   * At least the log-odds `score` adds up for any pair of these people with the vector at `at`:
+   * no rarity term exceeds the rarest value's.
+   */
+  mostLogOdds(levels: Int8Array, at: number): number {
+    const { weight, best, rare } = this;
+    const mostTerms = (this.mostTerms ??= this.rarestTerms());
+    let logOdds = this.priorLogOdds;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const level = levels[at + f]!;
+      if (level === NULL) continue;
+      logOdds += weight[f]![level]!;
+      if (level === best[f] && rare[f]! >= 0) logOdds += mostTerms[f]!;
+    }
+    return logOdds;
+  }
+
+  /** Per field, the largest rarity term a person's value may add (none below nothing), as workOut works it out. */
+  private rarestTerms(): Float64Array {
+    const terms = new Float64Array(FIELD_COUNT);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      if (this.rare[f]! < 0) continue;
+      const share = this.frequencies.rarestShare(f) ?? 0;
+      const average = this.frequencies.agreement[f]!;
+      const rarity = Math.min(MAX_RARITY, Math.max(1 / MAX_RARITY, average / share));
+      terms[f] = share > 0 && average > 0 ? Math.max(0, Math.log(rarity)) : 0;
+    }
+    return terms;
   }
 
   /** As scorePair weighs A's value of field f. */

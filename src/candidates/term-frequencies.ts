@@ -40,6 +40,16 @@ export class TermFrequencies {
     return count === undefined || total === 0 ? undefined : count / total;
   }
 
+  /** The smallest share of a value in that field; undefined without one. */
+  rarestShare(field: number): number | undefined {
+    const counts = this.counts[field];
+    const total = this.totals[field]!;
+    if (!counts || counts.size === 0 || total === 0) return undefined;
+    let fewest = Infinity;
+    for (const count of counts.values()) if (count < fewest) fewest = count;
+    return fewest / total;
+  }
+
   hasFrequencies(field: number): boolean {
     return this.counts[field] !== undefined;
   }

@@ -11,6 +11,7 @@
  */
 import { seededRandom } from '../core/random.js';
 import { COMPARISONS, FIELD, FIELD_COUNT, NULL } from './comparisons.js';
+import { IntList } from './int-list.js';
 
 export interface Model {
   /** Share of all pairs of people that are one person. */
@@ -131,32 +132,82 @@ const logBayesFactor = (
  * a few thousand patterns instead of every pair.
  */
 export interface Patterns {
-  /** FIELD_COUNT levels per distinct comparison vector. */
+  /** FIELD_COUNT levels per distinct comparison vector, in order of the first pair with each. */
   patterns: Int8Array;
   /** How many compared pairs have each. */
   weights: Float64Array;
   /** Compared pairs in all. */
   count: number;
+  /** Per compared pair, the number of its vector among `patterns`. */
+  patternOf: Uint16Array | Int32Array;
 }
 
+/** Vectors numbered in two bytes. */
+const FEW_PATTERNS = 1 << 16;
+
+/** What an empty slot of the table of vectors holds: a vector's key is never negative. */
+const NO_KEY = -1;
+
 export const patternsOf = (levels: Int8Array, count: number): Patterns => {
-  const counts = new Map<number, { first: number; count: number }>();
+  // The vectors by key in a table of their own (open addressing, at most half full): a few
+  // thousand keys, looked up once per pair.
+  let keys = new Int32Array(1 << 12).fill(NO_KEY);
+  let numbers = new Int32Array(keys.length);
+  const firsts = new IntList();
+  const counts = new IntList();
+  // Numbers of two bytes while there are few vectors, as there are: the list is one per pair.
+  let patternOf: Uint16Array | Int32Array = new Uint16Array(count);
+  const place = (key: number, number: number): void => {
+    const mask = keys.length - 1;
+    let slot = slotOfKey(key, mask);
+    while (keys[slot] !== NO_KEY) slot = (slot + 1) & mask;
+    keys[slot] = key;
+    numbers[slot] = number;
+  };
   for (let k = 0; k < count; k++) {
-    // Levels run from NULL (-1) to 5: seven values a field, a vector of ten fits a double exactly.
+    // Levels run from NULL (-1) to 5: seven values a field, a vector of ten is below 7 ** 10.
     let key = 0;
     for (let f = 0; f < FIELD_COUNT; f++) key = key * 7 + levels[k * FIELD_COUNT + f]! + 1;
-    const seen = counts.get(key);
-    if (seen) seen.count++;
-    else counts.set(key, { first: k, count: 1 });
+    const mask = keys.length - 1;
+    let slot = slotOfKey(key, mask);
+    while (keys[slot] !== NO_KEY && keys[slot] !== key) slot = (slot + 1) & mask;
+    let number: number;
+    if (keys[slot] === key) {
+      number = numbers[slot]!;
+      counts.data[number]!++;
+    } else {
+      number = counts.length;
+      if (number === FEW_PATTERNS) patternOf = Int32Array.from(patternOf);
+      firsts.push(k);
+      counts.push(1);
+      if (2 * counts.length > keys.length) {
+        const old = keys;
+        const oldNumbers = numbers;
+        keys = new Int32Array(old.length * 2).fill(NO_KEY);
+        numbers = new Int32Array(keys.length);
+        for (let s = 0; s < old.length; s++) if (old[s] !== NO_KEY) place(old[s]!, oldNumbers[s]!);
+        place(key, number);
+      } else {
+        keys[slot] = key;
+        numbers[slot] = number;
+      }
+    }
+    patternOf[k] = number;
   }
-  const patterns = new Int8Array(counts.size * FIELD_COUNT);
-  const weights = new Float64Array(counts.size);
-  let i = 0;
-  for (const { first, count: n } of counts.values()) {
+  const distinct = counts.length;
+  const patterns = new Int8Array(distinct * FIELD_COUNT);
+  const weights = new Float64Array(distinct);
+  for (let i = 0; i < distinct; i++) {
+    const first = firsts.data[i]!;
     patterns.set(levels.subarray(first * FIELD_COUNT, (first + 1) * FIELD_COUNT), i * FIELD_COUNT);
-    weights[i++] = n;
+    weights[i] = counts.data[i]!;
   }
-  return { patterns, weights, count };
+  return { patterns, weights, count, patternOf };
+};
+
+const slotOfKey = (key: number, mask: number): number => {
+  const hash = Math.imul(key, 0x9e3779b1);
+  return (hash ^ (hash >>> 16)) & mask;
 };
 
 /** Levels that identify one person: the same phone, e-mail address, birth date or street. */

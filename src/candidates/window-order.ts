@@ -58,32 +58,74 @@ const orderedByName = (people: FlatPeople, ranked: Int32Array): Int32Array => {
   const { placeOf: lastOf } = lasts;
   const { placeOf: firstOf } = firsts;
   const order = countingOrder(countingOrder(ranked, firstOf, firsts.size), lastOf, lasts.size);
-  // People of one name: by local part, then person.
-  const group: number[] = [];
-  const locals: string[] = [];
-  const within: number[] = [];
-  const byLocal = (x: number, y: number): number =>
-    locals[x]! < locals[y]! ? -1 : locals[x]! > locals[y]! ? 1 : group[x]! - group[y]!;
+  // People of one name (in order of person already): by local part, stably.
+  const sorter = new TextOrder();
+  const localOf = (person: number): string => people.firstLocal(person);
   for (let from = 0; from < order.length;) {
     const last = lastOf[order[from]!]!;
     const first = firstOf[order[from]!]!;
     let to = from + 1;
     while (to < order.length && lastOf[order[to]!] === last && firstOf[order[to]!] === first) to++;
-    if (to - from > 1) {
-      group.length = locals.length = within.length = 0;
-      for (let k = from; k < to; k++) {
-        const person = order[k]!;
-        group.push(person);
-        locals.push(people.firstLocal(person));
-        within.push(k - from);
-      }
-      within.sort(byLocal);
-      for (let k = 0; k < within.length; k++) order[from + k] = group[within[k]!]!;
-    }
+    if (to - from > 1) sorter.sort(order, from, to, localOf);
     from = to;
   }
   return order;
 };
+
+/** Below this many, a run is sorted by insertion. */
+const INSERTION_SORTED = 12;
+
+/**
+ * Sorts part of a list of people stably by a text of each, merging sorted runs: each comparison
+ * is made in place, where a comparator would be called once per comparison.
+ */
+class TextOrder {
+  private texts: string[] = [];
+  private places = new Int32Array(64);
+  private spare = new Int32Array(64);
+
+  sort(order: Int32Array, from: number, to: number, textOf: (person: number) => string): void {
+    const count = to - from;
+    const { texts } = this;
+    texts.length = 0;
+    for (let k = from; k < to; k++) texts.push(textOf(order[k]!));
+    if (this.places.length < count) {
+      this.places = new Int32Array(2 * count);
+      this.spare = new Int32Array(2 * count);
+    }
+    let places = this.places;
+    let spare = this.spare;
+    for (let k = 0; k < count; k++) places[k] = k;
+    for (let start = 0; start < count; start += INSERTION_SORTED) {
+      const end = Math.min(count, start + INSERTION_SORTED);
+      for (let k = start + 1; k < end; k++) {
+        const place = places[k]!;
+        const text = texts[place]!;
+        let at = k;
+        for (; at > start && texts[places[at - 1]!]! > text; at--) places[at] = places[at - 1]!;
+        places[at] = place;
+      }
+    }
+    for (let width = INSERTION_SORTED; width < count; width *= 2) {
+      for (let start = 0; start < count; start += 2 * width) {
+        const middle = Math.min(count, start + width);
+        const end = Math.min(count, start + 2 * width);
+        let x = start;
+        let y = middle;
+        let at = start;
+        // The left run's first on ties: stable.
+        while (x < middle && y < end)
+          spare[at++] = texts[places[y]!]! < texts[places[x]!]! ? places[y++]! : places[x++]!;
+        while (x < middle) spare[at++] = places[x++]!;
+        while (y < end) spare[at++] = places[y++]!;
+      }
+      [places, spare] = [spare, places];
+    }
+    const people = order.slice(from, to);
+    for (let k = 0; k < count; k++) order[from + k] = people[places[k]!]!;
+    texts.length = 0;
+  }
+}
 
 /**
  * Per person of `ranked`, the place of its name among the distinct names in sorted order; how
