@@ -61,25 +61,26 @@ export class NameNumbering {
   }
 
   first(written: string | null | undefined): number {
-    const key = written ?? '';
-    let number = this.firstByWritten.get(key);
-    if (number === undefined) {
-      const prepared = this.cache.name(key, true);
-      number = this.numberOf(prepared.name);
-      this.firsts[number] = prepared;
-      this.firstByWritten.set(key, number);
-    }
-    return number;
+    return this.numbered(written ?? '', true, this.firstByWritten, this.firsts);
   }
 
   last(written: string | null | undefined): number {
-    const key = written ?? '';
-    let number = this.lastByWritten.get(key);
+    return this.numbered(written ?? '', false, this.lastByWritten, this.lasts);
+  }
+
+  /** The number of a first or last name as written, its preparation kept under it the first time. */
+  private numbered(
+    written: string,
+    isFirst: boolean,
+    byWritten: Map<string, number>,
+    prepared: PreparedName[],
+  ): number {
+    let number = byWritten.get(written);
     if (number === undefined) {
-      const prepared = this.cache.name(key, false);
-      number = this.numberOf(prepared.name);
-      this.lasts[number] = prepared;
-      this.lastByWritten.set(key, number);
+      const name = this.cache.name(written, isFirst);
+      number = this.numberOf(name.name);
+      prepared[number] = name;
+      byWritten.set(written, number);
     }
     return number;
   }
