@@ -152,7 +152,7 @@ export class TextList {
 
   /** Whether texts k and l are the same. */
   same(k: number, l: number): boolean {
-    if (this.wide.size > 0 && (this.wide.has(k) || this.wide.has(l))) return this.at(k) === this.at(l);
+    if (this.eitherWide(k, l)) return this.at(k) === this.at(l);
     const ends = this.ends.data;
     let x = k === 0 ? 0 : ends[k - 1]!;
     let y = l === 0 ? 0 : ends[l - 1]!;
@@ -165,7 +165,7 @@ export class TextList {
 
   /** Whether texts k and l both have `count` characters or more and end with the same `count`. */
   sameEnd(k: number, l: number, count: number): boolean {
-    if (this.wide.size > 0 && (this.wide.has(k) || this.wide.has(l))) {
+    if (this.eitherWide(k, l)) {
       const x = this.at(k);
       const y = this.at(l);
       return x.length >= count && y.length >= count && x.endsWith(y.slice(y.length - count));
@@ -202,6 +202,11 @@ export class TextList {
     const list = new TextList();
     for (const text of texts) list.push(text);
     return list;
+  }
+
+  /** Whether text k or l is one kept aside. */
+  private eitherWide(k: number, l: number): boolean {
+    return this.wide.size > 0 && (this.wide.has(k) || this.wide.has(l));
   }
 
   private lastEnd(): number {
