@@ -115,7 +115,8 @@ describe('needsFormulaGuard', () => {
       if (expected) guarded++;
     }
     // The draw reaches both answers, many times each.
+    const passedAsIs = 20_000 - guarded;
     expect(guarded).toBeGreaterThan(2_000);
-    expect(guarded).toBeLessThan(18_000);
+    expect(passedAsIs).toBeGreaterThan(2_000);
   });
 });
