@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ImportError } from '../core/errors/index.js';
 import { LEDGER_FILE, RUN_HOLDER_FILE, RUN_LOCK_FILE } from '../state/index.js';
@@ -10,26 +10,39 @@ interface FileIdentity {
   inode?: { dev: number; ino: number };
 }
 
-/**
- * The real path of `path` even when it does not exist yet: its folder's real path (the nearest
- * existing ancestor's) plus the rest. Two spellings of one file (`./a`, `../x/a`, a symlinked
- * folder) give one answer.
- */
-const realPathOf = (path: string): string => {
-  const absolute = resolve(path);
+/** The real path of `absolute` when it exists (no exception for one that does not, which is most outputs). */
+const existingRealPath = (absolute: string): string | undefined => {
   try {
-    return realpathSync(absolute);
+    if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
+    return realpathSync.native(absolute);
   } catch {
-    const parent = dirname(absolute);
-    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+    // A dangling link, a loop, a file where a folder should be, a folder it may not read.
+    return undefined;
   }
 };
 
-const identityOf = (path: string): FileIdentity => {
-  const real = realPathOf(path);
+/**
+ * The real path of `path` even when it does not exist yet: its folder's real path (the nearest
+ * existing ancestor's) plus the rest. Two spellings of one file (`./a`, `../x/a`, a symlinked
+ * folder) give one answer. `known` keeps the folders' answers for the other files of one check.
+ */
+const realPathOf = (path: string, known: Map<string, string>): string => {
+  const absolute = resolve(path);
+  const remembered = known.get(absolute);
+  if (remembered !== undefined) return remembered;
+  const parent = dirname(absolute);
+  const real =
+    existingRealPath(absolute) ??
+    (parent === absolute ? absolute : join(realPathOf(parent, known), basename(absolute)));
+  known.set(absolute, real);
+  return real;
+};
+
+const identityOf = (path: string, known: Map<string, string>): FileIdentity => {
+  const real = realPathOf(path, known);
   try {
-    const stat = statSync(path);
-    return { real, inode: { dev: stat.dev, ino: stat.ino } };
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat ? { real, inode: { dev: stat.dev, ino: stat.ino } } : { real };
   } catch {
     return { real };
   }
@@ -49,10 +62,11 @@ const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
  * exist is left to the reader to report.
  */
 export const assertOutputsSpareInputs = (inputs: readonly string[], outputs: readonly string[]): void => {
-  const opened = inputs.filter((path) => path !== '-').map((path) => ({ path, id: identityOf(path) }));
+  const known = new Map<string, string>();
+  const opened = inputs.filter((path) => path !== '-').map((path) => ({ path, id: identityOf(path, known) }));
   if (opened.length === 0) return;
   for (const output of outputs) {
-    const written = identityOf(output);
+    const written = identityOf(output, known);
     const input = opened.find((candidate) => sameFile(candidate.id, written));
     if (!input) continue;
     throw new ImportError(
