@@ -17,6 +17,15 @@ import { outcomeSection } from './sections/outcome.js';
 /** A CSP source allowing exactly this inline script, and no other. */
 const scriptHash = (code: string): string => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
 
+/** The two inline scripts of every page, and the CSP sources allowing exactly them: made once. */
+let pageScripts: { library: string; script: string; sources: string } | undefined;
+const scriptsOfPage = (): { library: string; script: string; sources: string } => {
+  if (pageScripts) return pageScripts;
+  const library = chartLibrary();
+  const script = codeForScript(BROWSER_SCRIPT);
+  return (pageScripts = { library, script, sources: `${scriptHash(library)} ${scriptHash(script)}` });
+};
+
 /**
  * report.html for a run or an undo: one self-contained file (styles, Chart.js, data and script
  * inline), every input value escaped. Its Content-Security-Policy is the second wall: no request
@@ -25,10 +34,9 @@ const scriptHash = (code: string): string => `'sha256-${createHash('sha256').upd
  * parts, never on the number of records.
  */
 export const renderHtmlReport = (model: ReportModel): string => {
-  const library = chartLibrary();
-  const script = codeForScript(BROWSER_SCRIPT);
+  const { library, script, sources } = scriptsOfPage();
   const csp =
-    `default-src 'none'; script-src ${scriptHash(library)} ${scriptHash(script)}; ` +
+    `default-src 'none'; script-src ${sources}; ` +
     "style-src 'unsafe-inline'; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'";
   const title = `${model.kind === 'undo' ? 'Undo' : model.dryRun ? 'Dry run' : 'Import'} report ${model.runId}`;
   // prettier-ignore: it would format the scripts' text as code, and their hashes must match it byte for byte.
